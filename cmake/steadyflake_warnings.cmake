@@ -1,0 +1,27 @@
+# Warnings are set per target (PRIVATE), never through CMAKE_CXX_FLAGS, so a project that adds
+# steadyflake as a subdirectory keeps its own flags.
+option(STEADYFLAKE_WERROR "Treat warnings as errors" OFF)
+
+function(steadyflake_set_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion)
+  if(STEADYFLAKE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# STEADYFLAKE_SANITIZE=thread|address: instrument every steadyflake target (scripts/test builds
+# the engine tests once under each).
+set(STEADYFLAKE_SANITIZE "" CACHE STRING "Sanitizer build: thread, address (ASan+UBSan) or empty")
+function(steadyflake_sanitize target)
+  if(STEADYFLAKE_SANITIZE STREQUAL "thread")
+    target_compile_options(${target} PRIVATE -fsanitize=thread -g)
+    target_link_options(${target} PRIVATE -fsanitize=thread)
+  elseif(STEADYFLAKE_SANITIZE STREQUAL "address")
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined
+                                             -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  elseif(NOT STEADYFLAKE_SANITIZE STREQUAL "")
+    message(FATAL_ERROR "STEADYFLAKE_SANITIZE must be thread, address or empty, not '${STEADYFLAKE_SANITIZE}'")
+  endif()
+endfunction()

@@ -1,0 +1,264 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Generator issues IDs for one server id. A Generator is safe for concurrent use from any
+// number of threads without external synchronization.
+//
+// Invariants (each held by a test in tests/generator_test.cpp):
+//   1. IDs from one generator increase strictly in the order they are issued, across threads.
+//   2. With a state folder, IDs of one server id never repeat across restarts, whatever the
+//      wall clock did between runs.
+//   3. After construction only the steady clock is read (skew() excepted, by definition).
+//   4. An issued ID's time is never more than max_lead ahead of the anchored clock. When demand
+//      exceeds the sequence space, the sequence carries into the next tick (borrowing future
+//      time) up to that bound; there, next() waits and try_next() returns nullopt. Neither
+//      ever returns a duplicate.
+//   5. The sign bit is 0.
+//
+// Time: the constructor reads the wall clock once (the anchor) and from then on
+// now = anchor + (steady now - steady at anchor), so setting the wall clock back or forward
+// while the process runs changes nothing. When the state file or resume_after says IDs up to a
+// later time may exist, the anchor moves forward to just past them (skew() shows by how much).
+
+#ifndef STEADYFLAKE_GENERATOR_H_
+#define STEADYFLAKE_GENERATOR_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "steadyflake/clock.h"
+#include "steadyflake/layout.h"
+
+namespace steadyflake {
+
+namespace internal {
+class StateFile;
+
+// Turns a position of the generator's counter (tick << sequence_bits | sequence) into an ID by
+// slotting the server id in between. Internal; may change between releases.
+struct Packer {
+  int sequence_bits = 0;
+  int server_bits = 0;
+  uint64_t server_part = 0;  // server_id << sequence_bits
+
+  Id operator()(uint64_t position) const {
+    const uint64_t sequence_mask = (uint64_t{1} << sequence_bits) - 1;
+    return static_cast<Id>(((position & ~sequence_mask) << server_bits) | server_part |
+                           (position & sequence_mask));
+  }
+};
+}  // namespace internal
+
+// IDs reserved together by Generator::next_batch: `size()` IDs, increasing. Cheap to copy; the
+// IDs are computed on access, so a batch of 65,536 costs no memory.
+class IdRange {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Id;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Id*;
+    using reference = Id;
+
+    iterator() = default;
+    Id operator*() const { return packer_(position_); }
+    iterator& operator++() {
+      ++position_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++position_;
+      return old;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.position_ == b.position_;
+    }
+
+   private:
+    friend class IdRange;
+    iterator(internal::Packer packer, uint64_t position) : packer_(packer), position_(position) {}
+    internal::Packer packer_;
+    uint64_t position_ = 0;
+  };
+
+  IdRange() = default;
+  std::size_t size() const { return static_cast<std::size_t>(count_); }
+  bool empty() const { return count_ == 0; }
+  // REQUIRES: i < size().
+  Id operator[](std::size_t i) const { return packer_(first_ + i); }
+  Id front() const { return packer_(first_); }
+  Id back() const { return packer_(first_ + count_ - 1); }
+  iterator begin() const { return iterator(packer_, first_); }
+  iterator end() const { return iterator(packer_, first_ + count_); }
+
+ private:
+  friend class Generator;
+  IdRange(internal::Packer packer, uint64_t first, uint64_t count)
+      : packer_(packer), first_(first), count_(count) {}
+  internal::Packer packer_;
+  uint64_t first_ = 0;
+  uint64_t count_ = 0;
+};
+
+class Generator {
+ public:
+  // Who publishes the current tick to the fast path.
+  enum class Ticker {
+    // A background thread wakes at every tick boundary and calls refresh(). The default.
+    kThread,
+    // No thread: the owner calls refresh() at least once per tick, e.g. from the game loop.
+    // IDs issued between calls carry the time of the last call (plus borrowing), so a caller
+    // that refreshes less often gets IDs whose time lags.
+    kManual,
+  };
+
+  struct Options {
+    // The bit layout. Default: Layout::Game().
+    Layout layout = Layout::Game();
+
+    // The server (shard) id, in [0, layout.max_server_id()]. Required: there is no default,
+    // because two servers left at a default would issue the same IDs.
+    std::optional<uint64_t> server_id;
+
+    // Where time comes from; not owned, must outlive the generator. nullptr: Clock::Real().
+    Clock* clock = nullptr;
+
+    // Folder for the state file `server-<id>.state` (and its lock `server-<id>.lock`), created
+    // if missing. Empty: no state file; then IDs may repeat after a restart unless
+    // resume_after is given and covers every ID issued before. Recommended in production.
+    std::string state_dir;
+
+    // Largest ID this server id issued before (e.g. the largest in its own database); IDs start
+    // in the tick after it. 0: none.
+    Id resume_after = 0;
+
+    // How far ahead of the anchored clock an issued ID's time may run when demand exceeds the
+    // sequence space. Larger absorbs longer spikes; an ID's time is then less exact.
+    // Default 2 s. Rounded down to whole ticks; 0 forbids borrowing.
+    std::chrono::milliseconds max_lead{2000};
+
+    // How far past now each state-file write reserves. Must exceed max_lead. Larger means
+    // fewer writes (one every (reserve_ahead - max_lead) / 2, 0.5 s by default) and a start
+    // after a crash further ahead of the wall clock. Default 3 s.
+    std::chrono::milliseconds reserve_ahead{3000};
+
+    // The generator refuses to start when the state file or resume_after would put its first
+    // tick more than this ahead of the wall clock (a wall clock far behind, or a state file
+    // from another system). Default 24 h.
+    std::chrono::milliseconds max_startup_lead{std::chrono::hours(24)};
+
+    Ticker ticker = Ticker::kThread;
+  };
+
+  // Validates the options, reads the wall clock once, locks and reads the state file and
+  // reserves ahead in it. Throws Error: kInvalidArgument naming the option, its value and the
+  // allowed range; kClock if the wall clock lies outside the layout's lifetime; kState for a
+  // corrupt state file or one written for another layout or server id (never replaced); kLocked
+  // naming the pid of the process that holds the state file; kClock if the start would be
+  // more than max_startup_lead ahead of the wall clock.
+  explicit Generator(Options options);
+  // Stops the ticker and releases the state file. IDs issued are already covered by it.
+  ~Generator();
+
+  Generator(const Generator&) = delete;
+  Generator& operator=(const Generator&) = delete;
+
+  // One ID. Lock-free fast path: one atomic fetch_add and one atomic load, no clock read.
+  // Waits when the ID would be more than max_lead ahead (a spike beyond the sustained rate),
+  // or while the state file cannot be extended (see state_error()). Never throws.
+  Id next() noexcept {
+    // Memory ordering: relaxed is enough for the counter. Every position comes from one
+    // read-modify-write of one atomic, so positions are unique and, per the variable's single
+    // modification order, increase in issue order; no other data is published through it.
+    const uint64_t position = counter_.fetch_add(1, std::memory_order_relaxed);
+    // Memory ordering: acquire pairs with the release store in refresh(), so the state-file
+    // write that allowed this limit happened before any ID below it is returned.
+    if (position < limit_.load(std::memory_order_acquire)) [[likely]] {
+      return packer_(position);
+    }
+    return NextSlow(position);
+  }
+
+  // Like next(), but returns nullopt instead of waiting. Never throws.
+  std::optional<Id> try_next() noexcept;
+
+  // `n` IDs, increasing, reserved with one atomic operation (for spikes: one mail per player).
+  // Waits like next(). Throws Error(kInvalidArgument) unless 1 <= n <= max_batch().
+  IdRange next_batch(uint64_t n);
+
+  // The largest batch: the IDs of the max_lead window, (max_lead ticks + 1) * 2^sequence_bits.
+  uint64_t max_batch() const { return max_batch_; }
+
+  // Reads the steady clock, publishes the current tick to the fast path and extends the state
+  // file's reservation when due. The ticker thread calls it every tick; with Ticker::kManual
+  // the owner does. Never throws; a failed state-file write is kept in state_error().
+  void refresh() noexcept;
+
+  // Anchored now minus wall-clock now: how far the generator's time has drifted from (or was
+  // moved ahead of) the wall clock. Reads the wall clock; for monitoring.
+  std::chrono::nanoseconds skew() const;
+  // How far the time of the next ID runs ahead of the anchored clock (0 when idle).
+  std::chrono::nanoseconds lead() const;
+  // The last state-file write failure, if the latest write failed; empty when all is well.
+  std::string state_error() const;
+
+  const Layout& layout() const { return layout_; }
+  uint64_t server_id() const { return server_id_; }
+
+ private:
+  Id NextSlow(uint64_t position) noexcept;
+  // Waits until `last_position` may be issued, refreshing as it goes.
+  void WaitForLimit(uint64_t last_position) noexcept;
+  // Anchored time: nanoseconds since the layout's epoch.
+  int64_t ElapsedNanos() const;
+  uint64_t NowTick() const;
+  void RunTicker();
+
+  // Set in the constructor, never changed after: read by all threads without locking.
+  const Layout layout_;
+  const uint64_t server_id_;
+  Clock* const clock_;
+  const internal::Packer packer_;
+  const uint64_t lead_ticks_;
+  const uint64_t reserve_ticks_;
+  const uint64_t max_batch_;
+  const int64_t tick_nanos_;
+  // Set once in the constructor body: the anchor, as nanoseconds since the layout's epoch, and
+  // the steady clock read with it.
+  int64_t anchor_nanos_ = 0;
+  int64_t anchor_steady_nanos_ = 0;
+
+  // alignas(64) keeps the counter, which every next() writes, off the cache line of the limit,
+  // which every next() reads and only refresh() writes, so readers are not invalidated by
+  // writers of the other.
+  // Next position to issue: tick << sequence_bits | sequence. Only increases.
+  alignas(64) std::atomic<uint64_t> counter_{0};
+  // Positions below it may be issued: min(now + max_lead, reserved, end of layout) + 1 ticks,
+  // shifted. Only increases.
+  alignas(64) std::atomic<uint64_t> limit_{0};
+
+  alignas(64) mutable std::mutex mu_;           // serializes refresh() and guards the fields below
+  std::unique_ptr<internal::StateFile> state_;  // GUARDED_BY(mu_); null without a state_dir
+  uint64_t reserved_until_ = 0;                 // GUARDED_BY(mu_); last tick the file covers
+  std::string state_error_;                     // GUARDED_BY(mu_)
+
+  // The ticker thread (Ticker::kThread only).
+  std::mutex ticker_mu_;
+  std::condition_variable ticker_cv_;
+  bool stopping_ = false;  // GUARDED_BY(ticker_mu_)
+  std::thread ticker_;
+};
+
+}  // namespace steadyflake
+
+#endif  // STEADYFLAKE_GENERATOR_H_

@@ -1,0 +1,16 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Everything a game server needs: #include "steadyflake/steadyflake.h".
+
+#ifndef STEADYFLAKE_STEADYFLAKE_H_
+#define STEADYFLAKE_STEADYFLAKE_H_
+
+#include "steadyflake/clock.h"
+#include "steadyflake/error.h"
+#include "steadyflake/generator.h"
+#include "steadyflake/layout.h"
+#include "steadyflake/time_format.h"
+
+#define STEADYFLAKE_VERSION "0.1.0"
+
+#endif  // STEADYFLAKE_STEADYFLAKE_H_

@@ -1,0 +1,314 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// How the fast path avoids a clock read. A steady_clock::now() call costs about ten atomic
+// increments on this machine (bench/generator_benchmark.cpp, BM_Floor_SteadyClockNow against
+// BM_Floor_AtomicFetchAdd), so next() reads no clock. Instead:
+//   - counter_ holds the next position (tick << sequence_bits | sequence). next() takes one
+//     with fetch_add; a full tick's sequence carries into the next tick by itself, which is how
+//     a spike borrows future time.
+//   - limit_ is the first position next() may not issue: the end of tick now + max_lead (or of
+//     the state file's reservation, or of the layout). next() compares against it with a plain
+//     load; only a position at or past it takes the slow path, which reads the clock and waits.
+//   - refresh() is the only place that reads the clock. It raises counter_ to the current tick
+//     when the generator was idle (so an ID's time is never older than the last refresh) and
+//     publishes a new limit_. A ticker thread calls it just after every tick boundary, so the
+//     time in IDs lags real time by at most one tick plus the thread's wake-up latency; with
+//     Ticker::kManual the owner calls it.
+// A stale limit_ only sends more calls to the slow path, and a stale floor only makes IDs'
+// time older, so a late ticker can never cause a duplicate or break the max_lead bound.
+
+#include "steadyflake/generator.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "state_file.h"
+#include "steadyflake/error.h"
+#include "steadyflake/time_format.h"
+
+namespace steadyflake {
+namespace {
+
+constexpr int64_t kNanosPerMs = 1'000'000;
+
+[[noreturn]] void Invalid(const std::string& message) {
+  throw Error(Error::Code::kInvalidArgument, message);
+}
+
+uint64_t ValidServerId(const Generator::Options& options) {
+  const uint64_t max = options.layout.max_server_id();
+  if (!options.server_id) {
+    Invalid("server_id is not set; give every server that may ever be merged a unique id in [0, " +
+            std::to_string(max) + "]");
+  }
+  if (*options.server_id > max) {
+    Invalid("server_id " + std::to_string(*options.server_id) + " is out of range [0, " +
+            std::to_string(max) + "] for layout " + options.layout.ToString());
+  }
+  return *options.server_id;
+}
+
+uint64_t LeadTicks(const Generator::Options& options) {
+  if (options.max_lead.count() < 0 || options.max_lead > std::chrono::hours(24 * 366)) {
+    Invalid("max_lead " + std::to_string(options.max_lead.count()) +
+            " ms is out of range [0, 1 year]");
+  }
+  return static_cast<uint64_t>(options.max_lead.count() / options.layout.tick_ms());
+}
+
+uint64_t ReserveTicks(const Generator::Options& options) {
+  const uint64_t lead = static_cast<uint64_t>(options.max_lead.count() / options.layout.tick_ms());
+  if (options.reserve_ahead.count() < 0 || options.reserve_ahead > std::chrono::hours(24 * 366) ||
+      static_cast<uint64_t>(options.reserve_ahead.count() / options.layout.tick_ms()) <= lead) {
+    Invalid("reserve_ahead " + std::to_string(options.reserve_ahead.count()) +
+            " ms must exceed max_lead (" + std::to_string(options.max_lead.count()) +
+            " ms) by at least one tick (" + std::to_string(options.layout.tick_ms()) +
+            " ms), and be at most 1 year");
+  }
+  return static_cast<uint64_t>(options.reserve_ahead.count() / options.layout.tick_ms());
+}
+
+}  // namespace
+
+Generator::Generator(Options options)
+    : layout_(options.layout),
+      server_id_(ValidServerId(options)),
+      clock_(options.clock != nullptr ? options.clock : Clock::Real()),
+      packer_{layout_.sequence_bits(), layout_.server_bits(),
+              server_id_ << layout_.sequence_bits()},
+      lead_ticks_(LeadTicks(options)),
+      reserve_ticks_(ReserveTicks(options)),
+      max_batch_((lead_ticks_ + 1) << layout_.sequence_bits()),
+      tick_nanos_(layout_.tick_ms() * kNanosPerMs) {
+  if (options.max_startup_lead.count() < 0) {
+    Invalid("max_startup_lead " + std::to_string(options.max_startup_lead.count()) +
+            " ms must not be negative");
+  }
+  if (options.resume_after < 0) {
+    Invalid("resume_after " + std::to_string(options.resume_after) +
+            " is negative; IDs are never negative");
+  }
+
+  // The anchor: the one wall-clock read of the generator's life.
+  const int64_t wall_nanos = clock_->WallNanos();
+  const int64_t steady_nanos = clock_->SteadyNanos();
+  const int64_t wall_ms = wall_nanos / kNanosPerMs;
+  if (wall_ms < layout_.epoch_ms() || wall_ms >= layout_.end_ms()) {
+    throw Error(Error::Code::kClock,
+                "wall clock " + (wall_ms >= 0 ? FormatIso8601(wall_ms) : std::to_string(wall_ms)) +
+                    " is outside layout " + layout_.ToString() + "'s lifetime " +
+                    FormatIso8601(layout_.epoch_ms(), false) + " .. " +
+                    FormatIso8601(layout_.end_ms(), false) +
+                    "; set the clock right or choose a layout whose epoch and end surround now");
+  }
+  const uint64_t wall_tick = layout_.TickAt(wall_ms);
+  uint64_t start_tick = wall_tick;
+  std::string start_reason;
+  if (options.resume_after > 0) {
+    const uint64_t tick = layout_.Decode(options.resume_after).tick;
+    if (tick >= wall_tick) {
+      start_tick = tick + 1;
+      start_reason = "resume_after ID " + std::to_string(options.resume_after);
+    }
+  }
+  if (!options.state_dir.empty()) {
+    state_ = std::make_unique<internal::StateFile>(options.state_dir, layout_, server_id_);
+    if (const auto reserved = state_->reserved_until(); reserved && *reserved >= start_tick) {
+      start_tick = *reserved + 1;
+      start_reason = "state file " + state_->path();
+    }
+  }
+  if (start_tick > layout_.max_tick()) {
+    throw Error(Error::Code::kClock, "layout " + layout_.ToString() +
+                                         " has no time left: its last tick ends at " +
+                                         FormatIso8601(layout_.end_ms(), false) + " (start from " +
+                                         start_reason + "); move to a layout with a later end");
+  }
+  const int64_t ahead_ms = static_cast<int64_t>(start_tick - wall_tick) * layout_.tick_ms();
+  if (ahead_ms > options.max_startup_lead.count()) {
+    throw Error(Error::Code::kClock,
+                start_reason + " puts the first ID at " +
+                    FormatIso8601(layout_.TickStartMs(start_tick)) + ", " +
+                    std::to_string(ahead_ms / 1000) + " s ahead of the wall clock " +
+                    FormatIso8601(wall_ms) + " (max_startup_lead " +
+                    std::to_string(options.max_startup_lead.count() / 1000) +
+                    " s); set the wall clock right, or raise max_startup_lead if that is intended");
+  }
+  // Time since the epoch; moved forward to the first tick when that is ahead of the wall clock,
+  // so that no ID is ever more than max_lead ahead of the anchored clock.
+  anchor_nanos_ = start_tick > wall_tick ? static_cast<int64_t>(start_tick) * tick_nanos_
+                                         : wall_nanos - layout_.epoch_ms() * kNanosPerMs;
+  anchor_steady_nanos_ = steady_nanos;
+  counter_.store(start_tick << layout_.sequence_bits(), std::memory_order_relaxed);
+
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (state_) {
+      reserved_until_ = std::min(start_tick + reserve_ticks_, layout_.max_tick());
+      state_->Write(reserved_until_);  // throws Error(kState): nothing was issued yet
+    } else {
+      reserved_until_ = layout_.max_tick();
+    }
+  }
+  refresh();
+  if (options.ticker == Ticker::kThread) {
+    ticker_ = std::thread([this] { RunTicker(); });
+  }
+}
+
+Generator::~Generator() {
+  if (ticker_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(ticker_mu_);
+      stopping_ = true;
+    }
+    ticker_cv_.notify_all();
+    ticker_.join();
+  }
+  // A clean stop records the last tick really used instead of the reservation, so a prompt
+  // restart does not start ahead of the wall clock. Every issued position is below counter_.
+  // If this write fails, the larger reservation on disk still covers everything.
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t next = counter_.load(std::memory_order_relaxed);
+  if (state_ && next > 0) {
+    const uint64_t last_tick = (next - 1) >> layout_.sequence_bits();
+    if (last_tick < reserved_until_) {
+      try {
+        state_->Write(last_tick);
+      } catch (const Error&) {
+      }
+    }
+  }
+}
+
+int64_t Generator::ElapsedNanos() const {
+  return anchor_nanos_ + (clock_->SteadyNanos() - anchor_steady_nanos_);
+}
+
+uint64_t Generator::NowTick() const { return static_cast<uint64_t>(ElapsedNanos() / tick_nanos_); }
+
+void Generator::refresh() noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t max_tick = layout_.max_tick();
+  const uint64_t now = std::min(NowTick(), max_tick);
+
+  // Raise an idle counter to the current tick. Memory ordering: relaxed, as in next(); the CAS
+  // only moves the counter forward, so positions stay unique and increasing.
+  const uint64_t floor = now << layout_.sequence_bits();
+  uint64_t current = counter_.load(std::memory_order_relaxed);
+  while (current < floor &&
+         !counter_.compare_exchange_weak(current, floor, std::memory_order_relaxed)) {
+  }
+
+  // Extend the reservation once less than halfway between max_lead and reserve_ahead is left,
+  // so that the limit below is bound by max_lead, not by the file.
+  // Written as a sum, not reserved_until_ - now: after a pause longer than the reservation
+  // (a stopped process, a suspended VM) now is past reserved_until_ (tests/state_file_test.cpp,
+  // PauseLongerThanTheReservationRenewsIt).
+  if (state_ && reserved_until_ < max_tick &&
+      reserved_until_ < now + lead_ticks_ + (reserve_ticks_ - lead_ticks_ + 1) / 2) {
+    const uint64_t target = std::min(now + reserve_ticks_, max_tick);
+    try {
+      state_->Write(target);
+      reserved_until_ = target;
+      state_error_.clear();
+    } catch (const Error& error) {
+      state_error_ = error.what();
+    }
+  }
+
+  const uint64_t allowed = std::min({now + lead_ticks_, reserved_until_, max_tick});
+  const uint64_t limit = (allowed + 1) << layout_.sequence_bits();
+  // Memory ordering: release pairs with the acquire loads in next(), try_next() and
+  // next_batch(): the state-file write that covers `limit` is complete before an ID below it
+  // can be returned. Only this function stores, under mu_, so a plain compare suffices.
+  if (limit > limit_.load(std::memory_order_relaxed)) {
+    limit_.store(limit, std::memory_order_release);
+  }
+}
+
+void Generator::WaitForLimit(uint64_t last_position) noexcept {
+  for (;;) {
+    refresh();
+    if (last_position < limit_.load(std::memory_order_acquire)) return;
+    // The tick of last_position becomes legal when now reaches it minus max_lead. If that time
+    // has come but the limit is still short, the state file could not be extended (or the
+    // layout is at its end): try again a tick later.
+    const uint64_t tick = last_position >> layout_.sequence_bits();
+    const int64_t legal_at =
+        static_cast<int64_t>(tick > lead_ticks_ ? tick - lead_ticks_ : 0) * tick_nanos_;
+    const int64_t wait = legal_at - ElapsedNanos();
+    clock_->SleepFor(wait > 0 ? wait : tick_nanos_);
+  }
+}
+
+Id Generator::NextSlow(uint64_t position) noexcept {
+  WaitForLimit(position);
+  return packer_(position);
+}
+
+std::optional<Id> Generator::try_next() noexcept {
+  uint64_t position = counter_.load(std::memory_order_relaxed);
+  bool refreshed = false;
+  for (;;) {
+    if (position >= limit_.load(std::memory_order_acquire)) {
+      if (refreshed) return std::nullopt;
+      refresh();  // the limit may only be stale
+      refreshed = true;
+      position = counter_.load(std::memory_order_relaxed);
+      continue;
+    }
+    // Memory ordering: relaxed, as fetch_add in next().
+    if (counter_.compare_exchange_weak(position, position + 1, std::memory_order_relaxed)) {
+      return packer_(position);
+    }
+  }
+}
+
+IdRange Generator::next_batch(uint64_t n) {
+  if (n == 0 || n > max_batch_) {
+    Invalid("next_batch count " + std::to_string(n) + " is out of range [1, " +
+            std::to_string(max_batch_) + "] (the IDs of the max_lead window); split the batch");
+  }
+  // Memory ordering: relaxed, as in next().
+  const uint64_t first = counter_.fetch_add(n, std::memory_order_relaxed);
+  const uint64_t last = first + n - 1;
+  if (last >= limit_.load(std::memory_order_acquire)) WaitForLimit(last);
+  return IdRange(packer_, first, n);
+}
+
+std::chrono::nanoseconds Generator::skew() const {
+  const int64_t anchored = ElapsedNanos() + layout_.epoch_ms() * kNanosPerMs;
+  return std::chrono::nanoseconds(anchored - clock_->WallNanos());
+}
+
+std::chrono::nanoseconds Generator::lead() const {
+  const uint64_t tick = counter_.load(std::memory_order_relaxed) >> layout_.sequence_bits();
+  const int64_t ahead = static_cast<int64_t>(tick) * tick_nanos_ - ElapsedNanos();
+  return std::chrono::nanoseconds(ahead > 0 ? ahead : 0);
+}
+
+std::string Generator::state_error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return state_error_;
+}
+
+void Generator::RunTicker() {
+  std::unique_lock<std::mutex> lock(ticker_mu_);
+  while (!stopping_) {
+    lock.unlock();
+    refresh();
+    lock.lock();
+    // Wake just after the next tick boundary of the anchored clock. A simulated clock has no
+    // relation to real time: then pace on real ticks, which only makes refreshes more frequent.
+    int64_t delay = tick_nanos_;
+    if (clock_->IsReal()) {
+      const int64_t elapsed = ElapsedNanos();
+      delay = tick_nanos_ - elapsed % tick_nanos_ + 1000;
+    }
+    ticker_cv_.wait_for(lock, std::chrono::nanoseconds(delay), [this] { return stopping_; });
+  }
+}
+
+}  // namespace steadyflake

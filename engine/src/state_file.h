@@ -1,0 +1,72 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// The state file `<dir>/server-<id>.state` records how far ahead a generator has reserved
+// (the last tick it may issue), so that a restart starts past every ID already issued. It is a
+// short text file:
+//
+//   steadyflake-state 1
+//   layout 37/16/10@10ms
+//   epoch_ms 1704067200000
+//   server_id 7
+//   reserved_until 123456789
+//   checksum 9f0c3a5d1e2b4c6a
+//
+// where checksum is the FNV-1a 64 hash of the lines above it. Writes replace it atomically
+// (temporary file, fsync, rename, fsync of the folder). A lock file `<dir>/server-<id>.lock`,
+// flock()ed for the life of the StateFile and holding the holder's pid, keeps a second
+// generator (in this or another process) from using the same server id and folder; the lock
+// is on a separate file because rename() replaces the state file's inode.
+//
+// Not thread-safe: the Generator serializes calls under its mutex.
+
+#ifndef STEADYFLAKE_ENGINE_SRC_STATE_FILE_H_
+#define STEADYFLAKE_ENGINE_SRC_STATE_FILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "steadyflake/layout.h"
+
+namespace steadyflake::internal {
+
+class StateFile {
+ public:
+  // Creates `dir` if missing, takes the lock and reads the file if there is one. Throws Error:
+  // kLocked naming the holder's pid; kState for a corrupt file or one of another layout, epoch or
+  // server id (never replaced), or for a folder or file that cannot be created or read.
+  StateFile(const std::string& dir, const Layout& layout, uint64_t server_id);
+  ~StateFile();
+
+  StateFile(const StateFile&) = delete;
+  StateFile& operator=(const StateFile&) = delete;
+
+  // The reserved-until tick read at open; nullopt when there was no state file yet.
+  std::optional<uint64_t> reserved_until() const { return reserved_until_; }
+
+  // Durably records `reserved_until`. Throws Error(kState) with the path and the reason.
+  void Write(uint64_t reserved_until);
+
+  const std::string& path() const { return path_; }
+
+  // The file's text for the given values (exposed for tests that forge files).
+  static std::string Render(const Layout& layout, uint64_t server_id, uint64_t reserved_until);
+
+ private:
+  void Read();
+
+  const Layout layout_;
+  const uint64_t server_id_;
+  const std::string dir_;
+  const std::string path_;
+  const std::string lock_path_;
+  int lock_fd_ = -1;
+  int dir_fd_ = -1;
+  std::optional<uint64_t> reserved_until_;
+};
+
+}  // namespace steadyflake::internal
+
+#endif  // STEADYFLAKE_ENGINE_SRC_STATE_FILE_H_

@@ -1,0 +1,53 @@
+# cmake -P script behind the find_package_consumer test (see CMakeLists.txt beside it).
+# Inputs: STEADYFLAKE_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CONFIG, GENERATOR, CXX_COMPILER,
+# LINK_FLAGS (may be empty).
+cmake_minimum_required(VERSION 3.20)
+
+foreach(var STEADYFLAKE_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run.cmake: ${var} is not set")
+  endif()
+endforeach()
+if("${CONFIG}" STREQUAL "")
+  set(CONFIG RelWithDebInfo)
+endif()
+
+set(prefix ${WORK_DIR}/prefix)
+set(consumer_build ${WORK_DIR}/build)
+# Start clean, so an install from an earlier run cannot make this one pass.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+function(run)
+  list(JOIN ARGV " " command)
+  message(STATUS "find_package_consumer: ${command}")
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "find_package_consumer: failed (${rc}): ${command}")
+  endif()
+endfunction()
+
+run(${CMAKE_COMMAND} --install ${STEADYFLAKE_BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${consumer_build} -G "${GENERATOR}"
+    -DCMAKE_BUILD_TYPE=${CONFIG}
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    -DCMAKE_PREFIX_PATH=${prefix}
+    "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
+
+# The package must come from the prefix just installed, not from one found elsewhere.
+file(STRINGS ${consumer_build}/CMakeCache.txt found_dir REGEX "^steadyflake_DIR:")
+string(REGEX REPLACE "^[^=]*=" "" found_dir "${found_dir}")
+file(REAL_PATH "${prefix}" real_prefix)
+file(REAL_PATH "${found_dir}" real_found_dir)
+string(FIND "${real_found_dir}" "${real_prefix}/" at)
+if(NOT at EQUAL 0)
+  message(FATAL_ERROR
+          "find_package_consumer: steadyflake was found in ${found_dir}, not under ${prefix}")
+endif()
+
+run(${CMAKE_COMMAND} --build ${consumer_build} --config ${CONFIG})
+if(EXISTS ${consumer_build}/${CONFIG}/consumer)
+  run(${consumer_build}/${CONFIG}/consumer)  # multi-config generators
+else()
+  run(${consumer_build}/consumer)
+endif()

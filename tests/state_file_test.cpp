@@ -1,0 +1,258 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Restart safety (invariant 2): the state file, its lock, and what happens when it is corrupt,
+// mismatched or held. Crashes are real: a forked child issues IDs and _exit()s without
+// running any destructor.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../engine/src/state_file.h"
+#include "steadyflake/error.h"
+#include "steadyflake/generator.h"
+#include "test_util.h"
+
+namespace steadyflake {
+namespace {
+
+using testing::kJune2026;
+using testing::kMs;
+using testing::kSecond;
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
+using Code = Error::Code;
+
+Generator::Options WithState(SimulatedClock* clock, const std::string& dir,
+                             uint64_t server_id = 7) {
+  Generator::Options options;
+  options.server_id = server_id;
+  options.clock = clock;
+  options.state_dir = dir;
+  options.ticker = Generator::Ticker::kManual;
+  return options;
+}
+
+std::string StatePath(const TempDir& dir, uint64_t server_id = 7) {
+  return dir.path() + "/server-" + std::to_string(server_id) + ".state";
+}
+
+// Runs `body` in a forked child that then dies without cleanup (no destructors, no final
+// state write), as a crash would. The child sends the largest ID it issued through a pipe.
+template <typename Body>
+Id LargestIdFromCrashedChild(Body body) {
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    Id largest = -1;
+    try {
+      largest = body();
+    } catch (...) {
+    }
+    (void)!::write(fds[1], &largest, sizeof largest);
+    ::_exit(0);  // a crash: no destructor runs
+  }
+  ::close(fds[1]);
+  Id largest = -1;
+  EXPECT_EQ(::read(fds[0], &largest, sizeof largest), static_cast<ssize_t>(sizeof largest));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_GT(largest, 0) << "the child failed to issue IDs";
+  return largest;
+}
+
+TEST(StateFileTest, FirstStartWritesAReservationAhead) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithState(&clock, dir.path()));
+  const Layout& game = generator.layout();
+  const uint64_t start = game.TickAt(kJune2026 / kMs);
+  EXPECT_EQ(ReadFile(StatePath(dir)), internal::StateFile::Render(game, 7, start + 300));
+  EXPECT_GT(generator.next(), 0);
+}
+
+TEST(StateFileTest, ReservationIsExtendedBeforeIssuingPastIt) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithState(&clock, dir.path()));
+  const Layout& game = generator.layout();
+  // 10 s of simulated time at full demand: every ID must lie inside what the file reserves.
+  for (int step = 0; step < 1000; ++step) {
+    clock.Advance(10 * kMs);
+    generator.refresh();
+    const IdRange batch = generator.next_batch(1024);
+    const std::string text = ReadFile(StatePath(dir));
+    const std::size_t at = text.find("reserved_until ") + 15;
+    const uint64_t reserved = std::stoull(text.substr(at, text.find('\n', at) - at));
+    ASSERT_LE(game.Decode(batch.back()).tick, reserved) << "issued past the reservation";
+  }
+  EXPECT_TRUE(generator.state_error().empty());
+}
+
+TEST(StateFileTest, RestartAfterCrashWithWallClockSetBackNeverRepeats) {
+  TempDir dir;
+  const Id largest = LargestIdFromCrashedChild([&] {
+    SimulatedClock clock(kJune2026);
+    Generator generator(WithState(&clock, dir.path()));
+    Id last = 0;
+    for (int i = 0; i < 300; ++i) {  // 3 s of demand at capacity, across several reservations
+      clock.Advance(10 * kMs);
+      generator.refresh();
+      for (const Id id : generator.next_batch(1024)) last = id;
+    }
+    return last;
+  });
+  SimulatedClock clock(kJune2026 - 3600 * kSecond);  // restarted with the clock an hour back
+  Generator generator(WithState(&clock, dir.path()));
+  EXPECT_GT(generator.next(), largest);
+  EXPECT_GT(generator.skew(), std::chrono::minutes(59));
+}
+
+// Regression: the renewal test once computed reserved_until - now in unsigned arithmetic, so a
+// pause longer than the reservation wrapped around and the generator never renewed (hung).
+TEST(StateFileTest, PauseLongerThanTheReservationRenewsIt) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithState(&clock, dir.path()));
+  const Id before = generator.next();
+  clock.Advance(60 * kSecond);  // the process was stopped for a minute
+  generator.refresh();          // the ticker's first run after it
+  ASSERT_TRUE(generator.try_next().has_value()) << generator.state_error();
+  const Id after = generator.next();
+  EXPECT_GT(after, before);
+  EXPECT_EQ(generator.layout().Decode(after).unix_ms, kJune2026 / kMs + 60'000);
+}
+
+TEST(StateFileTest, CrashRightAfterStartStillCoversEverything) {
+  TempDir dir;
+  const Id largest = LargestIdFromCrashedChild([&] {
+    SimulatedClock clock(kJune2026);
+    Generator generator(WithState(&clock, dir.path()));
+    Id last = 0;
+    for (const Id id : generator.next_batch(generator.max_batch())) last = id;  // max_lead used
+    return last;
+  });
+  SimulatedClock clock(kJune2026);  // same wall time: only the file knows
+  Generator generator(WithState(&clock, dir.path()));
+  EXPECT_GT(generator.next(), largest);
+}
+
+TEST(StateFileTest, CleanStopRecordsTheLastTickSoARestartHasNoLead) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Id last = 0;
+  {
+    Generator generator(WithState(&clock, dir.path()));
+    last = generator.next();
+  }
+  Generator generator(WithState(&clock, dir.path()));
+  const Id id = generator.next();
+  EXPECT_GT(id, last);
+  EXPECT_EQ(generator.layout().Decode(id).tick, generator.layout().Decode(last).tick + 1);
+  EXPECT_LE(generator.skew(), std::chrono::milliseconds(10));
+}
+
+TEST(StateFileTest, CorruptFilesAreErrorsAndLeftAlone) {
+  const Layout game = Layout::Game();
+  const uint64_t tick = game.TickAt(kJune2026 / kMs);
+  std::string flipped = internal::StateFile::Render(game, 7, tick);
+  flipped[flipped.find("reserved_until ") + 15] ^= 1;  // one digit changed
+  const std::string good = internal::StateFile::Render(game, 7, tick);
+  for (const std::string& text :
+       {std::string(), std::string("garbage\n"), good.substr(0, good.size() / 2), flipped,
+        std::string("steadyflake-state 1\nchecksum 0000000000000000\n")}) {
+    TempDir dir;
+    WriteFile(StatePath(dir), text);
+    SimulatedClock clock(kJune2026);
+    EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState, "is corrupt");
+    EXPECT_EQ(ReadFile(StatePath(dir)), text) << "a corrupt file was modified";
+  }
+}
+
+TEST(StateFileTest, FileOfAnotherLayoutIsRefused) {
+  TempDir dir;
+  const Layout snowflake = Layout::Snowflake();
+  const std::string text = internal::StateFile::Render(snowflake, 7, 123);
+  WriteFile(StatePath(dir), text);
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
+                           "was written for layout 41/10/12@1ms");
+  EXPECT_EQ(ReadFile(StatePath(dir)), text);
+}
+
+TEST(StateFileTest, FileOfAnotherEpochIsRefused) {
+  TempDir dir;
+  const Layout moved = Layout::Game().WithEpoch(1700000000000);
+  WriteFile(StatePath(dir), internal::StateFile::Render(moved, 7, 123));
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
+                           "epoch_ms 1700000000000");
+}
+
+TEST(StateFileTest, FileOfAnotherServerIsRefused) {
+  TempDir dir;
+  const std::string text = internal::StateFile::Render(Layout::Game(), 8, 123);
+  WriteFile(StatePath(dir), text);
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
+                           "written for server id 8, not 7");
+  EXPECT_EQ(ReadFile(StatePath(dir)), text);
+}
+
+TEST(StateFileTest, SecondHolderIsRefusedNamingThePid) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator first(WithState(&clock, dir.path()));
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kLocked,
+                           "in use by another generator (pid " + std::to_string(::getpid()) + ")");
+  // Another server id in the same folder is fine.
+  Generator other(WithState(&clock, dir.path(), 8));
+  EXPECT_NE(first.next(), other.next());
+}
+
+TEST(StateFileTest, LockIsReleasedWithTheGenerator) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  { Generator first(WithState(&clock, dir.path())); }
+  Generator second(WithState(&clock, dir.path()));
+  EXPECT_GT(second.next(), 0);
+}
+
+TEST(StateFileTest, ReservationFarAheadOfTheWallClockIsRefused) {
+  TempDir dir;
+  const Layout game = Layout::Game();
+  const uint64_t two_days_ahead = game.TickAt(kJune2026 / kMs) + 2 * 8'640'000;
+  WriteFile(StatePath(dir), internal::StateFile::Render(game, 7, two_days_ahead));
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kClock,
+                           "172800 s ahead of the wall clock");
+}
+
+TEST(StateFileTest, FailedWritesStopIssuingAtTheReservation) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithState(&clock, dir.path()));
+  const Layout& game = generator.layout();
+  // Pull the folder away: every later write fails.
+  std::filesystem::remove_all(dir.path());
+  uint64_t largest_tick = 0;
+  for (int i = 0; i < 1000; ++i) {
+    clock.Advance(10 * kMs);
+    while (const auto id = generator.try_next()) largest_tick = game.Decode(*id).tick;
+  }
+  EXPECT_NE(generator.state_error().find("cannot write state file"), std::string::npos)
+      << generator.state_error();
+  EXPECT_EQ(largest_tick, game.TickAt(kJune2026 / kMs) + 300) << "issued past the reservation";
+}
+
+}  // namespace
+}  // namespace steadyflake
