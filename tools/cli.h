@@ -1,0 +1,133 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal to the `steadyflake` command-line tool; may change between releases.
+//
+// The tool is a thin main() (steadyflake_main.cpp) over one function per subcommand. Every
+// subcommand reports a problem the user can fix by throwing CliError, whose text is one line
+// "<problem>; <fix>"; main() prints it as "steadyflake: <problem>; <fix>" and exits 2.
+// Standard output goes through Output, a big buffer written with fwrite; when the reader of
+// standard output has gone (EPIPE, e.g. `steadyflake gen ... | head`), Output throws
+// OutputClosed and main() exits 141 without a message.
+
+#ifndef STEADYFLAKE_TOOLS_CLI_H_
+#define STEADYFLAKE_TOOLS_CLI_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "steadyflake/layout.h"
+
+namespace steadyflake::cli {
+
+// Exit statuses, documented in docs/cli.md.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 2;  // usage, input, layout, state-file or lock problem
+// Standard output was closed by its reader: what a shell reports for a process killed by
+// SIGPIPE (128 + 13), so `set -o pipefail` scripts see the same status as for `yes | head`.
+inline constexpr int kExitOutputClosed = 141;
+
+// A problem the user can fix. what() is "<problem>; <fix>" on one line (newlines in either part
+// are replaced by spaces); just "<problem>" when `fix` is empty because `problem` already ends
+// with one.
+class CliError : public std::runtime_error {
+ public:
+  CliError(const std::string& problem, const std::string& fix);
+};
+
+// A CliError for an Error thrown by the engine: "<context><engine message>", plus `fix` unless
+// the engine's message already says what to do (it has a "; <fix>" part of its own).
+CliError FromEngine(std::string_view context, const std::exception& error, const std::string& fix);
+
+// Thrown by Output when the reader of standard output has gone (EPIPE).
+class OutputClosed : public std::exception {
+ public:
+  const char* what() const noexcept override { return "standard output closed"; }
+};
+
+// Buffered writer over a stdio stream, for output of millions of lines: callers format straight
+// into the buffer (Reserve/Commit) and the buffer goes out with one fwrite when full.
+// Not thread-safe. The destructor does not flush: call Flush() and let it throw.
+class Output {
+ public:
+  static constexpr std::size_t kDefaultCapacity = std::size_t{1} << 20;
+
+  explicit Output(std::FILE* stream, std::size_t capacity = kDefaultCapacity);
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  // Returns room for at least `n` chars (REQUIRES: n <= capacity), writing the buffer out
+  // first if needed. Write at most `n` chars and pass the end to Commit().
+  char* Reserve(std::size_t n) {
+    if (capacity_ - size_ < n) Drain();
+    return buffer_.get() + size_;
+  }
+  void Commit(char* end) { size_ = static_cast<std::size_t>(end - buffer_.get()); }
+
+  void Append(std::string_view text);
+
+  // Writes out everything buffered and flushes the stream. Throws OutputClosed on EPIPE and
+  // CliError on any other write error (e.g. a full disk).
+  void Flush();
+
+ private:
+  void Drain();  // writes the buffer out (no fflush); throws like Flush()
+
+  std::FILE* stream_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_;
+  std::size_t size_ = 0;
+};
+
+// `text` quoted for an error message: in single quotes, at most 40 chars (then "..."), bytes
+// that are not printable ASCII as \xNN, so a message stays on one line.
+std::string Quote(std::string_view text);
+
+// "65,536": thousands separated by commas, for human-readable tables.
+std::string GroupThousands(uint64_t value);
+
+// Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
+// CliError naming the option, the text and the range otherwise.
+uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
+                             uint64_t max);
+
+// The layout the user chose: Layout::Parse(spec), then WithEpoch(ParseTime(*epoch)) if an epoch
+// is given. Throws CliError naming --layout or --epoch, with the engine's reason.
+Layout ResolveLayout(const std::string& spec, const std::optional<std::string>& epoch);
+
+// Parses `args` of subcommand `command` into `vm` (and notifies it). Throws CliError for
+// anything Boost.Program_options rejects (unknown option, missing value, repeated option),
+// pointing at `steadyflake <command> --help`. `positional` may be null. If `negative_option` is
+// given, a token that looks like a negative number ("-12") is a value of that (composing)
+// option rather than an unknown option, so the subcommand can say what is wrong with it.
+void ParseArgs(std::string_view command, const std::vector<std::string>& args,
+               const boost::program_options::options_description& options,
+               const boost::program_options::positional_options_description* positional,
+               boost::program_options::variables_map& vm, const char* negative_option = nullptr);
+
+// Writes a subcommand's help ("Usage: ...", what it does, its options) to standard output.
+void PrintHelp(std::string_view usage, std::string_view about,
+               const boost::program_options::options_description& options);
+
+// The subcommands. `args` are the arguments after the subcommand's name. Each returns the exit
+// status, prints its output on stdout and throws CliError, OutputClosed, or (for what it does
+// not anticipate) steadyflake::Error or std::exception.
+int RunLayout(const std::vector<std::string>& args);
+int RunGen(const std::vector<std::string>& args);
+int RunDecode(const std::vector<std::string>& args);
+
+// Dispatches `args` (argv without the program name) to a subcommand, or handles --help and
+// --version. Returns the exit status; throws like the subcommands.
+int Run(const std::vector<std::string>& args);
+
+}  // namespace steadyflake::cli
+
+#endif  // STEADYFLAKE_TOOLS_CLI_H_

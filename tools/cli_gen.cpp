@@ -1,0 +1,186 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// `steadyflake gen --server-id N [--count K] ...`: K IDs, decimal, one per line, increasing.
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli.h"
+#include "steadyflake/error.h"
+#include "steadyflake/generator.h"
+
+namespace steadyflake::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+// IDs taken from the generator at a time: small enough that output streams steadily once the
+// generator paces at its sustained rate, large enough that the one atomic per batch is nothing.
+constexpr uint64_t kChunk = 16384;
+
+// The largest --max-lead-ms: borrowing more than a day is never what anyone wants, and it would
+// collide with the generator's 24 h max_startup_lead.
+constexpr uint64_t kMaxLeadMsLimit = 24 * 3600 * 1000;
+
+// The per-user state folder used without --state-dir (documented in docs/cli.md):
+// $STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake (if absolute, as the XDG spec
+// requires), else $HOME/.local/state/steadyflake.
+std::string DefaultStateDir() {
+  if (const char* dir = std::getenv("STEADYFLAKE_STATE_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/') {
+    return std::string(xdg) + "/steadyflake";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::string(home) + "/.local/state/steadyflake";
+  }
+  throw CliError("no state folder: none of STEADYFLAKE_STATE_DIR, XDG_STATE_HOME and HOME is set",
+                 "pass --state-dir D, or --no-state to accept IDs that may repeat across runs");
+}
+
+std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
+  try {
+    return std::make_unique<Generator>(options);
+  } catch (const Error& e) {
+    const uint64_t max_server_id = options.layout.max_server_id();
+    std::string fix;
+    switch (e.code()) {
+      case Error::Code::kInvalidArgument:
+        if (*options.server_id > max_server_id) {
+          fix = "pass --server-id in [0, " + std::to_string(max_server_id) +
+                "] or choose a --layout with more server bits";
+        } else {
+          fix = "run 'steadyflake gen --help' for the options";
+        }
+        break;
+      case Error::Code::kLocked:
+        fix =
+            "wait for that process to finish; never run two generators with the same "
+            "--server-id at once";
+        break;
+      case Error::Code::kState:
+        fix =
+            "the state file is never replaced automatically: fix its permissions, or use the "
+            "--layout, --epoch and --server-id it was written with";
+        break;
+      case Error::Code::kClock:
+        fix = "check the system clock, --layout and --epoch";
+        break;
+    }
+    throw FromEngine("", e, fix);
+  }
+}
+
+}  // namespace
+
+int RunGen(const std::vector<std::string>& args) {
+  std::string spec;
+  po::options_description options("Options");
+  options.add_options()(
+      "server-id", po::value<std::string>(),
+      "required: this server's (shard's) id, in [0, max server id of the layout]; two "
+      "servers that may ever be merged must never share one")(
+      "count", po::value<std::string>()->default_value("1"), "how many IDs to print (>= 1)")(
+      "layout", po::value(&spec)->default_value("game"),
+      "game, snowflake or T/S/Q@<n>ms, e.g. 37/16/10@10ms")(
+      "epoch", po::value<std::string>(),
+      "start of time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms (default: the "
+      "layout's)")("state-dir", po::value<std::string>(),
+                   "folder of the state file that keeps IDs increasing across runs (default: "
+                   "$STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake, else "
+                   "$HOME/.local/state/steadyflake)")(
+      "no-state", "keep no state file: IDs may repeat across runs (prints a warning)")(
+      "max-lead-ms", po::value<std::string>(),
+      "how far (ms) an ID's time may run ahead of the clock when more IDs are asked for than "
+      "the layout issues per tick; beyond it gen waits (default 2000)")("help,h",
+                                                                        "print this help");
+  po::variables_map vm;
+  ParseArgs("gen", args, options, nullptr, vm);
+  if (vm.count("help") != 0) {
+    PrintHelp(
+        "steadyflake gen --server-id N [--count K] [--layout L] [--epoch TIME]\n"
+        "                        [--state-dir D | --no-state] [--max-lead-ms M]",
+        "Prints K new IDs for server N, in decimal, one per line, strictly increasing.\n"
+        "A state file in the state folder keeps every run's IDs above the previous run's,\n"
+        "even if the wall clock was set back; it is locked while gen runs.",
+        options);
+    return kExitOk;
+  }
+
+  std::optional<std::string> epoch;
+  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
+  Generator::Options generator_options;
+  generator_options.layout = ResolveLayout(spec, epoch);
+  const Layout& layout = generator_options.layout;
+  const std::string server_range = "[0, " + std::to_string(layout.max_server_id()) + "]";
+
+  if (vm.count("server-id") == 0) {
+    throw CliError("missing --server-id",
+                   "pass this server's id in " + server_range + ", e.g. --server-id 7");
+  }
+  // The engine owns the server-id rule and names the range; only text that is no uint64 at all
+  // is rejected here, with the layout's range.
+  try {
+    generator_options.server_id =
+        ParseUnsignedOption("--server-id", vm["server-id"].as<std::string>(), 0, UINT64_MAX);
+  } catch (const CliError&) {
+    throw CliError("bad --server-id " + Quote(vm["server-id"].as<std::string>()) +
+                       ": not an integer in " + server_range,
+                   "pass this server's id in " + server_range);
+  }
+  const uint64_t count =
+      ParseUnsignedOption("--count", vm["count"].as<std::string>(), 1, INT64_MAX);
+  if (vm.count("max-lead-ms") != 0) {
+    const uint64_t lead_ms = ParseUnsignedOption(
+        "--max-lead-ms", vm["max-lead-ms"].as<std::string>(), 0, kMaxLeadMsLimit);
+    generator_options.max_lead = std::chrono::milliseconds(lead_ms);
+    // The reservation in the state file must exceed max_lead; keep it a second beyond.
+    generator_options.reserve_ahead = std::max(
+        generator_options.reserve_ahead, generator_options.max_lead + std::chrono::seconds(1));
+  }
+
+  const bool no_state = vm.count("no-state") != 0;
+  if (no_state && vm.count("state-dir") != 0) {
+    throw CliError("--no-state and --state-dir contradict each other", "pass one of them");
+  }
+  if (no_state) {
+    std::fprintf(stderr,
+                 "steadyflake: warning: --no-state keeps no state file, so IDs may repeat across "
+                 "runs; drop --no-state to keep them increasing\n");
+  } else {
+    // The generator creates the folder, parents included.
+    std::string dir =
+        vm.count("state-dir") != 0 ? vm["state-dir"].as<std::string>() : DefaultStateDir();
+    generator_options.state_dir = std::move(dir);
+  }
+
+  const std::unique_ptr<Generator> generator = MakeGenerator(generator_options);
+  const uint64_t chunk = std::min(kChunk, generator->max_batch());
+  Output out(stdout);
+  constexpr std::size_t kMaxLine = 21;  // 19 digits of an int64, a newline, and slack
+  for (uint64_t left = count; left > 0;) {
+    const uint64_t n = std::min(left, chunk);
+    const IdRange ids = generator->next_batch(n);
+    for (const Id id : ids) {
+      char* const begin = out.Reserve(kMaxLine);
+      char* const end = std::to_chars(begin, begin + kMaxLine, id).ptr;
+      *end = '\n';
+      out.Commit(end + 1);
+    }
+    left -= n;
+  }
+  out.Flush();
+  if (const std::string error = generator->state_error(); !error.empty()) {
+    std::fprintf(stderr, "steadyflake: warning: state file: %s\n", error.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace steadyflake::cli
