@@ -45,51 +45,21 @@ void BM_Floor_SteadyClockNow(benchmark::State& state) {
 BENCHMARK(BM_Floor_SteadyClockNow);
 BENCHMARK(BM_Floor_SteadyClockNow)->Threads(2)->UseRealTime();
 
-// Fails the run if IDs did not increase (checked outside the timed loop's hot path).
-void CheckIncreasing(benchmark::State& state, Id first, Id last) {
-  if (state.iterations() > 1 && last <= first) state.SkipWithError("IDs did not increase");
-}
-
-Generator* shared_generator = nullptr;
-
 void BM_Steadyflake_Next(benchmark::State& state) {
-  std::unique_ptr<Generator> owned;
-  if (state.thread_index() == 0) {
-    owned = MakeGenerator();
-    shared_generator = owned.get();
-  }
-  // Google Benchmark starts every thread's loop together, after this setup.
+  // One generator for every run and thread: it outlives each run's threads.
+  static const std::unique_ptr<Generator> generator = MakeGenerator();
   Id first = 0, last = 0;
-  bool have_first = false;
   for (auto _ : state) {
-    last = shared_generator->next();
-    if (!have_first) {
-      first = last;
-      have_first = true;
-    }
+    last = generator->next();
+    if (first == 0) first = last;
     benchmark::DoNotOptimize(last);
   }
-  CheckIncreasing(state, first, last);
+  // Outside the timed loop: this thread's IDs must have increased.
+  if (state.iterations() > 1 && last <= first) state.SkipWithError("IDs did not increase");
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Steadyflake_Next);
-
-void BM_Steadyflake_Next_Threads(benchmark::State& state) {
-  static std::unique_ptr<Generator> generator = MakeGenerator();  // outlives every thread's loop
-  Id first = 0, last = 0;
-  bool have_first = false;
-  for (auto _ : state) {
-    last = generator->next();
-    if (!have_first) {
-      first = last;
-      have_first = true;
-    }
-    benchmark::DoNotOptimize(last);
-  }
-  CheckIncreasing(state, first, last);
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_Steadyflake_Next_Threads)->Name("BM_Steadyflake_Next")->Threads(2)->UseRealTime();
+BENCHMARK(BM_Steadyflake_Next)->Threads(2)->UseRealTime();
 
 void BM_Steadyflake_TryNext(benchmark::State& state) {
   const auto generator = MakeGenerator();
