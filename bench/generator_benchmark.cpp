@@ -5,13 +5,19 @@
 // BM_Floor_SteadyClockNow (what next() would cost if it read the clock per ID).
 
 #include <benchmark/benchmark.h>
+#include <bson/bson.h>
+#include <uuid/uuid.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
+#include "classic_id_worker.h"
 #include "steadyflake/generator.h"
 
 namespace steadyflake {
@@ -79,6 +85,156 @@ void BM_Steadyflake_Batch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_Steadyflake_Batch)->RangeMultiplier(4)->Range(16, 65536);
+
+// What users pick instead of a snowflake generator.
+void BM_Classic_Next(benchmark::State& state) {
+  bench::ClassicIdWorker worker(1);
+  for (auto _ : state) benchmark::DoNotOptimize(worker.Next());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Classic_Next);
+
+void BM_UUIDv4(benchmark::State& state) {
+  uuid_t uuid;
+  for (auto _ : state) {
+    uuid_generate_random(uuid);
+    benchmark::DoNotOptimize(uuid[0]);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_UUIDv4);
+
+void BM_ObjectId(benchmark::State& state) {
+  bson_oid_t oid;
+  for (auto _ : state) {
+    bson_oid_init(&oid, nullptr);
+    benchmark::DoNotOptimize(oid.bytes[11]);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ObjectId);
+
+// Spikes: the wall time to issue a burst of IDs at once, measured per iteration around the
+// burst only (a fresh generator each time, built outside the timing so every burst starts with
+// the whole max_lead window free).
+constexpr std::size_t kBurst = 1'000'000;
+
+Generator::Options SnowflakeOptions() {
+  Generator::Options options;
+  options.layout = Layout::Snowflake();
+  options.server_id = 1;
+  return options;
+}
+
+double Seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// Outside the timed region: the burst's IDs must be strictly increasing.
+void CheckBurst(benchmark::State& state, const std::vector<Id>& ids) {
+  if (std::adjacent_find(ids.begin(), ids.end(), std::greater_equal<Id>()) != ids.end()) {
+    state.SkipWithError("burst IDs are not strictly increasing");
+  }
+}
+
+void BM_Burst1M_Classic(benchmark::State& state) {
+  std::vector<Id> ids(kBurst);
+  for (auto _ : state) {
+    bench::ClassicIdWorker worker(1);
+    const auto start = std::chrono::steady_clock::now();
+    for (Id& id : ids) id = worker.Next();
+    state.SetIterationTime(Seconds(std::chrono::steady_clock::now() - start));
+    CheckBurst(state, ids);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kBurst));
+}
+BENCHMARK(BM_Burst1M_Classic)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
+
+void BM_Burst1M_Next(benchmark::State& state) {
+  std::vector<Id> ids(kBurst);
+  double lead_ms = 0;
+  for (auto _ : state) {
+    Generator generator(SnowflakeOptions());
+    const auto start = std::chrono::steady_clock::now();
+    for (Id& id : ids) id = generator.next();
+    state.SetIterationTime(Seconds(std::chrono::steady_clock::now() - start));
+    lead_ms =
+        std::max(lead_ms, std::chrono::duration<double, std::milli>(generator.lead()).count());
+    CheckBurst(state, ids);
+  }
+  state.counters["lead_ms"] = lead_ms;
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kBurst));
+}
+BENCHMARK(BM_Burst1M_Next)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+
+void BM_Burst1M_Batch1000(benchmark::State& state) {
+  std::vector<Id> ids(kBurst);
+  double lead_ms = 0;
+  for (auto _ : state) {
+    Generator generator(SnowflakeOptions());
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < kBurst; i += 1000) {
+      std::copy_n(generator.next_batch(1000).begin(), 1000, ids.begin() + static_cast<long>(i));
+    }
+    state.SetIterationTime(Seconds(std::chrono::steady_clock::now() - start));
+    lead_ms =
+        std::max(lead_ms, std::chrono::duration<double, std::milli>(generator.lead()).count());
+    CheckBurst(state, ids);
+  }
+  state.counters["lead_ms"] = lead_ms;
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kBurst));
+}
+BENCHMARK(BM_Burst1M_Batch1000)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+
+// A 300,000-ID burst on the `game` layout with the default 2 s max_lead: 205,824 IDs fit in the
+// window at once, the rest come at the sustained 102,400 a second. Reports the lead reached and
+// the longest stall between two IDs (it must stay far below max_lead). With
+// STEADYFLAKE_SPIKE_CSV=<file>, writes "seconds,ids,lead_ms" samples for bench/spike.png.
+void BM_Burst_Game(benchmark::State& state) {
+  constexpr std::size_t kGameBurst = 300'000;
+  std::vector<Id> ids(kGameBurst);
+  double lead_ms = 0, stall_ms = 0;
+  struct Sample {
+    double seconds;
+    std::size_t ids;
+    double lead_ms;
+  };
+  std::vector<Sample> samples;
+  for (auto _ : state) {
+    Generator::Options options;
+    options.server_id = 1;
+    Generator generator(options);
+    samples.clear();
+    const auto start = std::chrono::steady_clock::now();
+    auto previous = start;
+    for (std::size_t i = 0; i < kGameBurst; ++i) {
+      ids[i] = generator.next();
+      const auto now = std::chrono::steady_clock::now();
+      stall_ms =
+          std::max(stall_ms, std::chrono::duration<double, std::milli>(now - previous).count());
+      previous = now;
+      if (i % 1024 == 0) {
+        const double lead = std::chrono::duration<double, std::milli>(generator.lead()).count();
+        lead_ms = std::max(lead_ms, lead);
+        samples.push_back({Seconds(now - start), i, lead});
+      }
+    }
+    state.SetIterationTime(Seconds(std::chrono::steady_clock::now() - start));
+    CheckBurst(state, ids);
+  }
+  state.counters["lead_ms"] = lead_ms;
+  state.counters["max_stall_ms"] = stall_ms;
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kGameBurst));
+  if (const char* path = std::getenv("STEADYFLAKE_SPIKE_CSV")) {
+    if (std::FILE* out = std::fopen(path, "w")) {
+      std::fprintf(out, "seconds,ids,lead_ms\n");
+      for (const Sample& s : samples)
+        std::fprintf(out, "%.6f,%zu,%.3f\n", s.seconds, s.ids, s.lead_ms);
+      std::fclose(out);
+    }
+  }
+}
+BENCHMARK(BM_Burst_Game)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace steadyflake

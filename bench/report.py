@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Writes bench/RESULTS.md from Google Benchmark JSON files (bench/run calls it).
+
+Every target is a ratio of two figures from the same run, so the report stays meaningful on a
+shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON...
+"""
+import datetime
+import json
+import platform
+import subprocess
+import sys
+
+
+def load(paths):
+    runs, context = {}, {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        context = context or data.get("context", {})
+        for b in data["benchmarks"]:
+            if b.get("run_type") == "aggregate":
+                continue
+            runs[b["name"]] = b
+    return runs, context
+
+
+def find(runs, prefix):
+    """The run whose name is `prefix` or starts with `prefix/` (parameters, threads, ...)."""
+    for name, b in runs.items():
+        if name == prefix or name.startswith(prefix + "/"):
+            return b
+    return None
+
+
+def items_per_second(b):
+    return b.get("items_per_second")
+
+
+def seconds(b):
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+    return b["real_time"] * scale
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def benchmark_version():
+    try:
+        return subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libbenchmark-dev"],
+                              capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    out_path, spike_png, *paths = sys.argv[1:]
+    runs, context = load(paths)
+    rows, targets = [], []
+
+    def ratio(label, numerator, denominator, goal, better_text, at_most=False):
+        if numerator is None or denominator is None or denominator == 0:
+            targets.append((label, "not measured", f"{goal:g}×", "MISSING"))
+            return
+        value = numerator / denominator
+        ok = value <= goal if at_most else value >= goal
+        targets.append((label, f"{value:,.2f}× {better_text}".strip(),
+                        f"{'≤' if at_most else '≥'} {goal:g}×", "pass" if ok else "FAIL"))
+
+    g = lambda name: find(runs, name)
+    atomic1, next1 = g("BM_Floor_AtomicFetchAdd"), g("BM_Steadyflake_Next")
+    atomic2 = find(runs, "BM_Floor_AtomicFetchAdd/real_time/threads:2")
+    next2 = find(runs, "BM_Steadyflake_Next/real_time/threads:2")
+    if atomic1 and next1:
+        ratio("1. next() ns/ID vs atomic fetch_add ns/op, 1 thread", next1["cpu_time"],
+              atomic1["cpu_time"], 4, "the cost", at_most=True)
+    ratio("2. next() items/s vs fetch_add items/s, 2 threads",
+          items_per_second(next2) if next2 else None, items_per_second(atomic2) if atomic2 else None,
+          0.5, "")
+    classic, burst_next, burst_batch = g("BM_Burst1M_Classic"), g("BM_Burst1M_Next"), g("BM_Burst1M_Batch1000")
+    ratio("3a. 1M-ID burst: next() vs classic", seconds(classic) if classic else None,
+          seconds(burst_next) if burst_next else None, 20, "faster")
+    ratio("3b. 1M-ID burst: next_batch(1000) vs classic", seconds(classic) if classic else None,
+          seconds(burst_batch) if burst_batch else None, 100, "faster")
+    objectid, uuid = g("BM_ObjectId"), g("BM_UUIDv4")
+    ratio("4a. next() items/s vs ObjectId (libbson)", items_per_second(next1) if next1 else None,
+          items_per_second(objectid) if objectid else None, 10, "")
+    ratio("4b. next() items/s vs UUID v4 (libuuid)", items_per_second(next1) if next1 else None,
+          items_per_second(uuid) if uuid else None, 100, "")
+    # Merge checker (issue 3): its own targets, when its benchmarks ran.
+    mc, attach = g("BM_MergeCheck_Sqlite"), g("BM_Sqlite_AttachJoin")
+    if mc or attach:
+        ratio("5. merge-check on two SQLite files vs SQLite ATTACH … JOIN",
+              seconds(attach) if attach else None, seconds(mc) if mc else None, 2, "faster")
+    for name, b in sorted(runs.items()):
+        if name.startswith("BM_DumpParser") and b.get("bytes_per_second"):
+            mbs = b["bytes_per_second"] / 1e6
+            targets.append((f"6. dump parser {name}", f"{mbs:,.0f} MB/s per core", "≥ 250 MB/s",
+                            "pass" if mbs >= 250 else "FAIL"))
+
+    for name, b in runs.items():
+        extra = ", ".join(f"{k}={b[k]:,.2f}" for k in ("lead_ms", "max_stall_ms", "bytes_per_key")
+                          if k in b)
+        ips = items_per_second(b)
+        rows.append((name, f"{b['real_time']:,.3f} {b.get('time_unit', 'ns')}",
+                     f"{b['cpu_time']:,.3f} {b.get('time_unit', 'ns')}",
+                     f"{ips / 1e6:,.3f} M/s" if ips else "", extra))
+
+    kernel = platform.release()
+    cores = context.get("num_cpus", "?")
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `bench/run`; every target is a ratio of two figures measured in the same run.",
+        "",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f"- machine: {cores} cores, {cpu_model()}, Linux {kernel}",
+        f"- build: Release; Google Benchmark {benchmark_version()}",
+        f"- load average at start: {context.get('load_avg', '?')}",
+        "",
+        "## Targets",
+        "",
+        "| target | measured | goal | result |",
+        "| --- | --- | --- | --- |",
+    ]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in targets]
+    lines += ["", "## Every case", "", "| case | real time | CPU time | items/s | notes |",
+              "| --- | --- | --- | --- | --- |"]
+    lines += [f"| `{a}` | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rows]
+    lines += ["", "## The `game` burst", "",
+              "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
+              "issued and lead over time (`BM_Burst_Game`).", "", f"![spike]({spike_png})", ""]
+    with open(out_path, "w") as f:
+        f.write("\n".join(lines))
+    failed = [t for t in targets if t[3] != "pass"]
+    for t in targets:
+        print(f"bench: {t[3]:>7}  {t[0]}: {t[1]} (goal {t[2]})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
