@@ -123,6 +123,8 @@ void PrintHelp(std::string_view usage, std::string_view about,
 int RunLayout(const std::vector<std::string>& args);
 int RunGen(const std::vector<std::string>& args);
 int RunDecode(const std::vector<std::string>& args);
+// Returns the merge checker's own statuses: 0 safe, 1 a key overlaps, 3 a shared server id.
+int RunMergeCheck(const std::vector<std::string>& args);
 
 // Dispatches `args` (argv without the program name) to a subcommand, or handles --help and
 // --version. Returns the exit status; throws like the subcommands.

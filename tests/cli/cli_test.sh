@@ -479,6 +479,144 @@ test_decode_broken_pipe() {
   [[ ! -s "$T/err" ]] || fail "decode | head wrote on stderr"
 }
 
+# --- merge-check --------------------------------------------------------------------------
+
+SHARDS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../data/shards" && pwd)"
+
+# make_shard NAME a|b [SQL]: $T/NAME, a SQLite database of game shard A or B from
+# data/shards/, plus SQL. Skips the case (77) without the sqlite3 shell.
+make_shard() {
+  command -v sqlite3 >/dev/null || { echo "SKIP: the sqlite3 shell is not installed"; exit 77; }
+  cat "$SHARDS/game_schema.sql" "$SHARDS/game_$2.sql" | sqlite3 "$T/$1" || fail "sqlite3 $1"
+  if [[ -n "${3:-}" ]]; then sqlite3 "$T/$1" "$3" || fail "sqlite3 $1: $3"; fi
+}
+
+# The verdict is the last line of the text report.
+expect_verdict() {
+  [[ "$(tail -n 1 "$T/out")" == "verdict: $1" ]] ||
+    fail "last line is '$(tail -n 1 "$T/out")', expected 'verdict: $1'"
+}
+
+# In layout game: tick 4466880100 (2025-06-01T00:00:01Z), server 101, sequence 0: one of
+# shard A's item IDs.
+A_ITEM=299767249135309824
+
+test_merge_check_safe() {
+  make_shard a.db a
+  make_shard b.db b
+  run merge-check "$T/a.db" "$T/b.db"
+  expect_rc 0
+  expect_verdict "safe to merge"
+  grep -qF "item (id) primary key: A 6, B 6, overlap 0" "$T/out" || fail "no item line"
+  grep -qF "server ids in A: 101" "$T/out" || fail "no server ids of A"
+  [[ ! -s "$T/err" ]] || fail "stderr is not empty (no progress when it is not a terminal)"
+}
+
+test_merge_check_conflict() {
+  make_shard a.db a
+  make_shard b.db b "INSERT INTO item VALUES($A_ITEM, 1, 'dup'); INSERT INTO player VALUES(5, 'alice', NULL);"
+  run merge-check "$T/a.db" "$T/b.db"
+  expect_rc 1
+  expect_verdict "CONFLICT — 2 keys overlap"
+  grep -qF "$A_ITEM  2025-06-01T00:00:01.000Z server=101 seq=0" "$T/out" ||
+    fail "the conflicting ID is not decoded"
+  grep -qF "'alice'" "$T/out" || fail "the conflicting name is not listed"
+}
+
+test_merge_check_risk() {
+  make_shard a.db a
+  # Server 101 again, 999 ticks later: no overlap yet.
+  make_shard b.db b "INSERT INTO item VALUES($(((4466880000 + 999) << 26 | 101 << 10 | 5)), 1, 'later');"
+  run merge-check "$T/a.db" "$T/b.db"
+  expect_rc 3
+  expect_verdict "RISK — server id 101 issues IDs in both shards"
+}
+
+test_merge_check_json() {
+  make_shard a.db a
+  make_shard b.db b "INSERT INTO item VALUES($A_ITEM, 1, 'dup'); INSERT INTO account VALUES('zed', X'00ff10', '');"
+  run merge-check "$T/a.db" "$T/b.db" --json --limit 1 --table item --table account
+  expect_rc 1
+  python3 - "$T/out" "$A_ITEM" <<'PY' || fail "--json is not the documented document"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["verdict"] == "conflict", doc["verdict"]
+assert [i["format"] for i in doc["inputs"]] == ["sqlite", "sqlite"]
+keys = {(k["table"], tuple(k["columns"])): k for k in doc["keys"]}
+assert set(keys) == {("item", ("id",)), ("account", ("login",)), ("account", ("token",))}, keys
+item = keys[("item", ("id",))]
+assert item["kind"] == "primary" and item["overlap"] == 1 and item["rows_b"] == 7
+assert item["conflicts"] == [[sys.argv[2]]], item["conflicts"]
+assert keys[("account", ("token",))]["conflicts"] == [["x'00ff10'"]]
+assert doc["servers"]["shared"] == [101] and doc["servers"]["a"] == [101]
+assert doc["legacy"] == {"a": 0, "b": 0} and doc["drift"] == []
+PY
+  # A SQLite file named .sql is still a SQLite file: inputs are recognised by content.
+  cp "$T/a.db" "$T/a.sql"
+  run merge-check "$T/a.sql" "$T/b.db" --json
+  expect_rc 1
+  python3 -c 'import json,sys; json.load(sys.stdin)' <"$T/out" || fail "not JSON"
+}
+
+test_merge_check_errors() {
+  make_shard a.db a
+  run merge-check "$T/a.db" "$T/missing.db"
+  expect_usage_error
+  expect_err_has "$T/missing.db: no such file"
+  run merge-check "$T/a.db"
+  expect_usage_error
+  expect_err_has "two inputs"
+  printf '\x7fELF\x02\x01\x01\x00\x00\x00' >"$T/binary"
+  run merge-check "$T/a.db" "$T/binary"
+  expect_usage_error
+  expect_err_has "neither a SQLite database nor an SQL dump"
+  run merge-check "$T/a.db" "$T/a.db" --key item
+  expect_usage_error
+  expect_err_has "--key 'item'"
+  run merge-check "$T/a.db" "$T/a.db" --key item:nosuch
+  expect_usage_error
+  expect_err_has "nosuch"
+  run merge-check "$T/a.db" "$T/a.db" --table nosuch
+  expect_usage_error
+  expect_err_has "nosuch"
+  run merge-check "$T/a.db" "$T/a.db" --limit many
+  expect_usage_error
+  expect_err_has "--limit"
+  run merge-check "$T/a.db" "$T/a.db" --bogus
+  expect_usage_error
+  expect_err_has "steadyflake merge-check --help"
+  # A damaged database: page 2 onwards overwritten.
+  cp "$T/a.db" "$T/bad.db"
+  dd if=/dev/urandom of="$T/bad.db" bs=4096 seek=1 count=3 conv=notrunc 2>/dev/null
+  run merge-check "$T/a.db" "$T/bad.db"
+  expect_usage_error
+  expect_err_has "$T/bad.db"
+}
+
+test_merge_check_inputs_untouched() {
+  make_shard a.db a
+  make_shard b.db b
+  sqlite3 "$T/b.db" "PRAGMA journal_mode=WAL;" >/dev/null
+  local before after
+  before=$(cd "$T" && ls -la --time-style=full-iso a.db* b.db* && sha256sum a.db b.db)
+  run merge-check "$T/a.db" "$T/b.db" --json
+  expect_rc 0
+  after=$(cd "$T" && ls -la --time-style=full-iso a.db* b.db* && sha256sum a.db b.db)
+  [[ "$before" == "$after" ]] || fail "the inputs' folder changed:"$'\n'"$before"$'\n'"$after"
+}
+
+test_merge_check_help() {
+  run merge-check --help
+  expect_rc 0
+  head -n 1 "$T/out" | grep -q '^Usage: steadyflake merge-check' || fail "no usage"
+  local option
+  for option in --layout --epoch --json --key --table --limit; do
+    grep -q -- "$option" "$T/out" || fail "merge-check --help does not list $option"
+  done
+  run --help
+  grep -q "^  merge-check " "$T/out" || fail "--help does not list merge-check"
+}
+
 declare -F "test_$CASE" >/dev/null || { echo "no such case: $CASE" >&2; exit 1; }
 "test_$CASE"
 echo "PASS [$CASE]"

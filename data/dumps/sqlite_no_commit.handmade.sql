@@ -1,0 +1,5 @@
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER, name TEXT);
+INSERT INTO item VALUES(1,10,'sword');
+INSERT INTO item VALUES(2,10,'shield');

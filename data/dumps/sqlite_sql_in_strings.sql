@@ -1,0 +1,7 @@
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO item VALUES(1,'x); INSERT INTO item VALUES(999); --');
+INSERT INTO item VALUES(2,'/* not a comment */');
+INSERT INTO item VALUES(3,';');
+COMMIT;

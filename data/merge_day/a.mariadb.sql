@@ -1,0 +1,208 @@
+/*M!999999\- enable the sandbox mode */ 
+-- MariaDB dump 10.19  Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64)
+--
+-- Host: localhost    Database: shard_a
+-- ------------------------------------------------------
+-- Server version	10.11.19-MariaDB-0+deb12u1
+
+/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */;
+/*!40101 SET @OLD_COLLATION_CONNECTION=@@COLLATION_CONNECTION */;
+/*!40101 SET NAMES utf8mb4 */;
+/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE */;
+/*!40103 SET TIME_ZONE='+00:00' */;
+/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */;
+/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;
+/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;
+/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0 */;
+
+--
+-- Table structure for table `account`
+--
+
+DROP TABLE IF EXISTS `account`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `account` (
+  `login` varchar(64) NOT NULL,
+  `token` varbinary(32) DEFAULT NULL,
+  PRIMARY KEY (`login`),
+  UNIQUE KEY `token` (`token`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `account`
+--
+
+LOCK TABLES `account` WRITE;
+/*!40000 ALTER TABLE `account` DISABLE KEYS */;
+INSERT INTO `account` VALUES
+('alice@101','e\0\0\'\\\r\n	'),
+('bob@101','e\0\'\\\r\n	'),
+('o\'brien@101','e\0\'\\\r\n	'),
+('back\\slash@101','e\0\'\\\r\n	'),
+('ãƒ¦ãƒ¼ã‚¶ãƒ¼@101','e\0\'\\\r\n	'),
+('tab	here@101','e\0\'\\\r\n	');
+/*!40000 ALTER TABLE `account` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `inventory`
+--
+
+DROP TABLE IF EXISTS `inventory`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `inventory` (
+  `owner` bigint(20) NOT NULL,
+  `slot` int(11) NOT NULL,
+  `item_id` bigint(20) DEFAULT NULL,
+  PRIMARY KEY (`owner`,`slot`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `inventory`
+--
+
+LOCK TABLES `inventory` WRITE;
+/*!40000 ALTER TABLE `inventory` DISABLE KEYS */;
+INSERT INTO `inventory` VALUES
+(299767242424423424,0,299767249135309824),
+(299767242424423424,1,299767249135309825),
+(299767242424423424,2,299767249135309826),
+(299767242491532288,0,299767249135309824),
+(299767242491532288,1,299767249135309825),
+(299767242491532288,2,299767249135309826),
+(299767242558641152,0,299767249135309824),
+(299767242558641152,1,299767249135309825),
+(299767242558641152,2,299767249135309826),
+(299767242625750016,0,299767249135309824),
+(299767242625750016,1,299767249135309825),
+(299767242625750016,2,299767249135309826);
+/*!40000 ALTER TABLE `inventory` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `item`
+--
+
+DROP TABLE IF EXISTS `item`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `item` (
+  `id` bigint(20) NOT NULL,
+  `owner_id` bigint(20) NOT NULL,
+  `template` int(11) NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `item`
+--
+
+LOCK TABLES `item` WRITE;
+/*!40000 ALTER TABLE `item` DISABLE KEYS */;
+INSERT INTO `item` VALUES
+(299767249135309824,299767242424423424,1000),
+(299767249135309825,299767242491532288,1001),
+(299767249135309826,299767242558641152,1002),
+(299767249135309827,299767242625750016,1003),
+(299767249202418688,299767242692858880,1004),
+(299767249202418689,299767242759967744,1005),
+(299767249202418690,299767242424423424,1006),
+(299767249202418691,299767242491532288,1007),
+(299767249269527552,299767242558641152,1008),
+(299767249269527553,299767242625750016,1009),
+(299767249269527554,299767242692858880,1010),
+(299767249269527555,299767242759967744,1011),
+(299767249336636416,299767242424423424,1012),
+(299767249336636417,299767242491532288,1013),
+(299767249336636418,299767242558641152,1014),
+(299767249336636419,299767242625750016,1015),
+(299767249403745280,299767242692858880,1016),
+(299767249403745281,299767242759967744,1017),
+(299767249403745282,299767242424423424,1018),
+(299767249403745283,299767242491532288,1019),
+(299767249470854144,299767242558641152,1020),
+(299767249470854145,299767242625750016,1021),
+(299767249470854146,299767242692858880,1022),
+(299767249470854147,299767242759967744,1023);
+/*!40000 ALTER TABLE `item` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `mail`
+--
+
+DROP TABLE IF EXISTS `mail`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `mail` (
+  `id` bigint(20) NOT NULL,
+  `to_player` bigint(20) NOT NULL,
+  `subject` text NOT NULL,
+  `body` blob DEFAULT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `mail`
+--
+
+LOCK TABLES `mail` WRITE;
+/*!40000 ALTER TABLE `mail` DISABLE KEYS */;
+INSERT INTO `mail` VALUES
+(299767255846196224,299767242424423424,'Welcome, alice\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_\0ÿmail 0 of shard 101'),
+(299767255846196225,299767242491532288,'Welcome, bob\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_þmail 1 of shard 101'),
+(299767255846196226,299767242558641152,'Welcome, O\'Brien\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_ýmail 2 of shard 101'),
+(299767255846196227,299767242625750016,'Welcome, back\\slash\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_ümail 3 of shard 101'),
+(299767255846196228,299767242692858880,'Welcome, ãƒ¦ãƒ¼ã‚¶ãƒ¼\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_ûmail 4 of shard 101'),
+(299767255846196229,299767242759967744,'Welcome, tab	here\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_úmail 5 of shard 101');
+/*!40000 ALTER TABLE `mail` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `player`
+--
+
+DROP TABLE IF EXISTS `player`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `player` (
+  `id` bigint(20) NOT NULL,
+  `name` varchar(64) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `player`
+--
+
+LOCK TABLES `player` WRITE;
+/*!40000 ALTER TABLE `player` DISABLE KEYS */;
+INSERT INTO `player` VALUES
+(299767242558641152,'O\'Brien'),
+(299767242424423424,'alice'),
+(299767242625750016,'back\\slash'),
+(299767242491532288,'bob'),
+(299767242759967744,'tab	here'),
+(299767242692858880,'ãƒ¦ãƒ¼ã‚¶ãƒ¼');
+/*!40000 ALTER TABLE `player` ENABLE KEYS */;
+UNLOCK TABLES;
+/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;
+
+/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;
+/*!40014 SET FOREIGN_KEY_CHECKS=@OLD_FOREIGN_KEY_CHECKS */;
+/*!40014 SET UNIQUE_CHECKS=@OLD_UNIQUE_CHECKS */;
+/*!40101 SET CHARACTER_SET_CLIENT=@OLD_CHARACTER_SET_CLIENT */;
+/*!40101 SET CHARACTER_SET_RESULTS=@OLD_CHARACTER_SET_RESULTS */;
+/*!40101 SET COLLATION_CONNECTION=@OLD_COLLATION_CONNECTION */;
+/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;
+
+-- Dump completed

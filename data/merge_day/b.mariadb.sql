@@ -1,0 +1,206 @@
+/*M!999999\- enable the sandbox mode */ 
+-- MariaDB dump 10.19  Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64)
+--
+-- Host: localhost    Database: shard_b
+-- ------------------------------------------------------
+-- Server version	10.11.19-MariaDB-0+deb12u1
+
+/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */;
+/*!40101 SET @OLD_COLLATION_CONNECTION=@@COLLATION_CONNECTION */;
+/*!40101 SET NAMES utf8mb4 */;
+/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE */;
+/*!40103 SET TIME_ZONE='+00:00' */;
+/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */;
+/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;
+/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;
+/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0 */;
+
+--
+-- Table structure for table `account`
+--
+
+DROP TABLE IF EXISTS `account`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `account` (
+  `login` varchar(64) NOT NULL,
+  `token` varbinary(32) DEFAULT NULL,
+  PRIMARY KEY (`login`),
+  UNIQUE KEY `token` (`token`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `account`
+--
+
+LOCK TABLES `account` WRITE;
+/*!40000 ALTER TABLE `account` DISABLE KEYS */;
+INSERT INTO `account` VALUES
+('zed@102','e\0\0\'\\\r\n	'),
+('carol@102','f\0\0\'\\\r\n	'),
+('dave@102','f\0\'\\\r\n	'),
+('erin@102','f\0\'\\\r\n	'),
+('frank@102','f\0\'\\\r\n	');
+/*!40000 ALTER TABLE `account` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `inventory`
+--
+
+DROP TABLE IF EXISTS `inventory`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `inventory` (
+  `owner` bigint(20) NOT NULL,
+  `slot` int(11) NOT NULL,
+  `item_id` bigint(20) DEFAULT NULL,
+  PRIMARY KEY (`owner`,`slot`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `inventory`
+--
+
+LOCK TABLES `inventory` WRITE;
+/*!40000 ALTER TABLE `inventory` DISABLE KEYS */;
+INSERT INTO `inventory` VALUES
+(299767242424423424,2,NULL),
+(299767242424424448,0,299767249135310848),
+(299767242424424448,1,299767249135310849),
+(299767242424424448,2,299767249135310850),
+(299767242491533312,0,299767249135310848),
+(299767242491533312,1,299767249135310849),
+(299767242491533312,2,299767249135310850),
+(299767242558642176,0,299767249135310848),
+(299767242558642176,1,299767249135310849),
+(299767242558642176,2,299767249135310850),
+(299767242625751040,0,299767249135310848),
+(299767242625751040,1,299767249135310849),
+(299767242625751040,2,299767249135310850);
+/*!40000 ALTER TABLE `inventory` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `item`
+--
+
+DROP TABLE IF EXISTS `item`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `item` (
+  `id` bigint(20) NOT NULL,
+  `owner_id` bigint(20) NOT NULL,
+  `template` int(11) NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `item`
+--
+
+LOCK TABLES `item` WRITE;
+/*!40000 ALTER TABLE `item` DISABLE KEYS */;
+INSERT INTO `item` VALUES
+(299767249135309825,299767242424424448,7),
+(299767249135310848,299767242424424448,1000),
+(299767249135310849,299767242491533312,1001),
+(299767249135310850,299767242558642176,1002),
+(299767249135310851,299767242625751040,1003),
+(299767249202419712,299767242424424448,1004),
+(299767249202419713,299767242491533312,1005),
+(299767249202419714,299767242558642176,1006),
+(299767249202419715,299767242625751040,1007),
+(299767249269528576,299767242424424448,1008),
+(299767249269528577,299767242491533312,1009),
+(299767249269528578,299767242558642176,1010),
+(299767249269528579,299767242625751040,1011),
+(299767249336637440,299767242424424448,1012),
+(299767249336637441,299767242491533312,1013),
+(299767249336637442,299767242558642176,1014),
+(299767249336637443,299767242625751040,1015),
+(299767249403746304,299767242424424448,1016),
+(299767249403746305,299767242491533312,1017),
+(299767249403746306,299767242558642176,1018),
+(299767249403746307,299767242625751040,1019),
+(299767249470855168,299767242424424448,1020),
+(299767249470855169,299767242491533312,1021),
+(299767249470855170,299767242558642176,1022),
+(299767249470855171,299767242625751040,1023);
+/*!40000 ALTER TABLE `item` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `mail`
+--
+
+DROP TABLE IF EXISTS `mail`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `mail` (
+  `id` bigint(20) NOT NULL,
+  `to_player` bigint(20) NOT NULL,
+  `subject` text NOT NULL,
+  `body` blob DEFAULT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `mail`
+--
+
+LOCK TABLES `mail` WRITE;
+/*!40000 ALTER TABLE `mail` DISABLE KEYS */;
+INSERT INTO `mail` VALUES
+(299767255846197248,299767242424424448,'Welcome, carol\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_\0ÿmail 0 of shard 102'),
+(299767255846197249,299767242491533312,'Welcome, dave\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_þmail 1 of shard 102'),
+(299767255846197250,299767242558642176,'Welcome, erin\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_ýmail 2 of shard 102'),
+(299767255846197251,299767242625751040,'Welcome, frank\nline two','\0\'\\\r\n	\Z\"€ÿþ\0%_ümail 3 of shard 102');
+/*!40000 ALTER TABLE `mail` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `player`
+--
+
+DROP TABLE IF EXISTS `player`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `player` (
+  `id` bigint(20) NOT NULL,
+  `name` varchar(64) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `player`
+--
+
+LOCK TABLES `player` WRITE;
+/*!40000 ALTER TABLE `player` DISABLE KEYS */;
+INSERT INTO `player` VALUES
+(299767245779867648,'alice'),
+(299767242424424448,'carol'),
+(299767242491533312,'dave'),
+(299767242558642176,'erin'),
+(299767242625751040,'frank');
+/*!40000 ALTER TABLE `player` ENABLE KEYS */;
+UNLOCK TABLES;
+/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;
+
+/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;
+/*!40014 SET FOREIGN_KEY_CHECKS=@OLD_FOREIGN_KEY_CHECKS */;
+/*!40014 SET UNIQUE_CHECKS=@OLD_UNIQUE_CHECKS */;
+/*!40101 SET CHARACTER_SET_CLIENT=@OLD_CHARACTER_SET_CLIENT */;
+/*!40101 SET CHARACTER_SET_RESULTS=@OLD_CHARACTER_SET_RESULTS */;
+/*!40101 SET COLLATION_CONNECTION=@OLD_COLLATION_CONNECTION */;
+/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;
+
+-- Dump completed

@@ -1,0 +1,313 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Check() on two game shards built from data/shards/: every verdict, legacy IDs, drift,
+// --table, --key, --limit, and a key declared after its table's rows.
+
+#include "checker.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::MakeShard;
+using testing::TempDir;
+
+// The fixtures' IDs: layout game, tick T0 = 2025-06-01T00:00:00Z.
+constexpr int64_t kT0 = 4466880000;
+int64_t Gid(int64_t tick, int64_t server, int64_t seq) { return tick << 26 | server << 10 | seq; }
+// "Now" for every check: 2026-01-01T00:00:00Z.
+constexpr int64_t kNowMs = 1767225600000;
+
+Options Opts() {
+  Options options;
+  options.now_ms = kNowMs;
+  return options;
+}
+
+const KeyReport& KeyOf(const Report& report, const std::string& table,
+                       const std::vector<std::string>& columns) {
+  for (const KeyReport& k : report.keys) {
+    if (k.table == table && k.columns == columns) return k;
+  }
+  throw std::runtime_error("no key " + table);
+}
+
+std::vector<std::string> Texts(const std::vector<std::vector<ReportValue>>& conflicts) {
+  std::vector<std::string> out;
+  for (const auto& row : conflicts) {
+    std::string line;
+    for (const ReportValue& v : row) line += (line.empty() ? "" : "|") + v.text;
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::string LastLine(const std::string& text) {
+  const std::size_t end = text.size() - 1;  // the final newline
+  return text.substr(text.rfind('\n', end - 1) + 1, end - text.rfind('\n', end - 1) - 1);
+}
+
+TEST(CheckerTest, SafeWhenShardsUseDistinctServerIds) {
+  TempDir dir;
+  const Report r = Check(MakeShard(dir, "a.db", 'a'), MakeShard(dir, "b.db", 'b'), Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kSafe);
+  EXPECT_EQ(ExitStatus(r), kExitSafe);
+  std::vector<std::string> keys;
+  for (const KeyReport& k : r.keys) {
+    std::string name = k.table + "(";
+    for (const auto& c : k.columns) name += c + (&c == &k.columns.back() ? "" : ",");
+    keys.push_back(name + ")" + (k.kind == KeyReport::Kind::kPrimary ? "pk" : ""));
+    EXPECT_EQ(k.overlap, 0u) << name;
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"account(login)pk", "account(token)", "event(id)pk",
+                                            "guild_member(guild_id,player_id)pk",
+                                            "inventory(owner,slot)pk", "item(id)pk", "player(id)pk",
+                                            "player(email)", "player(name)"}));
+  const KeyReport& email = KeyOf(r, "player", {"email"});
+  EXPECT_EQ(email.rows_a, 2u);  // O'Brien has no email: NULLs never collide
+  EXPECT_EQ(email.rows_b, 2u);
+  const KeyReport& item = KeyOf(r, "item", {"id"});
+  EXPECT_EQ(item.rows_a, 6u);
+  EXPECT_TRUE(item.decoded);
+  EXPECT_FALSE(KeyOf(r, "player", {"name"}).decoded);
+  EXPECT_EQ(r.servers_a, (std::vector<uint64_t>{101}));
+  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{202}));
+  EXPECT_TRUE(r.servers_shared.empty());
+  EXPECT_TRUE(r.drift.empty());
+  EXPECT_EQ(r.inputs[0].format, "sqlite");
+  EXPECT_EQ(r.inputs[0].tables, 7u);
+  EXPECT_EQ(r.inputs[0].rows, 3u + 6 + 6 + 3 + 2 + 3 + 2);
+  EXPECT_EQ(LastLine(FormatText(r, Layout::Game())), "verdict: safe to merge");
+}
+
+TEST(CheckerTest, ConflictListsTheOverlappingKeysAscending) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  const std::string b = MakeShard(
+      dir, "b.db", 'b',
+      // Two of A's item IDs (in descending order), A's player name, A's token, A's slot.
+      "INSERT INTO item VALUES(" + std::to_string(Gid(kT0 + 101, 101, 2)) + ", 1, 'x');" +
+          "INSERT INTO item VALUES(" + std::to_string(Gid(kT0 + 100, 101, 0)) + ", 1, 'y');" +
+          "INSERT INTO player VALUES(" + std::to_string(Gid(kT0 + 9, 202, 0)) +
+          ", 'alice', NULL);"
+          "INSERT INTO account VALUES('zed', X'00ff10', '');"
+          "INSERT INTO inventory VALUES(" +
+          std::to_string(Gid(kT0, 101, 0)) + ", 0, NULL);");
+  const Report r = Check(a, b, Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kConflict);
+  EXPECT_EQ(ExitStatus(r), kExitConflict);
+  const KeyReport& item = KeyOf(r, "item", {"id"});
+  EXPECT_EQ(item.overlap, 2u);
+  EXPECT_EQ(Texts(item.conflicts),
+            (std::vector<std::string>{std::to_string(Gid(kT0 + 100, 101, 0)),
+                                      std::to_string(Gid(kT0 + 101, 101, 2))}));
+  EXPECT_EQ(item.conflicts[0][0].type, ReportValue::Type::kInteger);
+  const KeyReport& name = KeyOf(r, "player", {"name"});
+  EXPECT_EQ(name.overlap, 1u);
+  EXPECT_EQ(Texts(name.conflicts), (std::vector<std::string>{"alice"}));
+  EXPECT_EQ(name.conflicts[0][0].type, ReportValue::Type::kText);
+  const KeyReport& token = KeyOf(r, "account", {"token"});
+  EXPECT_EQ(token.overlap, 1u);
+  ASSERT_EQ(token.conflicts.size(), 1u);
+  EXPECT_EQ(token.conflicts[0][0].type, ReportValue::Type::kBlob);
+  EXPECT_EQ(token.conflicts[0][0].text, std::string("\x00\xff\x10", 3));
+  const KeyReport& slot = KeyOf(r, "inventory", {"owner", "slot"});
+  EXPECT_EQ(Texts(slot.conflicts),
+            (std::vector<std::string>{std::to_string(Gid(kT0, 101, 0)) + "|0"}));
+  EXPECT_EQ(KeyOf(r, "player", {"id"}).overlap, 0u);
+
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_EQ(LastLine(text), "verdict: CONFLICT \xe2\x80\x94 5 keys overlap");
+  EXPECT_NE(text.find(std::to_string(Gid(kT0 + 100, 101, 0)) +
+                      "  2025-06-01T00:00:01.000Z server=101 seq=0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("x'00ff10'"), std::string::npos) << text;
+
+  Options one = Opts();
+  one.limit = 1;
+  const Report limited = Check(a, b, one);
+  EXPECT_EQ(KeyOf(limited, "item", {"id"}).overlap, 2u);
+  EXPECT_EQ(Texts(KeyOf(limited, "item", {"id"}).conflicts),
+            (std::vector<std::string>{std::to_string(Gid(kT0 + 100, 101, 0))}));
+}
+
+TEST(CheckerTest, RiskWhenAServerIdIssuedIdsInBoth) {
+  TempDir dir;
+  const Report r = Check(
+      MakeShard(dir, "a.db", 'a'),
+      MakeShard(dir, "b.db", 'b',
+                "INSERT INTO item VALUES(" + std::to_string(Gid(kT0 + 999, 101, 5)) + ", 1, 'z');"),
+      Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kRisk);
+  EXPECT_EQ(ExitStatus(r), kExitRisk);
+  EXPECT_EQ(r.servers_shared, (std::vector<uint64_t>{101}));
+  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{101, 202}));
+  EXPECT_EQ(LastLine(FormatText(r, Layout::Game())),
+            "verdict: RISK \xe2\x80\x94 server id 101 issues IDs in both shards");
+}
+
+TEST(CheckerTest, LegacyAndForeignIdsAreCountedNotDecoded) {
+  TempDir dir;
+  const int64_t in_2030 = Gid((1893456000000 - 1704067200000) / 10, 303, 0);
+  const Report r =
+      Check(MakeShard(dir, "a.db", 'a'),
+            MakeShard(dir, "b.db", 'b',
+                      "INSERT INTO item VALUES(-5, 0, 'negative');"
+                      "INSERT INTO item VALUES(" +
+                          std::to_string(in_2030) + ", 0, 'after now + 1 day');" +
+                          "INSERT INTO event VALUES(7, 'x', 'text in an INTEGER column');"),
+            [] {
+              Options o = Opts();
+              o.extra_keys.push_back({"event", {"ref"}});
+              return o;
+            }());
+  const KeyReport& item = KeyOf(r, "item", {"id"});
+  EXPECT_EQ(item.legacy_a, 0u);
+  EXPECT_EQ(item.legacy_b, 2u);
+  EXPECT_EQ(item.rows_b, 8u);
+  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{0, 202}));  // 7 is server 0's seventh ID
+  const KeyReport& ref = KeyOf(r, "event", {"ref"});
+  EXPECT_EQ(ref.legacy_b, 1u);  // not an integer
+  EXPECT_EQ(ref.overlap, 3u);   // 0, 1, 2 in both
+  EXPECT_EQ(r.verdict, Report::Verdict::kConflict);
+}
+
+TEST(CheckerTest, DriftIsReportedButChangesNoVerdict) {
+  TempDir dir;
+  const Report r = Check(MakeShard(dir, "a.db", 'a', "CREATE TABLE only_a(x INTEGER PRIMARY KEY);"),
+                         MakeShard(dir, "b.db", 'b',
+                                   "CREATE TABLE only_b(x TEXT PRIMARY KEY);"
+                                   "CREATE UNIQUE INDEX item_name ON item(name);"
+                                   "DROP INDEX player_email;"),
+                         Opts());
+  ASSERT_EQ(r.drift.size(), 4u);
+  EXPECT_EQ(r.drift[0].table, "item");
+  EXPECT_EQ(r.drift[0].columns, (std::vector<std::string>{"name"}));
+  EXPECT_EQ(r.drift[0].only_in, "b");
+  EXPECT_EQ(r.drift[1].table, "only_a");
+  EXPECT_TRUE(r.drift[1].columns.empty());
+  EXPECT_EQ(r.drift[1].only_in, "a");
+  EXPECT_EQ(r.drift[2].table, "only_b");
+  EXPECT_EQ(r.drift[3].table, "player");
+  EXPECT_EQ(r.drift[3].columns, (std::vector<std::string>{"email"}));
+  EXPECT_EQ(r.drift[3].only_in, "a");
+  EXPECT_EQ(r.verdict, Report::Verdict::kSafe);
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("drift: table only_a only in A"), std::string::npos) << text;
+  EXPECT_NE(text.find("drift: key item (name) only in B"), std::string::npos) << text;
+}
+
+TEST(CheckerTest, TableAndKeyOptions) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  const std::string b = MakeShard(dir, "b.db", 'b');
+  Options options = Opts();
+  options.tables = {"item"};
+  options.extra_keys.push_back({"item", {"NAME"}});  // column names match case-insensitively
+  const Report r = Check(a, b, options);
+  ASSERT_EQ(r.keys.size(), 2u);
+  EXPECT_EQ(r.keys[0].columns, (std::vector<std::string>{"id"}));
+  EXPECT_EQ(r.keys[1].columns, (std::vector<std::string>{"name"}));
+  EXPECT_EQ(r.keys[1].kind, KeyReport::Kind::kUnique);
+  EXPECT_EQ(r.keys[1].overlap, 6u);  // 'sword 0' .. 'sword 5' in both
+  EXPECT_EQ(Texts(r.keys[1].conflicts).front(), "sword 0");
+  EXPECT_EQ(r.inputs[0].rows, 6u);  // only item was read
+
+  // A --key that duplicates a declared key is that key.
+  options.extra_keys = {{"item", {"id"}}};
+  EXPECT_EQ(Check(a, b, options).keys.size(), 1u);
+
+  for (const auto& bad : std::vector<std::pair<Options::ExtraKey, std::string>>{
+           {{"nosuch", {"x"}}, "--key nosuch"}, {{"item", {"nosuch"}}, "no column nosuch"}}) {
+    Options o = Opts();
+    o.extra_keys = {bad.first};
+    try {
+      Check(a, b, o);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(bad.second), std::string::npos) << e.what();
+    }
+  }
+  Options o = Opts();
+  o.tables = {"Item"};  // table names are case-sensitive
+  EXPECT_THROW(Check(a, b, o), Error);
+}
+
+TEST(CheckerTest, SameInputTwiceOverlapsEverywhere) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  const Report r = Check(a, a, Opts());
+  for (const KeyReport& k : r.keys) EXPECT_EQ(k.overlap, k.rows_a) << k.table;
+  EXPECT_EQ(r.servers_shared, (std::vector<uint64_t>{101}));
+}
+
+TEST(CheckerTest, MissingInputIsAnErrorNamingIt) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  try {
+    Check(a, dir.File("nope.db"), Opts());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.File("nope.db")), std::string::npos);
+  }
+}
+
+// A source that defines table t(id INTEGER) without a key, gives its rows, and only then
+// declares the primary key, as a mysqldump does with ALTER TABLE ... ADD PRIMARY KEY.
+class KeyAfterRowsSource : public Source {
+ public:
+  explicit KeyAfterRowsSource(std::vector<int64_t> ids) : ids_(std::move(ids)) {}
+  std::string format() const override { return "fake"; }
+  uint64_t bytes_read() const override { return 0; }
+  uint64_t rows_read() const override { return 0; }
+  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
+    scans.push_back(only);
+    Table t;
+    t.name = "t";
+    t.columns = {Column{"id", "INTEGER", Affinity::kInteger}, Column{"v", "", Affinity::kBlob}};
+    const std::vector<int> wanted = visitor.OnTable(t);
+    for (const int64_t id : ids_) {
+      std::vector<Cell> cells;
+      for (const int c : wanted) {
+        Cell cell;
+        if (c == 0) {
+          cell.type = Cell::Type::kInteger;
+          cell.integer = id;
+        }
+        cells.push_back(cell);
+      }
+      visitor.OnRow(t, cells, 0);
+    }
+    t.keys.push_back(Key{Key::Kind::kPrimary, "", {0}});
+    visitor.OnTable(t);
+  }
+  std::vector<std::vector<std::string>> scans;
+
+ private:
+  std::vector<int64_t> ids_;
+};
+
+TEST(CheckerTest, RereadsATableWhoseKeyCameAfterItsRows) {
+  KeyAfterRowsSource a({1, 2, 3});
+  KeyAfterRowsSource b({3, 4});
+  const Report r = CheckSources("a", a, "b", b, Opts(), kNowMs);
+  ASSERT_EQ(r.keys.size(), 1u);
+  EXPECT_EQ(r.keys[0].rows_a, 3u);
+  EXPECT_EQ(r.keys[0].rows_b, 2u);
+  EXPECT_EQ(r.keys[0].overlap, 1u);
+  EXPECT_EQ(r.keys[0].kind, KeyReport::Kind::kPrimary);
+  EXPECT_EQ(r.inputs[0].rows, 3u);  // the reread is not counted twice
+  EXPECT_EQ(a.scans, (std::vector<std::vector<std::string>>{{}, {"t"}}));
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,127 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The dump reader's schema statements (CREATE TABLE, CREATE UNIQUE INDEX, ALTER TABLE) on the
+// forms the fixtures do not show.
+
+#include "dump/ddl.h"
+
+#include <gtest/gtest.h>
+
+namespace steadyflake::mergecheck::dump {
+namespace {
+
+std::vector<std::string> Keys(const Table& table) {
+  std::vector<std::string> out;
+  for (const Key& k : table.keys) {
+    std::string s = k.kind == Key::Kind::kPrimary ? "P(" : "U(";
+    for (size_t i = 0; i < k.columns.size(); ++i) {
+      if (i) s += ",";
+      s += table.columns[static_cast<size_t>(k.columns[i])].name;
+    }
+    out.push_back(s + ")");
+  }
+  return out;
+}
+
+CreateTable Parse(std::string_view sql, Dialect dialect) {
+  std::optional<CreateTable> t = ParseCreateTable(sql, dialect);
+  EXPECT_TRUE(t.has_value()) << sql;
+  return t.value_or(CreateTable{});
+}
+
+TEST(Ddl, SqliteRowidAliasOnlyForExactlyIntegerPrimaryKey) {
+  EXPECT_EQ(Parse("CREATE TABLE t(id INTEGER PRIMARY KEY, v)", Dialect::kSqlite).rowid_alias, 0);
+  EXPECT_EQ(Parse("CREATE TABLE t(v, id integer, PRIMARY KEY(id))", Dialect::kSqlite).rowid_alias,
+            1);
+  EXPECT_EQ(Parse("CREATE TABLE t(id INT PRIMARY KEY)", Dialect::kSqlite).rowid_alias, -1);
+  EXPECT_EQ(Parse("CREATE TABLE t(id INTEGER PRIMARY KEY DESC)", Dialect::kSqlite).rowid_alias, -1);
+  EXPECT_EQ(
+      Parse("CREATE TABLE t(id INTEGER PRIMARY KEY) WITHOUT ROWID", Dialect::kSqlite).rowid_alias,
+      -1);
+  EXPECT_EQ(
+      Parse("CREATE TABLE t(a INTEGER, b INTEGER, PRIMARY KEY(a,b))", Dialect::kSqlite).rowid_alias,
+      -1);
+}
+
+TEST(Ddl, DeclaredTypesAsWritten) {
+  const Table t = Parse(
+                      "CREATE TABLE t(a DOUBLE PRECISION NOT NULL, b VARCHAR ( 10 ) DEFAULT 'x', "
+                      "c DECIMAL(10,2), d, e CHARACTER VARYING(5) COLLATE NOCASE)",
+                      Dialect::kSqlite)
+                      .table;
+  ASSERT_EQ(t.columns.size(), 5u);
+  EXPECT_EQ(t.columns[0].declared_type, "DOUBLE PRECISION");
+  EXPECT_EQ(t.columns[1].declared_type, "VARCHAR ( 10 )");
+  EXPECT_EQ(t.columns[2].declared_type, "DECIMAL(10,2)");
+  EXPECT_EQ(t.columns[3].declared_type, "");
+  EXPECT_EQ(t.columns[4].declared_type, "CHARACTER VARYING(5)");
+  const Table m = Parse(
+                      "CREATE TABLE `t` (`a` varchar(8) CHARACTER SET utf8mb4 NOT NULL, "
+                      "`b` enum('x','y') DEFAULT 'x', `c` int(10) unsigned zerofill)",
+                      Dialect::kMysql)
+                      .table;
+  EXPECT_EQ(m.columns[0].declared_type, "varchar(8)");
+  EXPECT_EQ(m.columns[1].declared_type, "enum('x','y')");
+  EXPECT_EQ(m.columns[2].declared_type, "int(10) unsigned zerofill");
+}
+
+TEST(Ddl, MysqlColumnKeysAndIndexes) {
+  const Table t = Parse(
+                      "CREATE TABLE `t` (`id` int NOT NULL AUTO_INCREMENT KEY, "
+                      "`e` varchar(64) UNIQUE KEY, `n` varchar(64), `x` json, "
+                      "KEY `n` (`n`(10)), UNIQUE KEY `nx` (`n`(10)), FULLTEXT KEY `f` (`n`), "
+                      "UNIQUE KEY `fx` ((cast(`x` as char(8)))), "
+                      "CONSTRAINT `fk` FOREIGN KEY (`id`) REFERENCES `o` (`id`) ON DELETE CASCADE)",
+                      Dialect::kMysql)
+                      .table;
+  EXPECT_EQ(Keys(t), (std::vector<std::string>{"P(id)", "U(e)", "U(n)"}));
+  EXPECT_EQ(t.keys[2].name, "nx");
+}
+
+TEST(Ddl, DuplicateKeysAreDropped) {
+  const Table t = Parse(
+                      "CREATE TABLE t(a UNIQUE, b, UNIQUE(a), UNIQUE(b,a), UNIQUE(a,b), "
+                      "PRIMARY KEY(a))",
+                      Dialect::kSqlite)
+                      .table;
+  EXPECT_EQ(Keys(t), (std::vector<std::string>{"P(a)", "U(b,a)"}));
+}
+
+TEST(Ddl, CreateTableAsSelectHasNoColumns) {
+  EXPECT_FALSE(ParseCreateTable("CREATE TABLE t AS SELECT 1", Dialect::kSqlite).has_value());
+}
+
+TEST(Ddl, UniqueIndexes) {
+  std::optional<IndexKey> k = ParseCreateIndex(
+      "CREATE UNIQUE INDEX IF NOT EXISTS \"i\" ON [t](a COLLATE NOCASE, b DESC)", Dialect::kSqlite);
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->table, "t");
+  EXPECT_EQ(k->key.name, "i");
+  EXPECT_EQ(k->key.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(ParseCreateIndex("CREATE INDEX i ON t(a)", Dialect::kSqlite).has_value());
+  EXPECT_FALSE(
+      ParseCreateIndex("CREATE UNIQUE INDEX i ON t(a) WHERE a > 0", Dialect::kSqlite).has_value());
+  EXPECT_FALSE(
+      ParseCreateIndex("CREATE UNIQUE INDEX i ON t(lower(a))", Dialect::kSqlite).has_value());
+}
+
+TEST(Ddl, AlterTableAddsKeys) {
+  const AlterKeys a = ParseAlterTable(
+      "ALTER TABLE `t` ADD PRIMARY KEY (`a`,`b`), ADD UNIQUE KEY `u` (`c`), ADD KEY `k` (`d`), "
+      "MODIFY `a` int(11) NOT NULL AUTO_INCREMENT, ADD CONSTRAINT `v` UNIQUE (`d`)",
+      Dialect::kMysql);
+  EXPECT_EQ(a.table, "t");
+  ASSERT_EQ(a.keys.size(), 3u);
+  EXPECT_EQ(a.keys[0].kind, Key::Kind::kPrimary);
+  EXPECT_EQ(a.keys[0].columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(a.keys[1].name, "u");
+  EXPECT_EQ(a.keys[2].name, "v");
+}
+
+TEST(Ddl, KeyOverAMissingColumnIsAnError) {
+  EXPECT_THROW(ParseCreateTable("CREATE TABLE t(a, PRIMARY KEY(b))", Dialect::kSqlite),
+               SyntaxError);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck::dump

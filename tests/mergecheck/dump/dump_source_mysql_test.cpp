@@ -1,0 +1,247 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The dump reader on mysqldump / mariadb-dump output: one test per form they write (fixtures
+// in data/dumps/mysql_*.sql, written by data/dumps/regenerate.sh with a real mariadb-dump, or
+// *.handmade.sql for MySQL 8's form and the cases a server does not produce).
+
+#include <fstream>
+#include <sstream>
+
+#include "dump_test_util.h"
+
+namespace steadyflake::mergecheck::testing {
+namespace {
+
+using Rows = std::vector<std::vector<Value>>;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<uint64_t> Positions(const Recorder& r, const std::string& table) {
+  std::vector<uint64_t> out;
+  for (const Row& row : r.rows) {
+    if (row.table == table) out.push_back(row.position);
+  }
+  return out;
+}
+
+// Every offset of `needle` in the fixture.
+std::vector<uint64_t> Offsets(const std::string& fixture, const std::string& needle) {
+  const std::string text = ReadFile(DumpPath(fixture));
+  std::vector<uint64_t> out;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    out.push_back(at);
+  }
+  return out;
+}
+
+const Rows kItemRows = {
+    {I(2), I(10), T("shield")}, {I(1), I(10), T("sword")}, {I(-3), I(11), T("bow")}};
+
+TEST(MysqlDump, MariadbExtendedInsertOneTuplePerLine) {
+  std::unique_ptr<Source> source = OpenDumpSource(DumpPath("mysql_extended.sql"), false);
+  EXPECT_EQ(source->format(), "mysql-dump");
+  Recorder r;
+  source->Scan(r, {});
+  const Table* item = r.Find("item");
+  ASSERT_NE(item, nullptr);
+  EXPECT_EQ(ColumnNames(*item), (std::vector<std::string>{"id", "owner", "name"}));
+  EXPECT_EQ(item->columns[0].declared_type, "bigint(20)");
+  EXPECT_EQ(item->columns[2].declared_type, "varchar(32)");
+  EXPECT_EQ(item->columns[0].affinity, AffinityOf("bigint(20)"));
+  EXPECT_EQ(KeyStrings(*item), (std::vector<std::string>{"P(id)", "U(owner,name)"}));
+  EXPECT_EQ(item->keys[1].name, "owner_name");
+  EXPECT_EQ(r.Rows("item"), kItemRows);
+  // One statement: every row has its offset.
+  const std::vector<uint64_t> inserts = Offsets("mysql_extended.sql", "INSERT INTO `item`");
+  ASSERT_EQ(inserts.size(), 1u);
+  EXPECT_EQ(Positions(r, "item"), std::vector<uint64_t>(3, inserts[0]));
+  const Table* pair = r.Find("pair");
+  ASSERT_NE(pair, nullptr);
+  EXPECT_EQ(KeyStrings(*pair), (std::vector<std::string>{"P(a,b)"}));
+  EXPECT_EQ(r.Rows("pair"), (Rows{{I(1), T("x")}, {I(1), T("y")}}));
+}
+
+TEST(MysqlDump, Mysql8AllOnOneLineWithBinaryIntroducer) {
+  std::unique_ptr<Source> source = OpenDumpSource(DumpPath("mysql8_one_line.handmade.sql"), false);
+  EXPECT_EQ(source->format(), "mysql-dump");
+  Recorder r;
+  source->Scan(r, {});
+  const Table* item = r.Find("item");
+  ASSERT_NE(item, nullptr);
+  EXPECT_EQ(ColumnNames(*item), (std::vector<std::string>{"id", "owner", "name", "token"}));
+  EXPECT_EQ(item->columns[0].declared_type, "bigint unsigned");
+  EXPECT_EQ(item->columns[2].declared_type, "varchar(32)");
+  EXPECT_EQ(item->columns[3].declared_type, "varbinary(8)");
+  EXPECT_EQ(KeyStrings(*item), (std::vector<std::string>{"P(id)", "U(token)"}));
+  EXPECT_EQ(r.Rows("item"), (Rows{{I(1), I(10), T("sword"), B("ab'c")},
+                                  {I(2), I(10), T("shield"), B(std::string("\0\n", 2))},
+                                  {I(3), I(11), T("bow"), N()},
+                                  {I(4), I(11), T("axe"), B("")},
+                                  {I(5), I(12), T("x),(6,7,'y"), B("z")}}));
+  const std::vector<uint64_t> inserts =
+      Offsets("mysql8_one_line.handmade.sql", "INSERT INTO `item`");
+  ASSERT_EQ(inserts.size(), 2u);
+  EXPECT_EQ(Positions(r, "item"),
+            (std::vector<uint64_t>{inserts[0], inserts[0], inserts[0], inserts[1], inserts[1]}));
+}
+
+TEST(MysqlDump, ExtendedInsertSplitAcrossStatements) {
+  Recorder r = ScanFixture("mysql_split.sql");
+  const Rows rows = r.Rows("many");
+  ASSERT_EQ(rows.size(), 300u);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int64_t id = static_cast<int64_t>(i) + 1;
+    EXPECT_EQ(rows[i],
+              (std::vector<Value>{I(id), T("row " + std::to_string(id) + " with some text")}));
+  }
+  const std::vector<uint64_t> inserts = Offsets("mysql_split.sql", "INSERT INTO `many`");
+  ASSERT_GE(inserts.size(), 2u);  // --net-buffer-length=4096 split the rows
+  std::vector<uint64_t> positions = Positions(r, "many");
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  EXPECT_EQ(positions, inserts);
+}
+
+TEST(MysqlDump, BackslashEscapesFromMariadbDump) {
+  Recorder r = ScanFixture("mysql_escapes.sql");
+  EXPECT_EQ(r.Rows("esc"), (Rows{{I(1), T("it's")},
+                                 {I(2), T("back\\slash")},
+                                 {I(3), T(std::string("nul\0byte", 8))},
+                                 {I(4), T("ctrl-z\x1a")},
+                                 {I(5), T("new\nline")},
+                                 {I(6), T("car\rriage")},
+                                 {I(7), T("tab\there")},
+                                 {I(8), T("back\bspace")},
+                                 {I(9), T("dq\"dq")},
+                                 {I(10), T("%_ \\% \\_")},
+                                 {I(11), T("")}}));
+}
+
+TEST(MysqlDump, EveryBackslashEscape) {
+  Recorder r = ScanFixture("mysql_escapes_all.handmade.sql");
+  EXPECT_EQ(r.Rows("e"), (Rows{{I(1), T("q'q")},
+                               {I(2), T("b\\s")},
+                               {I(3), T(std::string("n\0n", 3))},
+                               {I(4), T("z\x1az")},
+                               {I(5), T("l\nl")},
+                               {I(6), T("r\rr")},
+                               {I(7), T("t\tt")},
+                               {I(8), T("b\bb")},
+                               {I(9), T("d\"d")},
+                               {I(10), T("raw\ttab")},
+                               {I(11), T("dbl'q")},
+                               {I(12), T("pct\\%\\_")},
+                               {I(13), T("xyz")},
+                               {I(14), T("dq\"s")}}));
+}
+
+// Binary columns without --hex-blob: raw bytes (not UTF-8) in a quoted string, as kText. The
+// checker compares them as bytes by the column's BLOB affinity.
+TEST(MysqlDump, RawBinaryBytesWithoutHexBlob) {
+  Recorder r = ScanFixture("mysql_binary_raw.sql");
+  const Table* bin = r.Find("bin");
+  ASSERT_NE(bin, nullptr);
+  EXPECT_EQ(bin->columns[1].declared_type, "varbinary(16)");
+  EXPECT_EQ(bin->columns[2].declared_type, "blob");
+  EXPECT_EQ(r.Rows("bin"), (Rows{{I(1), T(std::string("\xa5\xff\x00", 3)), T("\xc3")},
+                                 {I(2), T("'\\\n\r\x1a"), T("")},
+                                 {I(3), N(), T("\x80\x81\x82\x83")}}));
+}
+
+TEST(MysqlDump, HexBlob) {
+  Recorder r = ScanFixture("mysql_hex_blob.sql");
+  // An empty blob is written '' (kText, empty) even with --hex-blob.
+  EXPECT_EQ(r.Rows("bin"), (Rows{{I(1), B(std::string("\xa5\xff\x00", 3)), B("\xc3")},
+                                 {I(2), B("'\\\n\r\x1a"), T("")},
+                                 {I(3), N(), B("\x80\x81\x82\x83")}}));
+}
+
+TEST(MysqlDump, CompleteInsertColumnLists) {
+  Recorder r = ScanFixture("mysql_complete_insert.sql");
+  EXPECT_EQ(r.Rows("item"), kItemRows);
+  EXPECT_EQ(Positions(r, "item"), Offsets("mysql_complete_insert.sql", "INSERT INTO `item`"));
+}
+
+TEST(MysqlDump, CompleteInsertColumnListInAnotherOrder) {
+  const std::string path = ::testing::TempDir() + "column_order.sql";
+  {
+    std::ofstream out(path);
+    out << "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
+           "INSERT INTO `t` (`c`, `a`) VALUES (3,1),(6,4);\n";
+  }
+  Recorder r;
+  OpenDumpSource(path, false)->Scan(r, {});
+  EXPECT_EQ(r.Rows("t"), (Rows{{I(1), N(), I(3)}, {I(4), N(), I(6)}}));
+}
+
+TEST(MysqlDump, InsertIgnore) {
+  Recorder r = ScanFixture("mysql_insert_ignore.sql");
+  EXPECT_EQ(r.Rows("item"), kItemRows);
+}
+
+TEST(MysqlDump, ReplaceInto) {
+  Recorder r = ScanFixture("mysql_replace.sql");
+  EXPECT_EQ(r.Rows("item"), kItemRows);
+}
+
+TEST(MysqlDump, BacktickIdentifiersWithDoubledBackticks) {
+  Recorder r = ScanFixture("mysql_identifiers.sql");
+  const Table* weird = r.Find("we`ird");
+  ASSERT_NE(weird, nullptr);
+  EXPECT_EQ(ColumnNames(*weird), (std::vector<std::string>{"a`b", "select"}));
+  EXPECT_EQ(KeyStrings(*weird), (std::vector<std::string>{"P(a`b)"}));
+  EXPECT_EQ(r.Rows("we`ird"), (Rows{{I(1), T("x")}}));
+}
+
+TEST(MysqlDump, BigintUnsignedAboveInt64AndDecimals) {
+  Recorder r = ScanFixture("mysql_unsigned.sql");
+  const Table* big = r.Find("big");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->columns[0].declared_type, "bigint(20) unsigned");
+  EXPECT_EQ(r.Rows("big"), (Rows{{I(0), N(), R(0.1, "0.1")},
+                                 {Big("9223372036854775808"), R(-0.01, "-0.01"), I(-2)},
+                                 {Big("18446744073709551615"), R(12.5, "12.50"), I(15000000000)}}));
+}
+
+TEST(MysqlDump, DelimiterBlocksWithTriggers) {
+  Recorder r = ScanFixture("mysql_trigger.sql");
+  EXPECT_NE(r.Find("audit"), nullptr);
+  EXPECT_EQ(r.Rows("item"), kItemRows);
+}
+
+TEST(MysqlDump, AlterTableAddsKeysAfterTheData) {
+  Recorder r = ScanFixture("mysql_alter_pk.handmade.sql");
+  std::vector<std::vector<std::string>> announced;
+  for (const Table& t : r.tables) announced.push_back(KeyStrings(t));
+  EXPECT_EQ(announced,
+            (std::vector<std::vector<std::string>>{{}, {"P(player,season)", "U(code)"}}));
+  EXPECT_EQ(r.Rows("score"), (Rows{{I(1), I(1), I(100), T("a")}, {I(2), I(1), I(50), T("b")}}));
+}
+
+TEST(MysqlDump, SkipCommentsNeedsNoTrailer) {
+  Recorder r = ScanFixture("mysql_skip_comments.sql");
+  EXPECT_EQ(r.Rows("pair"), (Rows{{I(1), T("x")}, {I(1), T("y")}}));
+}
+
+TEST(MysqlDump, TruncatedInsideAStringIsAnError) {
+  const std::string path = DumpPath("mysql_truncated.handmade.sql");
+  const std::string text = ReadFile(path);
+  const int line =
+      1 + static_cast<int>(std::count(text.begin(), text.begin() + text.rfind('\''), '\n'));
+  ExpectDumpError([&] { ScanFixture("mysql_truncated.handmade.sql"); }, path, line, "cut short");
+}
+
+TEST(MysqlDump, MissingTrailerIsAnError) {
+  const std::string path = DumpPath("mysql_no_trailer.handmade.sql");
+  const std::string text = ReadFile(path);
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  ExpectDumpError([&] { ScanFixture("mysql_no_trailer.handmade.sql"); }, path, line,
+                  "Dump completed");
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck::testing

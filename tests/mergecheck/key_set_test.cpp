@@ -1,0 +1,201 @@
+// Copyright 2026 The steadyflake Authors.
+
+#include "key_set.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <string>
+
+namespace steadyflake::mergecheck {
+namespace {
+
+Cell Int(int64_t v) {
+  Cell c;
+  c.type = Cell::Type::kInteger;
+  c.integer = v;
+  return c;
+}
+Cell Real(double v) {
+  Cell c;
+  c.type = Cell::Type::kReal;
+  c.real = v;
+  return c;
+}
+Cell Bytes(Cell::Type type, std::string_view bytes) {
+  Cell c;
+  c.type = type;
+  c.bytes = bytes;
+  return c;
+}
+Cell Text(std::string_view bytes) { return Bytes(Cell::Type::kText, bytes); }
+Cell Blob(std::string_view bytes) { return Bytes(Cell::Type::kBlob, bytes); }
+
+// The canonical encoding of `cell` in a column of `affinity`.
+std::string Enc(const Cell& cell, Affinity affinity) {
+  ValueBuffer buffer;
+  std::string out;
+  AppendEncoding(ApplyAffinity(cell, affinity, buffer), out);
+  return out;
+}
+
+TEST(ApplyAffinityTest, IntegersAndNumericText) {
+  ValueBuffer b;
+  Value v = ApplyAffinity(Text("5"), Affinity::kInteger, b);
+  EXPECT_EQ(v.tag, Value::Tag::kInteger);
+  EXPECT_EQ(v.integer, 5);
+  EXPECT_EQ(Enc(Text(" 5 "), Affinity::kInteger), Enc(Int(5), Affinity::kInteger));
+  EXPECT_EQ(Enc(Text("+5"), Affinity::kNumeric), Enc(Int(5), Affinity::kNumeric));
+  EXPECT_EQ(Enc(Text("5.0"), Affinity::kInteger), Enc(Int(5), Affinity::kInteger));
+  EXPECT_EQ(Enc(Text("5e0"), Affinity::kNumeric), Enc(Int(5), Affinity::kNumeric));
+  EXPECT_EQ(Enc(Real(5.0), Affinity::kBlob), Enc(Int(5), Affinity::kBlob));  // 5.0 = 5
+  EXPECT_EQ(Enc(Int(5), Affinity::kReal), Enc(Int(5), Affinity::kInteger));
+  EXPECT_EQ(Enc(Text("-9223372036854775808"), Affinity::kInteger),
+            Enc(Int(INT64_MIN), Affinity::kInteger));
+  // Not numbers: stay text.
+  for (const char* text : {"0x10", "5a", "", " ", "1e", ".", "--1", "abc"}) {
+    v = ApplyAffinity(Text(text), Affinity::kInteger, b);
+    EXPECT_EQ(v.tag, Value::Tag::kText) << text;
+  }
+  // Too large for int64: a real.
+  v = ApplyAffinity(Text("9223372036854775808"), Affinity::kInteger, b);
+  EXPECT_EQ(v.tag, Value::Tag::kReal);
+  v = ApplyAffinity(Text("5.5"), Affinity::kInteger, b);
+  EXPECT_EQ(v.tag, Value::Tag::kReal);
+  EXPECT_EQ(v.real, 5.5);
+  // TEXT columns keep text as it is.
+  EXPECT_NE(Enc(Text("5"), Affinity::kText), Enc(Int(5), Affinity::kInteger));
+  EXPECT_NE(Enc(Text("5"), Affinity::kBlob), Enc(Int(5), Affinity::kBlob));
+}
+
+TEST(ApplyAffinityTest, NumbersIntoTextColumns) {
+  EXPECT_EQ(Enc(Int(5), Affinity::kText), Enc(Text("5"), Affinity::kText));
+  EXPECT_EQ(Enc(Int(-12), Affinity::kText), Enc(Text("-12"), Affinity::kText));
+  EXPECT_EQ(Enc(Real(1.5), Affinity::kText), Enc(Text("1.5"), Affinity::kText));
+  EXPECT_EQ(Enc(Real(5.0), Affinity::kText), Enc(Text("5.0"), Affinity::kText));
+}
+
+TEST(ApplyAffinityTest, TextComparesByBytes) {
+  EXPECT_NE(Enc(Text("Alice"), Affinity::kText), Enc(Text("alice"), Affinity::kText));
+  EXPECT_NE(Enc(Text("a"), Affinity::kText), Enc(Text("a "), Affinity::kText));
+  EXPECT_EQ(Enc(Text(std::string_view("a\0b", 3)), Affinity::kText),
+            Enc(Text(std::string_view("a\0b", 3)), Affinity::kText));
+  EXPECT_NE(Enc(Text(std::string_view("a\0b", 3)), Affinity::kText),
+            Enc(Text("a"), Affinity::kText));
+}
+
+TEST(ApplyAffinityTest, BlobColumnsCompareBytesHoweverTheyCame) {
+  // A dump gives a binary column as raw text bytes, as hex (a blob), or X''.
+  EXPECT_EQ(Enc(Text(std::string_view("\x00\xff", 2)), Affinity::kBlob),
+            Enc(Blob(std::string_view("\x00\xff", 2)), Affinity::kBlob));
+  EXPECT_NE(Enc(Blob(std::string_view("\x00\xff", 2)), Affinity::kBlob),
+            Enc(Blob(std::string_view("\x00\xfe", 2)), Affinity::kBlob));
+  EXPECT_EQ(Enc(Text(""), Affinity::kBlob), Enc(Blob(""), Affinity::kBlob));
+  // In a TEXT column a blob stays a blob, as in SQLite.
+  EXPECT_NE(Enc(Text("ab"), Affinity::kText), Enc(Blob("ab"), Affinity::kText));
+}
+
+TEST(ApplyAffinityTest, NullsAndBigIntegers) {
+  ValueBuffer b;
+  EXPECT_EQ(ApplyAffinity(Cell{}, Affinity::kInteger, b).tag, Value::Tag::kNull);
+  EXPECT_EQ(ApplyAffinity(Real(std::nan("")), Affinity::kReal, b).tag, Value::Tag::kNull);
+  const Cell big = Bytes(Cell::Type::kBigInteger, "18446744073709551615");
+  const Value v = ApplyAffinity(big, Affinity::kInteger, b);
+  EXPECT_EQ(v.tag, Value::Tag::kBigInteger);
+  EXPECT_EQ(v.bytes, "18446744073709551615");
+  EXPECT_EQ(Enc(big, Affinity::kInteger), Enc(big, Affinity::kNumeric));
+  EXPECT_NE(Enc(big, Affinity::kInteger), Enc(Int(INT64_MAX), Affinity::kInteger));
+}
+
+TEST(OrderTest, SqliteOrder) {
+  ValueBuffer b;
+  auto own = [&](const Cell& c) { return Own(ApplyAffinity(c, Affinity::kNumeric, b)); };
+  const std::vector<OwnedValue> ascending = {
+      own(Int(INT64_MIN)),
+      own(Real(-0.5)),
+      own(Int(0)),
+      own(Real(0.5)),
+      own(Int(INT64_MAX)),
+      own(Bytes(Cell::Type::kBigInteger, "9223372036854775808")),
+      own(Bytes(Cell::Type::kBigInteger, "18446744073709551615")),
+      own(Text("")),
+      own(Text("A")),
+      own(Text("a")),
+      own(Blob("")),
+      own(Blob("\x01"))};
+  for (std::size_t i = 0; i < ascending.size(); ++i) {
+    for (std::size_t j = 0; j < ascending.size(); ++j) {
+      const int want = i < j ? -1 : (i > j ? 1 : 0);
+      EXPECT_EQ(Compare(ascending[i], ascending[j]), want) << i << " vs " << j;
+    }
+  }
+}
+
+TEST(HashTest, DistinctInputsDistinctHashes) {
+  std::vector<Hash128> hashes;
+  for (uint64_t i = 0; i < 100000; ++i) {
+    // Distinct inputs of every length from 8 to 47 bytes.
+    std::string bytes(8 + i % 40, '\0');
+    for (int b = 0; b < 8; ++b)
+      bytes[static_cast<std::size_t>(b)] = static_cast<char>(i >> (8 * b));
+    hashes.push_back(HashBytes(bytes));
+  }
+  hashes.push_back(HashBytes("a"));
+  hashes.push_back(HashBytes("b"));
+  std::sort(hashes.begin(), hashes.end());
+  EXPECT_EQ(std::adjacent_find(hashes.begin(), hashes.end()), hashes.end());
+  EXPECT_EQ(HashBytes("abc"), HashBytes("abc"));
+}
+
+TEST(KeySetTest, SortDedupeIntersect) {
+  KeySet a;
+  KeySet b;
+  for (int64_t v : {5, 3, 9, 3, 1}) a.AddInteger(v);
+  for (int64_t v : {9, 2, 3, 7}) b.AddInteger(v);
+  a.AddHash(HashBytes("x"));
+  b.AddHash(HashBytes("x"));
+  b.AddHash(HashBytes("y"));
+  EXPECT_EQ(a.rows(), 6u);
+  a.Sort();
+  b.Sort();
+  a.Dedupe();
+  b.Dedupe();
+  EXPECT_EQ(a.rows(), 6u);
+  EXPECT_EQ(a.integers(), (std::vector<int64_t>{1, 3, 5, 9}));
+  std::vector<int64_t> common;
+  EXPECT_EQ(Intersect(a.integers(), b.integers(), 1, common), 2u);
+  EXPECT_EQ(common, (std::vector<int64_t>{3}));
+  common.clear();
+  EXPECT_EQ(Intersect(a.integers(), b.integers(), 0, common), 2u);
+  EXPECT_EQ(common, (std::vector<int64_t>{3, 9}));
+  std::vector<Hash128> hashes;
+  EXPECT_EQ(Intersect(a.hashes(), b.hashes(), 0, hashes), 1u);
+}
+
+// The memory target: at most 24 bytes per key held, whatever the count.
+TEST(KeySetTest, AtMost24BytesPerKey) {
+  for (const std::size_t n :
+       {std::size_t{1000}, std::size_t{5000}, std::size_t{100001}, std::size_t{1234567}}) {
+    KeySet ints;
+    KeySet hashes;
+    for (std::size_t i = 0; i < n; ++i) {
+      ints.AddInteger(static_cast<int64_t>(i));
+      hashes.AddHash(Hash128{i, i});
+    }
+    const double per_int = static_cast<double>(ints.bytes_held()) / static_cast<double>(n);
+    const double per_hash = static_cast<double>(hashes.bytes_held()) / static_cast<double>(n);
+    // Below 4096 keys the first block dominates; past it growth is 1.25x.
+    if (n >= 4096) {
+      EXPECT_LE(per_int, 10.0 + 1e-9) << n;
+      EXPECT_LE(per_hash, 20.0 + 1e-9) << n;
+    }
+    std::cout << "[ memory ] " << n << " keys: " << per_int << " B/integer key, " << per_hash
+              << " B/hashed key\n";
+  }
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck

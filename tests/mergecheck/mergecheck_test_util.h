@@ -1,0 +1,145 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// What the merge checker's tests share: temporary folders, SQLite databases built from the SQL
+// fixtures in data/shards/, and a visitor that records what a Source gives it.
+
+#ifndef STEADYFLAKE_TESTS_MERGECHECK_MERGECHECK_TEST_UTIL_H_
+#define STEADYFLAKE_TESTS_MERGECHECK_MERGECHECK_TEST_UTIL_H_
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "source.h"
+
+namespace steadyflake::mergecheck::testing {
+
+// The SQL fixtures (data/shards/), set by tests/mergecheck/CMakeLists.txt.
+inline std::string ShardFile(const std::string& name) {
+  return std::string(STEADYFLAKE_SHARDS_DIR) + "/" + name;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// A fresh folder under $TMPDIR, removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+                          "/steadyflake-mergecheck.XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// Runs `sql` on the SQLite database at `path` (created if missing). Throws with SQLite's
+// message on failure.
+inline void ExecSql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw std::runtime_error("cannot open " + path + ": " + message);
+  }
+  char* error = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    const std::string message = error != nullptr ? error : "?";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    throw std::runtime_error("SQL failed on " + path + ": " + message);
+  }
+  sqlite3_close(db);
+}
+
+// A database at `path` from fixture files (in order) and then `extra` SQL.
+inline std::string MakeDb(const std::string& path, const std::vector<std::string>& fixtures,
+                          const std::string& extra = "") {
+  std::string sql = "BEGIN;\n";
+  for (const std::string& name : fixtures) sql += ReadFile(ShardFile(name));
+  sql += extra;
+  sql += "\nCOMMIT;\n";
+  ExecSql(path, sql);
+  return path;
+}
+
+// Shard A or B of the game fixture, plus `extra` SQL.
+inline std::string MakeShard(const TempDir& dir, const std::string& name, char shard,
+                             const std::string& extra = "") {
+  return MakeDb(dir.File(name), {"game_schema.sql", std::string("game_") + shard + ".sql"}, extra);
+}
+
+// Records tables and rows as a Source delivers them; wants every column.
+class RecordingVisitor : public SourceVisitor {
+ public:
+  struct Row {
+    std::vector<Cell::Type> types;
+    std::vector<std::string> values;  // decimal for numbers, the bytes otherwise
+    uint64_t position = 0;
+  };
+
+  std::vector<int> OnTable(const Table& table) override {
+    tables[table.name] = table;
+    std::vector<int> all;
+    for (std::size_t i = 0; i < table.columns.size(); ++i) all.push_back(static_cast<int>(i));
+    return all;
+  }
+
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+    Row row;
+    row.position = position;
+    for (const Cell& c : cells) {
+      row.types.push_back(c.type);
+      switch (c.type) {
+        case Cell::Type::kInteger:
+          row.values.push_back(std::to_string(c.integer));
+          break;
+        case Cell::Type::kNull:
+          row.values.emplace_back("NULL");
+          break;
+        default:
+          row.values.emplace_back(c.bytes);
+          break;
+      }
+    }
+    rows[table.name].push_back(std::move(row));
+  }
+
+  std::map<std::string, Table> tables;
+  std::map<std::string, std::vector<Row>> rows;
+};
+
+}  // namespace steadyflake::mergecheck::testing
+
+#endif  // STEADYFLAKE_TESTS_MERGECHECK_MERGECHECK_TEST_UTIL_H_

@@ -1,0 +1,108 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// FormatText and FormatJson on a report built by hand.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+ReportValue V(ReportValue::Type type, std::string text) {
+  return ReportValue{type, std::move(text)};
+}
+
+Report Sample() {
+  Report r;
+  r.verdict = Report::Verdict::kConflict;
+  r.inputs[0] = InputReport{"a.db", "sqlite", 2, 10, 4096};
+  r.inputs[1] = InputReport{"b.sql.gz", "mysql-dump+gzip", 3, 12, 999};
+  KeyReport item;
+  item.table = "item";
+  item.columns = {"id"};
+  item.rows_a = 10;
+  item.rows_b = 12;
+  item.overlap = 12;
+  item.decoded = true;
+  item.legacy_b = 2;
+  // Layout game: tick 100 (2024-01-01T00:00:01Z), server 7, sequence 3.
+  item.conflicts = {{V(ReportValue::Type::kInteger, "6710893571")},
+                    {V(ReportValue::Type::kInteger, "18446744073709551615")}};
+  KeyReport slot;
+  slot.table = "bag";
+  slot.columns = {"owner", "tag", "raw"};
+  slot.kind = KeyReport::Kind::kUnique;
+  slot.overlap = 1;
+  slot.conflicts = {{V(ReportValue::Type::kInteger, "-1"), V(ReportValue::Type::kText, "O'Brien"),
+                     V(ReportValue::Type::kBlob, std::string("\x00\xff", 2))}};
+  r.keys = {item, slot};
+  r.servers_a = {7, 8, 9, 11};
+  r.servers_b = {7};
+  r.servers_shared = {7};
+  r.drift = {Drift{"guild", {}, "b"}, Drift{"item", {"name"}, "a"}};
+  return r;
+}
+
+TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
+  const std::string text = FormatText(Sample(), Layout::Game());
+  for (const char* part :
+       {"A: a.db (sqlite, 2 tables, 10 rows)", "B: b.sql.gz (mysql-dump+gzip, 3 tables, 12 rows)",
+        "item (id) primary key: A 10, B 12, overlap 12",
+        "    6710893571  2024-01-01T00:00:01.000Z server=7 seq=3\n", "    18446744073709551615\n",
+        "... 10 more", "(legacy/foreign): A 0, B 2",
+        "bag (owner, tag, raw) unique: A 0, B 0, overlap 1", "(-1, 'O''Brien', x'00ff')",
+        "server ids in A: 7-9, 11", "server ids in both: 7", "drift: table guild only in B",
+        "drift: key item (name) only in A"}) {
+    EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
+  }
+  EXPECT_TRUE(text.ends_with("\nverdict: CONFLICT \xe2\x80\x94 13 keys overlap\n")) << text;
+}
+
+TEST(FormatTextTest, RiskNamesTheServerIds) {
+  Report r;
+  r.verdict = Report::Verdict::kRisk;
+  r.servers_shared = {101, 102};
+  EXPECT_TRUE(FormatText(r, Layout::Game())
+                  .ends_with("verdict: RISK \xe2\x80\x94 server ids 101-102 issue IDs in both "
+                             "shards\n"));
+}
+
+TEST(FormatJsonTest, DocumentedFields) {
+  const auto doc = nlohmann::json::parse(FormatJson(Sample()));
+  EXPECT_EQ(doc["verdict"], "conflict");
+  EXPECT_EQ(doc["inputs"][1]["format"], "mysql-dump+gzip");
+  EXPECT_EQ(doc["inputs"][0]["rows"], 10);
+  EXPECT_EQ(doc["inputs"][0]["tables"], 2);
+  EXPECT_EQ(doc["inputs"][0]["path"], "a.db");
+  const auto& item = doc["keys"][0];
+  EXPECT_EQ(item["table"], "item");
+  EXPECT_EQ(item["columns"], nlohmann::json::array({"id"}));
+  EXPECT_EQ(item["kind"], "primary");
+  EXPECT_EQ(item["rows_a"], 10);
+  EXPECT_EQ(item["rows_b"], 12);
+  EXPECT_EQ(item["overlap"], 12);
+  EXPECT_EQ(item["conflicts"][1][0], "18446744073709551615");  // integers as strings
+  EXPECT_EQ(item["legacy_b"], 2);
+  EXPECT_EQ(doc["keys"][1]["kind"], "unique");
+  EXPECT_EQ(doc["keys"][1]["conflicts"][0], nlohmann::json::array({"-1", "O'Brien", "x'00ff'"}));
+  EXPECT_FALSE(doc["keys"][1].contains("legacy_a"));
+  EXPECT_EQ(doc["servers"]["a"], nlohmann::json::array({7, 8, 9, 11}));
+  EXPECT_EQ(doc["servers"]["shared"], nlohmann::json::array({7}));
+  EXPECT_EQ(doc["legacy"]["b"], 2);
+  EXPECT_EQ(doc["drift"][0]["table"], "guild");
+  EXPECT_EQ(doc["drift"][0]["only_in"], "b");
+  EXPECT_EQ(doc["drift"][1]["columns"], nlohmann::json::array({"name"}));
+}
+
+TEST(FormatJsonTest, TextThatIsNotUtf8StillParses) {
+  Report r = Sample();
+  r.keys[1].conflicts[0][1].text = "bad \xff\xfe bytes";
+  EXPECT_NO_THROW(nlohmann::json::parse(FormatJson(r)));
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck

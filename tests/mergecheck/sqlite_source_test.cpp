@@ -1,0 +1,357 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The SQLite reader on databases built at test time from data/shards/: every kind of key, the
+// rows, read-only access that leaves the folder untouched, and damaged files.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "source.h"
+#include "steadyflake/error.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::MakeShard;
+using testing::ReadFile;
+using testing::RecordingVisitor;
+using testing::TempDir;
+using testing::WriteFile;
+
+std::vector<std::vector<std::string>> KeyColumns(const Table& table) {
+  std::vector<std::vector<std::string>> keys;
+  for (const Key& key : table.keys) {
+    std::vector<std::string> names;
+    for (const int c : key.columns)
+      names.push_back(table.columns.at(static_cast<std::size_t>(c)).name);
+    keys.push_back(names);
+  }
+  return keys;
+}
+
+using Names = std::vector<std::vector<std::string>>;
+
+RecordingVisitor ScanAll(const std::string& path, const std::vector<std::string>& only = {}) {
+  const auto source = OpenSource(path);
+  EXPECT_EQ(source->format(), "sqlite");
+  RecordingVisitor visitor;
+  source->Scan(visitor, only);
+  return visitor;
+}
+
+TEST(SqliteSourceTest, ReadsEveryKindOfKey) {
+  TempDir dir;
+  // AUTOINCREMENT and ANALYZE add sqlite_sequence and sqlite_stat1, which are skipped.
+  const std::string db = MakeShard(dir, "a.db", 'a',
+                                   "CREATE TABLE mail(id INTEGER PRIMARY KEY AUTOINCREMENT, body);"
+                                   "INSERT INTO mail(body) VALUES('hi'); ANALYZE;");
+  const RecordingVisitor v = ScanAll(db);
+  std::vector<std::string> names;
+  for (const auto& [name, table] : v.tables) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"account", "chat_log", "event", "guild_member",
+                                             "inventory", "item", "mail", "player"}));
+
+  const Table& player = v.tables.at("player");
+  EXPECT_EQ(KeyColumns(player), (Names{{"id"}, {"name"}, {"email"}}));
+  EXPECT_EQ(player.keys[0].kind, Key::Kind::kPrimary);
+  EXPECT_EQ(player.keys[1].kind, Key::Kind::kUnique);
+  EXPECT_EQ(player.keys[2].name, "player_email");
+  EXPECT_EQ(player.columns[0].affinity, Affinity::kInteger);
+  EXPECT_EQ(player.columns[1].affinity, Affinity::kText);
+  EXPECT_EQ(KeyColumns(v.tables.at("item")), (Names{{"id"}}));
+  EXPECT_EQ(KeyColumns(v.tables.at("inventory")), (Names{{"owner", "slot"}}));
+  EXPECT_EQ(KeyColumns(v.tables.at("guild_member")), (Names{{"guild_id", "player_id"}}));
+  EXPECT_EQ(KeyColumns(v.tables.at("account")), (Names{{"login"}, {"token"}}));
+  EXPECT_EQ(v.tables.at("account").columns[1].affinity, Affinity::kBlob);
+  // The partial index and the one on an expression are not keys.
+  EXPECT_EQ(KeyColumns(v.tables.at("event")), (Names{{"id"}}));
+  EXPECT_TRUE(v.tables.at("chat_log").keys.empty());
+  EXPECT_EQ(v.tables.at("mail").columns[1].affinity, Affinity::kBlob);  // no declared type
+}
+
+TEST(SqliteSourceTest, ReadsRowsWithTheirTypesAndPositions) {
+  TempDir dir;
+  const RecordingVisitor v = ScanAll(MakeShard(dir, "a.db", 'a'));
+  const auto& players = v.rows.at("player");
+  ASSERT_EQ(players.size(), 3u);
+  // The rowid alias arrives as the column's value, and the position is the rowid.
+  EXPECT_EQ(players[0].values[0], "299767242424423424");
+  EXPECT_EQ(players[0].types[0], Cell::Type::kInteger);
+  EXPECT_EQ(players[0].position, 299767242424423424u);
+  EXPECT_EQ(players[2].values[1], "O'Brien");
+  EXPECT_EQ(players[2].types[2], Cell::Type::kNull);
+  // WITHOUT ROWID: positions are ordinals.
+  const auto& members = v.rows.at("guild_member");
+  ASSERT_EQ(members.size(), 3u);
+  EXPECT_EQ(members[0].position, 0u);
+  EXPECT_EQ(members[2].position, 2u);
+  const auto& accounts = v.rows.at("account");
+  ASSERT_EQ(accounts.size(), 2u);
+  EXPECT_EQ(accounts[0].types[1], Cell::Type::kBlob);
+  EXPECT_EQ(accounts[0].values[1], std::string("\x00\xff\x10", 3));
+  EXPECT_EQ(v.rows.at("chat_log").size(), 2u);
+}
+
+TEST(SqliteSourceTest, OnlyAndWantedColumns) {
+  TempDir dir;
+  const std::string db = MakeShard(dir, "a.db", 'a');
+  const RecordingVisitor v = ScanAll(db, {"item"});
+  EXPECT_EQ(v.tables.size(), 7u);  // every table is defined
+  EXPECT_EQ(v.rows.size(), 1u);    // rows of `only` tables only
+  EXPECT_EQ(v.rows.at("item").size(), 6u);
+
+  class OneColumn : public RecordingVisitor {
+    std::vector<int> OnTable(const Table& table) override {
+      RecordingVisitor::OnTable(table);
+      return {static_cast<int>(table.columns.size()) - 1};
+    }
+  } last;
+  OpenSource(db)->Scan(last, {"player"});
+  std::vector<std::string> emails;
+  for (const auto& row : last.rows.at("player")) {
+    ASSERT_EQ(row.values.size(), 1u);
+    emails.push_back(row.values[0]);
+  }
+  std::sort(emails.begin(), emails.end());
+  EXPECT_EQ(emails, (std::vector<std::string>{"NULL", "alice@a.example", "bob@a.example"}));
+}
+
+// Wants the first column only (the rowid alias in the tables below).
+class IdOnlyVisitor : public RecordingVisitor {
+ public:
+  std::vector<int> OnTable(const Table& table) override {
+    RecordingVisitor::OnTable(table);
+    return {0};
+  }
+};
+
+// Tables keyed by their rowid alias alone are read straight from the b-tree pages
+// (RowidReader): it must give exactly what SQLite gives, on deep trees of small pages.
+TEST(SqliteSourceTest, DirectRowidReadsMatchSqlite) {
+  for (const int page_size : {512, 4096, 65536}) {
+    TempDir dir;
+    const std::string db = dir.File("deep.db");
+    testing::ExecSql(db, "PRAGMA page_size=" + std::to_string(page_size) +
+                             ";"
+                             "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);"
+                             "BEGIN;"
+                             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                             "WHERE i < 20000) INSERT INTO item SELECT (i * 7919 % 20011) * "
+                             "461168601842738 - 4611686018427387904, zeroblob(i % 300) FROM n;"
+                             "DELETE FROM item WHERE id % 3 = 0;"
+                             "COMMIT;");
+    IdOnlyVisitor direct;
+    OpenSource(db)->Scan(direct, {});
+    std::vector<std::string> want;
+    {
+      sqlite3* handle = nullptr;
+      ASSERT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+      sqlite3_stmt* stmt = nullptr;
+      sqlite3_prepare_v2(handle, "SELECT id FROM item ORDER BY id", -1, &stmt, nullptr);
+      while (sqlite3_step(stmt) == SQLITE_ROW) {
+        want.push_back(std::to_string(sqlite3_column_int64(stmt, 0)));
+      }
+      sqlite3_finalize(stmt);
+      sqlite3_close(handle);
+    }
+    ASSERT_GT(want.size(), 10000u);
+    std::vector<std::string> got;
+    for (const auto& row : direct.rows.at("item")) {
+      ASSERT_EQ(row.values.size(), 1u);
+      EXPECT_EQ(std::to_string(static_cast<int64_t>(row.position)), row.values[0]);
+      got.push_back(row.values[0]);
+    }
+    EXPECT_EQ(got, want) << "page size " << page_size;
+  }
+}
+
+// A snapshot of a folder: every file's name, bytes and modification time.
+std::map<std::string, std::pair<std::string, int64_t>> Snapshot(const std::string& dir) {
+  std::map<std::string, std::pair<std::string, int64_t>> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    struct stat info {};
+    EXPECT_EQ(::stat(entry.path().c_str(), &info), 0);
+    const int64_t mtime_ns = int64_t{info.st_mtim.tv_sec} * 1000000000 + info.st_mtim.tv_nsec;
+    files[entry.path().filename()] = {ReadFile(entry.path()), mtime_ns};
+  }
+  return files;
+}
+
+void ExpectUntouchedByReading(const std::string& dir, const std::string& db) {
+  const auto before = Snapshot(dir);
+  ASSERT_EQ(before.size(), 1u);  // the database alone
+  RecordingVisitor v;
+  const auto source = OpenSource(db);
+  source->Scan(v, {});
+  source->Scan(v, {"item"});
+  EXPECT_EQ(v.rows.at("player").size(), 3u);
+  EXPECT_EQ(Snapshot(dir), before) << "the folder of " << db << " changed";
+  EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(db + "-shm"));
+  EXPECT_FALSE(std::filesystem::exists(db + "-journal"));
+}
+
+TEST(SqliteSourceTest, LeavesARollbackJournalDatabaseAndItsFolderUntouched) {
+  TempDir dir;
+  ExpectUntouchedByReading(dir.path(), MakeShard(dir, "a.db", 'a'));
+}
+
+TEST(SqliteSourceTest, LeavesAWalDatabaseAndItsFolderUntouched) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, "PRAGMA journal_mode=WAL;");
+  testing::MakeDb(db, {"game_schema.sql", "game_a.sql"});
+  // The last connection closed: SQLite checkpointed and removed -wal and -shm.
+  ExpectUntouchedByReading(dir.path(), db);
+}
+
+TEST(SqliteSourceTest, ReadsRowsStillInTheWriteAheadLog) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, "PRAGMA journal_mode=WAL;");
+  testing::MakeDb(db, {"game_schema.sql", "game_a.sql"});
+  // A live writer: its last rows are only in a.db-wal while it stays open.
+  sqlite3* writer = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &writer), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(writer, "PRAGMA wal_autocheckpoint=0; INSERT INTO item VALUES(42, 1, 'new');",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  ASSERT_TRUE(std::filesystem::exists(db + "-wal"));
+  const RecordingVisitor v = ScanAll(db);
+  sqlite3_close(writer);
+  EXPECT_EQ(v.rows.at("item").size(), 7u);
+}
+
+// Bytes 16-17 of the header: the page size (1 means 65536).
+std::size_t PageSizeOf(const std::string& bytes) {
+  const std::size_t size =
+      static_cast<unsigned char>(bytes[16]) << 8 | static_cast<unsigned char>(bytes[17]);
+  return size == 1 ? 65536 : size;
+}
+
+std::string BigShard(const TempDir& dir) {
+  return MakeShard(dir, "big.db", 'a',
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)"
+                   " INSERT INTO item SELECT i, i % 7, printf('item number %d', i) FROM n;");
+}
+
+void ExpectScanFailsNaming(const std::string& path) {
+  try {
+    RecordingVisitor v;
+    OpenSource(path)->Scan(v, {});
+    ADD_FAILURE() << "no error for " << path;
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    // What SQLite said, or the page the direct rowid reader found damaged.
+    EXPECT_TRUE(message.find("SQLite says") != std::string::npos ||
+                message.find(": page ") != std::string::npos)
+        << message;
+    EXPECT_NE(message.find("; "), std::string::npos) << message;  // and what to do
+    EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
+  }
+}
+
+TEST(SqliteSourceTest, TruncatedDatabaseIsAnErrorNamingTheFile) {
+  TempDir dir;
+  const std::string db = BigShard(dir);
+  const std::string bytes = ReadFile(db);
+  ASSERT_GT(bytes.size(), 16 * PageSizeOf(bytes));
+  WriteFile(db, bytes.substr(0, bytes.size() / 2 + 100));
+  ExpectScanFailsNaming(db);
+}
+
+TEST(SqliteSourceTest, OverwrittenPagesAreAnErrorNamingTheFile) {
+  TempDir dir;
+  const std::string db = BigShard(dir);
+  std::string bytes = ReadFile(db);
+  const std::size_t page = PageSizeOf(bytes);
+  for (std::size_t p = page; p + 16 <= bytes.size(); p += page) {
+    for (std::size_t i = 0; i < 16; ++i) bytes[p + i] = '\xab';
+  }
+  WriteFile(db, bytes);
+  ExpectScanFailsNaming(db);
+}
+
+TEST(SqliteSourceTest, DamagedPageOfARowidTableIsNamed) {
+  TempDir dir;
+  const std::string db = dir.File("item.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);"
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+                   " INSERT INTO item SELECT i, printf('item number %d', i) FROM n;");
+  std::string bytes = ReadFile(db);
+  const std::size_t page = PageSizeOf(bytes);
+  ASSERT_GT(bytes.size(), 8 * page);
+  bytes[5 * page] = '\x42';  // page 6: no b-tree page type
+  WriteFile(db, bytes);
+  try {
+    IdOnlyVisitor v;  // reads item straight from its pages
+    OpenSource(db)->Scan(v, {});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(db + ": cannot read table item: page 6 is damaged"), std::string::npos)
+        << message;
+  }
+}
+
+TEST(SqliteSourceTest, DamagedHeaderIsAnErrorNamingTheFile) {
+  TempDir dir;
+  const std::string db = dir.File("bad.db");
+  WriteFile(db, std::string("SQLite format 3\0", 16) + std::string(4096, '\x07'));
+  try {
+    OpenSource(db);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(db), std::string::npos) << e.what();
+  }
+}
+
+void ExpectOpenFails(const std::string& path, const std::string& part) {
+  try {
+    OpenSource(path);
+    ADD_FAILURE() << "no error for " << path;
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << message;
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+    EXPECT_NE(message.find("; "), std::string::npos) << message;
+  }
+}
+
+TEST(OpenSourceTest, ClearErrorsForWhatIsNoInput) {
+  TempDir dir;
+  ExpectOpenFails(dir.File("missing.db"), "no such file");
+  ExpectOpenFails(dir.path(), "is a directory");
+  WriteFile(dir.File("empty"), "");
+  ExpectOpenFails(dir.File("empty"), "empty");
+  WriteFile(dir.File("binary"), std::string("\x7f"
+                                            "ELF\x02\x01\x01\0\0\0\0\0",
+                                            12));
+  ExpectOpenFails(dir.File("binary"), "neither a SQLite database nor an SQL dump");
+  if (::geteuid() != 0) {  // root reads anything
+    WriteFile(dir.File("secret.db"), "x");
+    ::chmod(dir.File("secret.db").c_str(), 0);
+    ExpectOpenFails(dir.File("secret.db"), "permission denied");
+  }
+}
+
+TEST(OpenSourceTest, PicksTheReaderByContentNotName) {
+  TempDir dir;
+  const std::string db = MakeShard(dir, "shard.sql", 'a');  // a database named .sql
+  EXPECT_EQ(OpenSource(db)->format(), "sqlite");
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck

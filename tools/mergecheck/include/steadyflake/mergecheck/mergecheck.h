@@ -1,0 +1,132 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The merge checker: before two game shards are merged, answers whether any row would
+// collide, now or later. Reads two inputs (SQLite database files, or SQL dumps from
+// `sqlite3 .dump`, mysqldump or mariadb-dump, any of them gzip-compressed; detected by content)
+// read-only, and compares every PRIMARY KEY and UNIQUE key of every table present in both.
+//
+// Pipeline (one room and one test each): source readers (src/sqlite_source, src/dump_source)
+// -> schema (src/schema.h) -> key sets (src/key_set) -> report (src/report_*).
+//
+// Thread-safety: Check() is reentrant; it reads the two inputs on two threads of its own.
+// Memory grows with the number of key values (at most 24 bytes each), not with row width.
+
+#ifndef STEADYFLAKE_MERGECHECK_MERGECHECK_H_
+#define STEADYFLAKE_MERGECHECK_MERGECHECK_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "steadyflake/layout.h"
+
+namespace steadyflake::mergecheck {
+
+struct Options {
+  // Decodes integer single-column keys into server ids. Default: game.
+  Layout layout = Layout::Game();
+  // The time of the check, Unix ms: IDs whose time is more than one day after it count as
+  // legacy/foreign (not from the layout; the day allows for clock skew between machines).
+  // Default (nullopt): the wall clock when Check() starts. Tests pass a fixed time.
+  std::optional<int64_t> now_ms;
+  // Extra keys to check, beside the declared ones: table and columns (--key TABLE:COL[,COL]).
+  struct ExtraKey {
+    std::string table;
+    std::vector<std::string> columns;
+  };
+  std::vector<ExtraKey> extra_keys;
+  // Only these tables (--table); empty: all.
+  std::vector<std::string> tables;
+  // Conflicting keys listed per key in the report (KeyReport::conflicts); 0: all. Default 1000.
+  // More costs memory and, for hashed keys, time in the second read of input A.
+  uint64_t limit = 1000;
+  // Called every 65,536 rows from the reading threads with the bytes and rows read so far by
+  // input `input` (0: A, 1: B); may be empty. The two threads call it concurrently, so it must
+  // be thread-safe. Used for progress on a terminal.
+  std::function<void(int input, uint64_t bytes, uint64_t rows)> progress;
+};
+
+// One value of a key column in a report, as JSON shows it: integers as decimal strings, text as
+// strings, blobs as "x'hex'", NULL as null.
+struct ReportValue {
+  enum class Type { kNull, kInteger, kReal, kText, kBlob };
+  Type type = Type::kNull;
+  std::string text;  // decimal for kInteger (may exceed int64 for BIGINT UNSIGNED), the bytes
+                     // for kText and kBlob, the literal for kReal
+};
+
+struct KeyReport {
+  std::string table;
+  std::vector<std::string> columns;
+  enum class Kind { kPrimary, kUnique } kind = Kind::kPrimary;
+  uint64_t rows_a = 0;  // key values in input A (rows whose key has no NULL)
+  uint64_t rows_b = 0;
+  uint64_t overlap = 0;                             // values present in both
+  std::vector<std::vector<ReportValue>> conflicts;  // up to Options::limit, ascending
+  // True for a single-column key of INTEGER affinity: its values were decoded with the layout.
+  // legacy_*: rows whose value cannot be an ID of the layout (negative, above the layout's
+  // largest ID, more than a day after now_ms, or no integer: text, a real, above 2^63-1).
+  bool decoded = false;
+  uint64_t legacy_a = 0;
+  uint64_t legacy_b = 0;
+};
+
+struct InputReport {
+  std::string path;
+  std::string format;  // "sqlite", "sqlite-dump", "mysql-dump" (+ "+gzip")
+  uint64_t tables = 0;
+  uint64_t rows = 0;   // rows read (of the tables --table selects)
+  uint64_t bytes = 0;  // bytes read (SQLite: pages; dumps: SQL text, after decompression)
+  // Key values held in memory for this input, and the bytes that held them (the memory target
+  // is at most 24 bytes per key, whatever the row width).
+  uint64_t keys_held = 0;
+  uint64_t key_bytes = 0;
+};
+
+// Something present in one input only.
+struct Drift {
+  std::string table;
+  std::vector<std::string> columns;  // empty: the whole table
+  std::string only_in;               // "a" or "b"
+};
+
+struct Report {
+  enum class Verdict { kSafe, kConflict, kRisk };
+  Verdict verdict = Verdict::kSafe;
+  InputReport inputs[2];
+  std::vector<KeyReport> keys;
+  // Server ids found in the decoded keys (legacy values excluded) of each input, and in both;
+  // ascending.
+  std::vector<uint64_t> servers_a, servers_b, servers_shared;
+  std::vector<Drift> drift;
+};
+
+// Exit statuses of `steadyflake merge-check`.
+inline constexpr int kExitSafe = 0;
+inline constexpr int kExitConflict = 1;
+inline constexpr int kExitCannotCheck = 2;
+inline constexpr int kExitRisk = 3;
+
+// Checks inputs `path_a` and `path_b`, which are only read, never modified. Throws
+// steadyflake::Error (kInvalidArgument) naming the file and, where known, the line or page,
+// when an input cannot be read or checked: missing, unreadable, neither SQLite nor a
+// recognised dump, truncated, corrupt; or when Options::tables or extra_keys name a table or
+// column neither input has.
+Report Check(const std::string& path_a, const std::string& path_b, const Options& options);
+
+// The report for people: per table and key, rows on each side, overlap count, the first 10
+// conflicting keys (IDs decoded with `layout`); the server ids; drift; and the verdict as the
+// last line ("verdict: safe to merge", "verdict: CONFLICT — 12 keys overlap",
+// "verdict: RISK — server id 101 issues IDs in both shards").
+std::string FormatText(const Report& report, const Layout& layout);
+// The report as one JSON document (documented in docs/merging.md).
+std::string FormatJson(const Report& report);
+
+// kExitSafe, kExitConflict or kExitRisk for the report's verdict.
+int ExitStatus(const Report& report);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_MERGECHECK_H_

@@ -1,0 +1,28 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// The checker over two already opened Sources, so tests can feed it sources of their own.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECKER_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECKER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "source.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// What Check() does after opening: scans `a` and `b` on one thread each (rereading a table
+// whose keys were declared after some of its rows), compares, and rereads `a` for the values of
+// conflicting hashed keys. IDs whose time is after `cutoff_ms` are legacy. Throws
+// steadyflake::Error from either source (input A's first) or for an --key / --table that names
+// what neither input has.
+Report CheckSources(const std::string& path_a, Source& a, const std::string& path_b, Source& b,
+                    const Options& options, int64_t cutoff_ms);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECKER_H_

@@ -1,0 +1,434 @@
+// Copyright 2026 The steadyflake Authors.
+
+#include "dump/ddl.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace steadyflake::mergecheck::dump {
+namespace {
+
+using Token = Lexer::Token;
+using Kind = Token::Kind;
+
+void Expect(Lexer& lx, std::string_view keyword) {
+  const Token t = lx.Next();
+  if (!t.IsWord(keyword)) {
+    throw SyntaxError{t.offset,
+                      "expected " + std::string(keyword) + ", found '" + std::string(t.raw) + "'"};
+  }
+}
+
+void ExpectPunct(Lexer& lx, char c) {
+  const Token t = lx.Next();
+  if (!t.IsPunct(c)) {
+    throw SyntaxError{t.offset,
+                      std::string("expected '") + c + "', found '" +
+                          (t.kind == Kind::kEnd ? "end of statement" : std::string(t.raw)) + "'"};
+  }
+}
+
+bool AcceptWord(Lexer& lx, std::string_view keyword) {
+  if (!lx.Peek().IsWord(keyword)) return false;
+  lx.Next();
+  return true;
+}
+
+// A name, where SQLite also accepts a 'string'.
+bool IsNameToken(const Token& t, Dialect dialect) {
+  return t.IsName() || (dialect == Dialect::kSqlite && t.kind == Kind::kString);
+}
+
+std::string ExpectName(Lexer& lx, Dialect dialect, const char* what) {
+  Token t = lx.Next();
+  if (!IsNameToken(t, dialect)) {
+    throw SyntaxError{t.offset,
+                      std::string("expected ") + what + ", found '" +
+                          (t.kind == Kind::kEnd ? "end of statement" : std::string(t.raw)) + "'"};
+  }
+  return std::move(t.value);
+}
+
+// `[schema.]name`: the last part.
+std::string ExpectQualifiedName(Lexer& lx, Dialect dialect, const char* what) {
+  std::string name = ExpectName(lx, dialect, what);
+  while (lx.Peek().IsPunct('.')) {
+    lx.Next();
+    name = ExpectName(lx, dialect, what);
+  }
+  return name;
+}
+
+// Consumes tokens up to (not including) a ',' or ')' outside parentheses, or the end.
+void SkipToSeparator(Lexer& lx) {
+  int depth = 0;
+  for (;;) {
+    const Token& t = lx.Peek();
+    if (t.kind == Kind::kEnd) return;
+    if (depth == 0 && (t.IsPunct(',') || t.IsPunct(')'))) return;
+    if (t.IsPunct('(')) ++depth;
+    if (t.IsPunct(')')) --depth;
+    lx.Next();
+  }
+}
+
+// Consumes a balanced `( ... )`, the '(' being next.
+void SkipParenthesized(Lexer& lx) {
+  ExpectPunct(lx, '(');
+  SkipToSeparator(lx);
+  while (lx.Peek().IsPunct(',')) {
+    lx.Next();
+    SkipToSeparator(lx);
+  }
+  ExpectPunct(lx, ')');
+}
+
+// `(a, b COLLATE x DESC, `c`(10))`: fills spec.columns and returns true when every part is a
+// plain column (MySQL's prefix length and SQLite's COLLATE / ASC / DESC allowed); false for a
+// key over expressions.
+bool ParseKeyColumns(Lexer& lx, Dialect dialect, KeySpec& spec) {
+  ExpectPunct(lx, '(');
+  bool plain = true;
+  for (;;) {
+    if (lx.Peek().IsPunct('(')) {
+      SkipParenthesized(lx);  // MySQL 8's functional key part: ((expr))
+      plain = false;
+    } else {
+      Token name = lx.Next();
+      if (IsNameToken(name, dialect)) {
+        spec.columns.push_back(std::move(name.value));
+      } else {
+        plain = false;
+      }
+    }
+    // What may follow a plain column.
+    for (;;) {
+      const Token& t = lx.Peek();
+      if (t.IsPunct(',') || t.IsPunct(')') || t.kind == Kind::kEnd) break;
+      if (t.IsPunct('(') && dialect == Dialect::kMysql && plain) {
+        SkipParenthesized(lx);  // prefix length: `name`(10)
+      } else if (t.IsWord("COLLATE")) {
+        lx.Next();
+        lx.Next();
+      } else if (t.IsWord("ASC") || t.IsWord("DESC")) {
+        lx.Next();
+      } else {
+        plain = false;
+        SkipToSeparator(lx);
+      }
+    }
+    const Token sep = lx.Next();
+    if (sep.IsPunct(')')) break;
+    if (!sep.IsPunct(',')) throw SyntaxError{sep.offset, "expected ',' or ')' in a key's columns"};
+  }
+  return plain;
+}
+
+// After PRIMARY KEY / UNIQUE [KEY|INDEX] in a table constraint: `[name] [USING x] (cols)`.
+// Returns false for a key over expressions.
+bool ParseTableKey(Lexer& lx, Dialect dialect, KeySpec& spec) {
+  if (lx.Peek().IsName() && !lx.Peek().IsWord("USING")) spec.name = lx.Next().value;
+  if (AcceptWord(lx, "USING")) lx.Next();
+  return ParseKeyColumns(lx, dialect, spec);
+}
+
+bool IsTableConstraintStart(const Token& t, Dialect dialect) {
+  if (t.kind != Kind::kWord) return false;
+  if (t.IsWord("CONSTRAINT") || t.IsWord("PRIMARY") || t.IsWord("UNIQUE") || t.IsWord("CHECK") ||
+      t.IsWord("FOREIGN")) {
+    return true;
+  }
+  // MySQL quotes every column name it dumps, so these words start index definitions there; in
+  // SQLite they are ordinary column names (`key TEXT`).
+  return dialect == Dialect::kMysql &&
+         (t.IsWord("KEY") || t.IsWord("INDEX") || t.IsWord("FULLTEXT") || t.IsWord("SPATIAL") ||
+          t.IsWord("PERIOD"));
+}
+
+// Words that end a column's type name and start its constraints.
+bool EndsTypeName(const Token& t, Dialect dialect) {
+  static constexpr std::string_view kStop[] = {"CONSTRAINT",
+                                               "PRIMARY",
+                                               "NOT",
+                                               "NULL",
+                                               "UNIQUE",
+                                               "CHECK",
+                                               "DEFAULT",
+                                               "COLLATE",
+                                               "REFERENCES",
+                                               "GENERATED",
+                                               "AS",
+                                               "AUTO_INCREMENT",
+                                               "COMMENT",
+                                               "AUTOINCREMENT",
+                                               "ON",
+                                               "INVISIBLE",
+                                               "VISIBLE",
+                                               "KEY",
+                                               "STORED",
+                                               "VIRTUAL",
+                                               "COLUMN_FORMAT",
+                                               "STORAGE",
+                                               "SRID",
+                                               "PERSISTENT",
+                                               "WITHOUT",
+                                               "INVISIBLE",
+                                               "ENGINE_ATTRIBUTE"};
+  for (std::string_view w : kStop) {
+    if (t.IsWord(w)) return true;
+  }
+  return dialect == Dialect::kMysql && (t.IsWord("CHARACTER") || t.IsWord("CHARSET"));
+}
+
+// Parses a table constraint into `keys` (PRIMARY KEY / UNIQUE) or skips it.
+void ParseTableConstraint(Lexer& lx, Dialect dialect, std::vector<KeySpec>& keys) {
+  std::string constraint_name;
+  if (AcceptWord(lx, "CONSTRAINT")) {
+    if (IsNameToken(lx.Peek(), dialect) && !lx.Peek().IsWord("PRIMARY") &&
+        !lx.Peek().IsWord("UNIQUE") && !lx.Peek().IsWord("CHECK") && !lx.Peek().IsWord("FOREIGN")) {
+      constraint_name = lx.Next().value;
+    }
+  }
+  KeySpec spec;
+  spec.offset = lx.offset();
+  spec.name = constraint_name;
+  if (AcceptWord(lx, "PRIMARY")) {
+    Expect(lx, "KEY");
+    spec.kind = Key::Kind::kPrimary;
+    if (ParseTableKey(lx, dialect, spec)) keys.push_back(std::move(spec));
+  } else if (AcceptWord(lx, "UNIQUE")) {
+    if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
+    spec.kind = Key::Kind::kUnique;
+    if (ParseTableKey(lx, dialect, spec)) {
+      if (spec.name.empty()) spec.name = constraint_name;
+      keys.push_back(std::move(spec));
+    }
+  }
+  SkipToSeparator(lx);
+}
+
+bool SameColumnSet(std::vector<int> a, std::vector<int> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+}  // namespace
+
+bool IsSqliteInternalTable(std::string_view name) {
+  return name.size() >= 7 && EqualsIgnoreCase(name.substr(0, 7), "sqlite_");
+}
+
+bool AddKey(Table& table, const KeySpec& spec) {
+  Key key;
+  key.kind = spec.kind;
+  key.name = spec.name;
+  for (const std::string& column : spec.columns) {
+    int found = -1;
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (EqualsIgnoreCase(table.columns[i].name, column)) {
+        found = static_cast<int>(i);
+        break;
+      }
+    }
+    if (found < 0) {
+      throw SyntaxError{
+          spec.offset, "key column '" + column + "' is not a column of table '" + table.name + "'"};
+    }
+    if (std::find(key.columns.begin(), key.columns.end(), found) == key.columns.end()) {
+      key.columns.push_back(found);
+    }
+  }
+  if (key.columns.empty()) return false;
+  const bool has_primary = !table.keys.empty() && table.keys.front().kind == Key::Kind::kPrimary;
+  for (size_t i = 0; i < table.keys.size(); ++i) {
+    if (!SameColumnSet(table.keys[i].columns, key.columns)) continue;
+    if (key.kind == Key::Kind::kPrimary && table.keys[i].kind == Key::Kind::kUnique &&
+        !has_primary) {
+      table.keys.erase(table.keys.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+    return false;
+  }
+  if (key.kind == Key::Kind::kPrimary) {
+    if (has_primary) return false;  // a second primary key: the database would refuse it
+    table.keys.insert(table.keys.begin(), std::move(key));
+  } else {
+    table.keys.push_back(std::move(key));
+  }
+  return true;
+}
+
+std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect) {
+  Lexer lx(statement, dialect);
+  Expect(lx, "CREATE");
+  if (!AcceptWord(lx, "TEMP")) AcceptWord(lx, "TEMPORARY");
+  Expect(lx, "TABLE");
+  if (AcceptWord(lx, "IF")) {
+    Expect(lx, "NOT");
+    Expect(lx, "EXISTS");
+  }
+  CreateTable result;
+  result.table.name = ExpectQualifiedName(lx, dialect, "a table name");
+  if (lx.Peek().IsWord("AS") || lx.Peek().IsWord("LIKE")) return std::nullopt;
+  ExpectPunct(lx, '(');
+
+  std::vector<KeySpec> keys;
+  bool primary_desc = false;  // a column's `PRIMARY KEY DESC`, which does not alias the rowid
+  for (;;) {
+    if (IsTableConstraintStart(lx.Peek(), dialect)) {
+      ParseTableConstraint(lx, dialect, keys);
+    } else {
+      Column column;
+      const size_t name_offset = lx.offset();
+      column.name = ExpectName(lx, dialect, "a column name");
+      // The type: words, each maybe with (n[,m]) after it, as written.
+      size_t type_begin = std::string_view::npos, type_end = 0;
+      while (lx.Peek().kind == Kind::kWord && !EndsTypeName(lx.Peek(), dialect)) {
+        const Token t = lx.Next();
+        if (type_begin == std::string_view::npos) type_begin = t.offset;
+        type_end = t.offset + t.raw.size();
+        if (lx.Peek().IsPunct('(')) {
+          SkipParenthesized(lx);
+          type_end = lx.offset();
+          // lx.offset() is the next token's start; trim the white space before it.
+          while (type_end > type_begin &&
+                 static_cast<unsigned char>(statement[type_end - 1]) <= ' ') {
+            --type_end;
+          }
+        }
+      }
+      if (type_begin != std::string_view::npos) {
+        column.declared_type.assign(statement.substr(type_begin, type_end - type_begin));
+      }
+      column.affinity = AffinityOf(column.declared_type);
+      // Column constraints.
+      int depth = 0;
+      std::string constraint_name;
+      for (;;) {
+        const Token& peek = lx.Peek();
+        if (peek.kind == Kind::kEnd) break;
+        if (depth == 0 && (peek.IsPunct(',') || peek.IsPunct(')'))) break;
+        Token t = lx.Next();
+        if (t.IsPunct('(')) {
+          ++depth;
+        } else if (t.IsPunct(')')) {
+          --depth;
+        } else if (depth > 0) {
+          continue;
+        } else if (t.IsWord("CONSTRAINT") && IsNameToken(lx.Peek(), dialect)) {
+          constraint_name = lx.Next().value;
+        } else if (t.IsWord("PRIMARY") || (t.IsWord("KEY") && dialect == Dialect::kMysql)) {
+          if (t.IsWord("PRIMARY")) Expect(lx, "KEY");
+          const bool first_primary = std::none_of(keys.begin(), keys.end(), [](const KeySpec& k) {
+            return k.kind == Key::Kind::kPrimary;
+          });
+          if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
+          KeySpec spec;
+          spec.kind = Key::Kind::kPrimary;
+          spec.name = constraint_name;
+          spec.columns.push_back(column.name);
+          spec.offset = name_offset;
+          keys.push_back(std::move(spec));
+        } else if (t.IsWord("UNIQUE")) {
+          if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
+          KeySpec spec;
+          spec.kind = Key::Kind::kUnique;
+          spec.name = constraint_name;
+          spec.columns.push_back(column.name);
+          spec.offset = name_offset;
+          keys.push_back(std::move(spec));
+        }
+      }
+      result.table.columns.push_back(std::move(column));
+    }
+    const Token sep = lx.Next();
+    if (sep.IsPunct(')')) break;
+    if (!sep.IsPunct(',')) {
+      throw SyntaxError{sep.offset, "expected ',' or ')' in CREATE TABLE, found '" +
+                                        (sep.kind == Kind::kEnd ? std::string("end of statement")
+                                                                : std::string(sep.raw)) +
+                                        "'"};
+    }
+  }
+  // Table options: only WITHOUT ROWID matters.
+  bool without_rowid = false;
+  while (lx.Peek().kind != Kind::kEnd) {
+    if (lx.Next().IsWord("WITHOUT") && lx.Peek().IsWord("ROWID")) without_rowid = true;
+  }
+
+  // Primary keys first: AddKey puts the first primary key at the front.
+  for (const KeySpec& spec : keys) {
+    if (spec.kind == Key::Kind::kPrimary) {
+      AddKey(result.table, spec);
+      break;
+    }
+  }
+  for (const KeySpec& spec : keys) {
+    if (spec.kind == Key::Kind::kUnique) AddKey(result.table, spec);
+  }
+  if (dialect == Dialect::kSqlite && !without_rowid && !result.table.keys.empty() &&
+      result.table.keys.front().kind == Key::Kind::kPrimary &&
+      result.table.keys.front().columns.size() == 1) {
+    // SQLite: a single-column primary key declared exactly INTEGER is the rowid
+    // (https://www.sqlite.org/lang_createtable.html#rowid), except `INTEGER PRIMARY KEY DESC`.
+    const int column = result.table.keys.front().columns[0];
+    if (!primary_desc &&
+        EqualsIgnoreCase(result.table.columns[static_cast<size_t>(column)].declared_type,
+                         "INTEGER")) {
+      result.rowid_alias = column;
+    }
+  }
+  return result;
+}
+
+std::optional<IndexKey> ParseCreateIndex(std::string_view statement, Dialect dialect) {
+  Lexer lx(statement, dialect);
+  Expect(lx, "CREATE");
+  const bool unique = AcceptWord(lx, "UNIQUE");
+  Expect(lx, "INDEX");
+  if (!unique) return std::nullopt;
+  if (AcceptWord(lx, "IF")) {
+    Expect(lx, "NOT");
+    Expect(lx, "EXISTS");
+  }
+  IndexKey result;
+  result.key.kind = Key::Kind::kUnique;
+  result.key.offset = lx.offset();
+  result.key.name = ExpectQualifiedName(lx, dialect, "an index name");
+  if (AcceptWord(lx, "USING")) lx.Next();
+  Expect(lx, "ON");
+  result.table = ExpectQualifiedName(lx, dialect, "a table name");
+  if (!ParseKeyColumns(lx, dialect, result.key)) return std::nullopt;
+  // A partial index (WHERE ...) only makes some rows unique.
+  while (lx.Peek().kind != Kind::kEnd) {
+    if (lx.Next().IsWord("WHERE")) return std::nullopt;
+  }
+  return result;
+}
+
+AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect) {
+  Lexer lx(statement, dialect);
+  Expect(lx, "ALTER");
+  while (!lx.Peek().IsWord("TABLE") && lx.Peek().kind == Kind::kWord) lx.Next();  // ONLINE...
+  Expect(lx, "TABLE");
+  if (AcceptWord(lx, "IF")) Expect(lx, "EXISTS");
+  AlterKeys result;
+  result.table = ExpectQualifiedName(lx, dialect, "a table name");
+  for (;;) {
+    if (AcceptWord(lx, "ADD")) {
+      std::vector<KeySpec> keys;
+      if (IsTableConstraintStart(lx.Peek(), dialect)) {
+        ParseTableConstraint(lx, dialect, keys);
+        for (KeySpec& k : keys) result.keys.push_back(std::move(k));
+      }
+    }
+    SkipToSeparator(lx);
+    const Token t = lx.Next();
+    if (t.kind == Kind::kEnd) break;
+    if (!t.IsPunct(',')) throw SyntaxError{t.offset, "unexpected ')' in ALTER TABLE"};
+  }
+  return result;
+}
+
+}  // namespace steadyflake::mergecheck::dump

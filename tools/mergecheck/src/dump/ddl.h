@@ -1,0 +1,73 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// Reads the schema statements of a dump: CREATE TABLE, CREATE UNIQUE INDEX and ALTER TABLE ...
+// ADD PRIMARY KEY / ADD UNIQUE, into the checker's Table (schema.h). Every function takes one
+// whole statement without its terminator and throws SyntaxError (sql_text.h) when it cannot be
+// read.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
+#define STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dump/sql_text.h"
+#include "schema.h"
+
+namespace steadyflake::mergecheck::dump {
+
+// A key named by its columns, before they are resolved against a table.
+struct KeySpec {
+  Key::Kind kind = Key::Kind::kUnique;
+  std::string name;
+  std::vector<std::string> columns;
+  size_t offset = 0;  // in the statement, for errors
+};
+
+struct CreateTable {
+  Table table;
+  // SQLite: the INTEGER PRIMARY KEY column that aliases the rowid, or -1. Always -1 for MySQL.
+  int rowid_alias = -1;
+};
+
+// `CREATE [TEMP] TABLE [IF NOT EXISTS] [schema.]name (...) [options]`. The PRIMARY KEY (column
+// or table constraint), UNIQUE (column or table constraint, MySQL `UNIQUE KEY name (...)`),
+// and MySQL's bare column `KEY` become Table::keys, primary first, duplicates dropped. A key
+// over an expression (not plain columns) is left out: its values are not in the rows.
+// Returns nullopt for `CREATE TABLE ... AS SELECT`, which has no column list.
+std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect);
+
+// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (columns) [WHERE ...]`. Returns the
+// table's name and the key for a UNIQUE index over plain columns; nullopt for any other index
+// (not unique, partial with WHERE, or over expressions).
+struct IndexKey {
+  std::string table;
+  KeySpec key;
+};
+std::optional<IndexKey> ParseCreateIndex(std::string_view statement, Dialect dialect);
+
+// `ALTER TABLE name ADD [CONSTRAINT [n]] PRIMARY KEY (...), ADD UNIQUE [KEY|INDEX] [n] (...),
+// ...`: the table's name and the keys it adds (other alterations are ignored).
+struct AlterKeys {
+  std::string table;
+  std::vector<KeySpec> keys;
+};
+AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect);
+
+// Adds `spec` to `table` keeping Table's rules: the primary key first, no two keys over the
+// same set of columns (a primary key replaces a unique key over the same columns). Returns
+// false, changing nothing, when the key adds nothing new. Throws SyntaxError when a column is
+// not in the table.
+bool AddKey(Table& table, const KeySpec& spec);
+
+// True for "sqlite_..." names (sqlite_sequence, sqlite_stat1, sqlite_schema...): SQLite's own
+// tables, never user data.
+bool IsSqliteInternalTable(std::string_view name);
+
+}  // namespace steadyflake::mergecheck::dump
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_

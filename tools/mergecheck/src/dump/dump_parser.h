@@ -1,0 +1,87 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// The streaming SQL dump parser behind OpenDumpSource: reads a dump front to back in chunks,
+// splits it into statements, reads the schema statements into Tables and streams every INSERT's
+// rows to a SourceVisitor, decoding only the columns the visitor wants.
+//
+// What counts as a complete dump (anything else throws Error(kInvalidArgument) naming the
+// file and line):
+//   1. The input ends between statements: not inside a statement, string or comment.
+//   2. A sqlite3 .dump that says BEGIN TRANSACTION also says COMMIT; one that says ROLLBACK or
+//      carries sqlite3's "CORRUPTION ERROR" / "ERROR:" comments came from a database that could
+//      not be read whole, and is refused rather than checked as a smaller database.
+//   3. A mysqldump / mariadb-dump that starts with its "-- MySQL dump" / "-- MariaDB dump"
+//      header comment ends with its "-- Dump completed" trailer. With --skip-comments there is
+//      neither, and only rule 1 applies.
+//   4. Every INSERT names a table created earlier in the dump (sqlite's own sqlite_* tables
+//      excepted: their rows are skipped), and every row has one value per column.
+//
+// The Cells a row's values become (no column affinity applied; the checker does that):
+//   NULL                          kNull
+//   123, -5, -0, +7               kInteger (fits int64)
+//   18446744073709551615          kBigInteger, digits without leading zeros (MySQL only; in a
+//                                 sqlite3 dump an integer beyond int64 is a REAL, as SQLite
+//                                 reads it: kReal). Below INT64_MIN: kReal.
+//   1.5, 1e10, 12.50, 1e999       kReal: `real` = strtod(literal), `bytes` = the literal
+//   'text' (and MySQL "text")     kText, escapes resolved ('' always; MySQL's backslash
+//                                 escapes). Raw bytes of a MySQL binary column dumped without
+//                                 --hex-blob arrive here too, as kText, byte for byte.
+//   X'00ff', 0xA5FF (MySQL)       kBlob, the decoded bytes (X'' and 0x: empty)
+//   _binary '...'                 kBlob, escapes resolved; other _charset '...' introducers:
+//                                 kText
+//   b'101' (MySQL BIT)            kInteger
+//   replace(...)/char(...)/       kText, evaluated as SQLite would (sqlite_expr.h)
+//   unistr(...)/'a'||'b' (SQLite)
+// A MySQL empty blob dumped with --hex-blob is written '' and arrives as kText "".
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_
+#define STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dump/sql_text.h"
+#include "source.h"
+
+namespace steadyflake::mergecheck::dump {
+
+// What the first bytes of a file say about it.
+struct DumpKind {
+  Dialect dialect = Dialect::kSqlite;
+  bool has_header_comment = false;  // "-- MySQL dump ..." / "-- MariaDB dump ...": rule 3
+};
+
+// How many leading bytes DetectDumpKind wants to see (fewer only when the file is shorter).
+inline constexpr size_t kDetectBytes = 64 * 1024;
+
+// Decides from the first bytes of a file (`head`) whether it is an SQL dump and which program
+// wrote it: sqlite3 .dump (PRAGMA foreign_keys / BEGIN TRANSACTION, double-quoted identifiers)
+// or mysqldump / mariadb-dump (their header comment, /*!40101 or /*M!999999 conditional
+// comments, backticks, ENGINE=, LOCK TABLES). Throws Error(kInvalidArgument) naming `path` and
+// the line when the file is empty or does not start with an SQL statement.
+DumpKind DetectDumpKind(std::string_view head, const std::string& path);
+
+// Progress of a scan, readable from any thread. Relaxed atomics: the values are advisory and
+// order nothing else.
+struct ScanProgress {
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> rows{0};
+};
+
+// Reads the whole dump at `path` once, as Source::Scan describes, reading `chunk_size` bytes
+// at a time (tests use tiny sizes to put every token across a chunk boundary). Throws
+// Error(kInvalidArgument) "<path>:<line>: <problem>; <fix>" for input that is not a complete,
+// readable dump (see the rules above).
+void ParseDump(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
+               SourceVisitor& visitor, const std::vector<std::string>& only,
+               ScanProgress& progress);
+
+}  // namespace steadyflake::mergecheck::dump
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_

@@ -1,0 +1,178 @@
+// Copyright 2026 The steadyflake Authors.
+
+#include "dump/sql_text.h"
+
+#include <cstring>
+
+namespace steadyflake::mergecheck::dump {
+
+void AppendMysqlUnescaped(std::string_view body, char quote, std::string& out) {
+  size_t i = 0;
+  while (i < body.size()) {
+    const char c = body[i];
+    if (c == '\\' && i + 1 < body.size()) {
+      const char e = body[i + 1];
+      i += 2;
+      switch (e) {
+        case '0':
+          out.push_back('\0');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'Z':
+          out.push_back('\x1a');
+          break;
+        case '%':
+        case '_':
+          out.push_back('\\');
+          out.push_back(e);
+          break;
+        default:
+          out.push_back(e);
+          break;
+      }
+    } else if (c == quote && i + 1 < body.size() && body[i + 1] == quote) {
+      out.push_back(quote);
+      i += 2;
+    } else {
+      out.push_back(c);
+      ++i;
+    }
+  }
+}
+
+void AppendUndoubled(std::string_view body, char quote, std::string& out) {
+  size_t i = 0;
+  while (i < body.size()) {
+    const size_t q = body.find(quote, i);
+    if (q == std::string_view::npos) {
+      out.append(body.substr(i));
+      return;
+    }
+    out.append(body.substr(i, q + 1 - i));
+    i = q + 2;  // skip the second quote of the pair
+  }
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+const Lexer::Token& Lexer::Peek() {
+  if (!has_peeked_) {
+    peeked_ = Scan();
+    has_peeked_ = true;
+  }
+  return peeked_;
+}
+
+Lexer::Token Lexer::Next() {
+  if (has_peeked_) {
+    has_peeked_ = false;
+    return std::move(peeked_);
+  }
+  return Scan();
+}
+
+Lexer::Token Lexer::Scan() {
+  const size_t n = text_.size();
+  // White space and comments.
+  for (;;) {
+    while (pos_ < n && static_cast<unsigned char>(text_[pos_]) <= ' ') ++pos_;
+    if (pos_ + 1 < n && text_[pos_] == '-' && text_[pos_ + 1] == '-') {
+      const size_t eol = text_.find('\n', pos_);
+      pos_ = eol == std::string_view::npos ? n : eol + 1;
+    } else if (pos_ < n && text_[pos_] == '#' && dialect_ == Dialect::kMysql) {
+      const size_t eol = text_.find('\n', pos_);
+      pos_ = eol == std::string_view::npos ? n : eol + 1;
+    } else if (pos_ + 1 < n && text_[pos_] == '/' && text_[pos_ + 1] == '*') {
+      const size_t close = text_.find("*/", pos_ + 2);
+      if (close == std::string_view::npos) throw SyntaxError{pos_, "unterminated /* comment"};
+      pos_ = close + 2;
+    } else {
+      break;
+    }
+  }
+  Token t;
+  t.offset = pos_;
+  if (pos_ >= n) return t;
+  const char c = text_[pos_];
+  const size_t start = pos_;
+  auto quoted = [&](char close, Token::Kind kind, bool backslashes) {
+    size_t i = pos_ + 1;
+    for (;;) {
+      if (i >= n) throw SyntaxError{start, std::string("unterminated ") + c + "-quoted text"};
+      if (backslashes && text_[i] == '\\') {
+        i += 2;
+      } else if (text_[i] == close) {
+        if (close != ']' && i + 1 < n && text_[i + 1] == close) {
+          i += 2;
+        } else {
+          break;
+        }
+      } else {
+        ++i;
+      }
+    }
+    pos_ = i + 1;
+    t.kind = kind;
+    t.raw = text_.substr(start, pos_ - start);
+    const std::string_view body = text_.substr(start + 1, i - start - 1);
+    if (backslashes) {
+      AppendMysqlUnescaped(body, close, t.value);
+    } else if (close == ']') {
+      t.value.assign(body);
+    } else {
+      AppendUndoubled(body, close, t.value);
+    }
+  };
+  const bool mysql = dialect_ == Dialect::kMysql;
+  if (c == '\'') {
+    quoted('\'', Token::Kind::kString, mysql);
+  } else if (c == '"') {
+    // MySQL (without ANSI_QUOTES) reads "x" as a string; SQLite as an identifier.
+    quoted('"', mysql ? Token::Kind::kString : Token::Kind::kQuotedIdentifier, mysql);
+  } else if (c == '`') {
+    quoted('`', Token::Kind::kQuotedIdentifier, false);
+  } else if (c == '[' && !mysql) {
+    quoted(']', Token::Kind::kQuotedIdentifier, false);
+  } else if (c >= '0' && c <= '9') {
+    while (pos_ < n &&
+           (IsWordByte(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
+      ++pos_;
+    }
+    t.kind = Token::Kind::kNumber;
+    t.raw = text_.substr(start, pos_ - start);
+    t.value.assign(t.raw);
+  } else if (IsWordByte(static_cast<unsigned char>(c))) {
+    while (pos_ < n && IsWordByte(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    t.kind = Token::Kind::kWord;
+    t.raw = text_.substr(start, pos_ - start);
+    t.value.assign(t.raw);
+  } else {
+    ++pos_;
+    t.kind = Token::Kind::kPunct;
+    t.raw = text_.substr(start, 1);
+    t.value.assign(t.raw);
+  }
+  return t;
+}
+
+}  // namespace steadyflake::mergecheck::dump

@@ -1,0 +1,147 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// Key values as the database compares them, and the compact sets the checker intersects.
+//
+// 1. A Cell from a source becomes a Value by ApplyAffinity: the conversions SQLite applies when
+//    a value is stored in a column of that affinity (text '5' in an INTEGER column is 5, 5 in a
+//    TEXT column is '5'), so two values collide here exactly when the database would call them
+//    equal. Text and blobs compare by bytes; in a BLOB column text and blob bytes are the same
+//    value (a dump without --hex-blob gives binary columns as strings).
+// 2. A single-column key keeps its integer values as themselves (8 bytes each); every other
+//    value, and every composite key, is kept as a 128-bit hash of its canonical encoding
+//    (16 bytes). Memory is therefore independent of row width.
+// 3. KeySet vectors grow by 1.25x, so a set holds at most 10 bytes per integer key and 20 bytes
+//    per hashed key (the target is 24).
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_KEY_SET_H_
+#define STEADYFLAKE_MERGECHECK_SRC_KEY_SET_H_
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schema.h"
+#include "source.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// A value after its column's affinity. `bytes` points into the Cell or a ValueBuffer.
+struct Value {
+  // In the order SQLite sorts them: NULL, numbers, text, blobs.
+  enum class Tag : uint8_t { kNull, kInteger, kReal, kBigInteger, kText, kBlob };
+  Tag tag = Tag::kNull;
+  int64_t integer = 0;     // kInteger
+  double real = 0;         // kReal: never integral within int64 (that is a kInteger), never NaN
+  std::string_view bytes;  // kBigInteger (decimal digits), kText, kBlob
+};
+
+// Room for a number converted to text (an integer or real stored in a TEXT column).
+struct ValueBuffer {
+  char text[40];
+};
+
+// `cell` as the database holds it in a column of `affinity` (see 1. above). A REAL that is an
+// integer within int64 becomes that kInteger (SQLite compares 5 and 5.0 as equal); NaN is NULL.
+// `buffer` must outlive the result.
+Value ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buffer);
+
+// Appends the canonical encoding of `value` to `out`: a tag byte, then 8 bytes for a number or a
+// 4-byte length and the bytes. Values that compare equal encode equally; a sequence of
+// encodings is unambiguous, so composite keys concatenate them.
+void AppendEncoding(const Value& value, std::string& out);
+
+struct Hash128 {
+  uint64_t hi = 0;
+  uint64_t lo = 0;
+  friend auto operator<=>(const Hash128&, const Hash128&) = default;
+};
+
+// XXH3 128-bit hash of `bytes` (libxxhash). A collision between two different keys, which
+// would show as a false overlap, has probability about n^2 / 2^129 for n keys.
+Hash128 HashBytes(std::string_view bytes);
+
+// An owned copy of a Value, for reports.
+struct OwnedValue {
+  Value::Tag tag = Value::Tag::kNull;
+  int64_t integer = 0;
+  double real = 0;
+  std::string bytes;
+};
+OwnedValue Own(const Value& value);
+// <0, 0, >0 in SQLite's order: NULL < numbers (by value) < text (bytes) < blobs (bytes).
+int Compare(const OwnedValue& a, const OwnedValue& b);
+bool TupleLess(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
+bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
+ReportValue ToReportValue(const OwnedValue& value);
+
+// The values of one key in one input. Not thread-safe; each reading thread owns its sets.
+class KeySet {
+ public:
+  // Adds one row's key: an integer value of a single-column key, or the hash of anything else.
+  void AddInteger(int64_t value) { Push(integers_, value); }
+  void AddHash(const Hash128& hash) { Push(hashes_, hash); }
+
+  // Sorts both vectors, keeping duplicates (rows() counts them).
+  void Sort();
+  // REQUIRES: Sort() was called. Removes duplicate values; rows() is unchanged.
+  void Dedupe();
+  // Drops everything (a table that must be read again).
+  void Clear();
+
+  // Rows added (NULL keys are never added).
+  uint64_t rows() const { return rows_; }
+  const std::vector<int64_t>& integers() const { return integers_; }
+  const std::vector<Hash128>& hashes() const { return hashes_; }
+  // Bytes the vectors hold, including spare capacity.
+  std::size_t bytes_held() const {
+    return integers_.capacity() * sizeof(int64_t) + hashes_.capacity() * sizeof(Hash128);
+  }
+
+ private:
+  // push_back with 1.25x growth instead of the library's 2x (see 3. above).
+  template <typename T>
+  void Push(std::vector<T>& values, const T& value) {
+    if (values.size() == values.capacity()) {
+      values.reserve(values.capacity() < 4096 ? 4096 : values.capacity() + values.capacity() / 4);
+    }
+    values.push_back(value);
+    ++rows_;
+  }
+
+  std::vector<int64_t> integers_;
+  std::vector<Hash128> hashes_;
+  uint64_t rows_ = 0;
+};
+
+// Counts the values in both of `a` and `b` (each sorted, without duplicates) and appends the
+// first `limit` of them (all when 0) to `common`, ascending.
+template <typename T>
+uint64_t Intersect(const std::vector<T>& a, const std::vector<T>& b, uint64_t limit,
+                   std::vector<T>& common) {
+  uint64_t count = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      if (limit == 0 || count < limit) common.push_back(*i);
+      ++count;
+      ++i;
+      ++j;
+    }
+  }
+  return count;
+}
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_KEY_SET_H_

@@ -1,0 +1,102 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// FormatJson: the report as one JSON document, documented in docs/merging.md.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+using nlohmann::json;
+
+// Integers (which may exceed 2^63 - 1) and reals as strings, so no JSON reader rounds them;
+// blobs as "x'hex'"; NULL as null.
+json ToJson(const ReportValue& v) {
+  switch (v.type) {
+    case ReportValue::Type::kNull:
+      return nullptr;
+    case ReportValue::Type::kInteger:
+    case ReportValue::Type::kReal:
+    case ReportValue::Type::kText:
+      return v.text;
+    case ReportValue::Type::kBlob: {
+      static constexpr char kHex[] = "0123456789abcdef";
+      std::string out = "x'";
+      for (const char c : v.text) {
+        const auto b = static_cast<unsigned char>(c);
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+      }
+      return out + "'";
+    }
+  }
+  return nullptr;
+}
+
+const char* VerdictName(Report::Verdict verdict) {
+  switch (verdict) {
+    case Report::Verdict::kSafe:
+      return "safe";
+    case Report::Verdict::kConflict:
+      return "conflict";
+    case Report::Verdict::kRisk:
+      return "risk";
+  }
+  return "safe";
+}
+
+}  // namespace
+
+std::string FormatJson(const Report& report) {
+  json doc;
+  doc["verdict"] = VerdictName(report.verdict);
+  doc["inputs"] = json::array();
+  for (const InputReport& in : report.inputs) {
+    doc["inputs"].push_back({{"path", in.path},
+                             {"format", in.format},
+                             {"tables", in.tables},
+                             {"rows", in.rows},
+                             {"bytes", in.bytes}});
+  }
+  doc["keys"] = json::array();
+  uint64_t legacy[2] = {0, 0};
+  for (const KeyReport& k : report.keys) {
+    json conflicts = json::array();
+    for (const auto& row : k.conflicts) {
+      json values = json::array();
+      for (const ReportValue& v : row) values.push_back(ToJson(v));
+      conflicts.push_back(std::move(values));
+    }
+    json key = {{"table", k.table},
+                {"columns", k.columns},
+                {"kind", k.kind == KeyReport::Kind::kPrimary ? "primary" : "unique"},
+                {"rows_a", k.rows_a},
+                {"rows_b", k.rows_b},
+                {"overlap", k.overlap},
+                {"conflicts", std::move(conflicts)},
+                {"decoded", k.decoded}};
+    if (k.decoded) {
+      key["legacy_a"] = k.legacy_a;
+      key["legacy_b"] = k.legacy_b;
+      legacy[0] += k.legacy_a;
+      legacy[1] += k.legacy_b;
+    }
+    doc["keys"].push_back(std::move(key));
+  }
+  doc["servers"] = {
+      {"a", report.servers_a}, {"b", report.servers_b}, {"shared", report.servers_shared}};
+  doc["legacy"] = {{"a", legacy[0]}, {"b", legacy[1]}};
+  doc["drift"] = json::array();
+  for (const Drift& d : report.drift) {
+    doc["drift"].push_back({{"table", d.table}, {"columns", d.columns}, {"only_in", d.only_in}});
+  }
+  // Text that is not UTF-8 (raw bytes in a text column) is shown with U+FFFD in its place.
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace steadyflake::mergecheck

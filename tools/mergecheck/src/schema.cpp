@@ -1,0 +1,54 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// AffinityOf: SQLite's column affinity rules, extended to the MySQL types SQLite does not know.
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "schema.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The type's first word, before any '(' or space: "ENUM('a','b')" -> "ENUM".
+std::string_view BaseName(std::string_view upper) {
+  std::size_t start = 0;
+  while (start < upper.size() && std::isspace(static_cast<unsigned char>(upper[start]))) ++start;
+  std::size_t end = start;
+  while (end < upper.size() && std::isalnum(static_cast<unsigned char>(upper[end]))) ++end;
+  return upper.substr(start, end - start);
+}
+
+bool Has(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+}  // namespace
+
+Affinity AffinityOf(std::string_view declared_type) {
+  const std::string upper = Upper(declared_type);
+  // MySQL types whose name SQLite's rules would misread: ENUM('point') contains "INT", and
+  // BINARY/VARBINARY/JSON/SET would fall through to NUMERIC. MySQL compares ENUM, SET and JSON
+  // as text and BINARY/VARBINARY as bytes.
+  const std::string_view base = BaseName(upper);
+  if (base == "ENUM" || base == "SET" || base == "JSON") return Affinity::kText;
+  if (base == "BINARY" || base == "VARBINARY") return Affinity::kBlob;
+  // https://www.sqlite.org/datatype3.html 3.1, in its order.
+  if (Has(upper, "INT")) return Affinity::kInteger;
+  if (Has(upper, "CHAR") || Has(upper, "CLOB") || Has(upper, "TEXT")) return Affinity::kText;
+  if (Has(upper, "BLOB") || upper.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Affinity::kBlob;
+  }
+  if (Has(upper, "REAL") || Has(upper, "FLOA") || Has(upper, "DOUB")) return Affinity::kReal;
+  return Affinity::kNumeric;
+}
+
+}  // namespace steadyflake::mergecheck

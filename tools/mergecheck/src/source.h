@@ -1,0 +1,91 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// The source readers' contract: a Source streams a database's tables and rows to a
+// SourceVisitor, in the order it reads them. SQLite files and SQL dumps implement it; the
+// checker consumes it. Values arrive as Cells that point into the reader's buffers, valid only
+// for the duration of the call, so nothing is copied that is not a key.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_SOURCE_H_
+#define STEADYFLAKE_MERGECHECK_SRC_SOURCE_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schema.h"
+
+namespace steadyflake::mergecheck {
+
+// One value as the source stored it, before any column affinity is applied.
+struct Cell {
+  enum class Type : uint8_t {
+    kNull,
+    kInteger,     // `integer` holds it
+    kBigInteger,  // a non-negative integer above INT64_MAX (BIGINT UNSIGNED): `bytes` holds
+                  // its decimal digits, no sign, no leading zeros
+    kReal,        // `real` holds it; `bytes` holds the literal as written
+    kText,        // `bytes` holds the decoded text (escapes resolved)
+    kBlob,        // `bytes` holds the decoded bytes (X'..', 0x.., _binary '..', raw bytes)
+  };
+  Type type = Type::kNull;
+  int64_t integer = 0;
+  double real = 0;
+  std::string_view bytes;
+};
+
+class SourceVisitor {
+ public:
+  virtual ~SourceVisitor() = default;
+
+  // A table's definition was read, or changed (a later CREATE INDEX / ALTER TABLE added a key;
+  // then it is called again with the same name and the whole updated Table). Returns the
+  // indexes into table.columns whose values OnRow must receive for rows that follow; the
+  // source may skip decoding the others.
+  virtual std::vector<int> OnTable(const Table& table) = 0;
+
+  // One row of `table` (the last Table passed to OnTable under that name). `cells[i]` is the
+  // value of column `wanted[i]`, where `wanted` is what OnTable returned; a column the row does
+  // not give (an INSERT with a column list that leaves it out) arrives as kNull.
+  // `position` locates the row for a second read (SQLite: rowid, or the row's ordinal in a
+  // WITHOUT ROWID table; dumps: the byte offset of the statement).
+  virtual void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) = 0;
+};
+
+class Source {
+ public:
+  virtual ~Source() = default;
+
+  // "sqlite", "sqlite-dump" or "mysql-dump", with "+gzip" when compressed.
+  virtual std::string format() const = 0;
+
+  // Reads the whole input once, calling `visitor` as it goes; only tables named in `only`
+  // (all when empty) get OnRow calls. May be called again (the checker rereads when a key was
+  // declared after rows of its table, e.g. ALTER TABLE ... ADD PRIMARY KEY at the end of a
+  // mysqldump). Throws Error(kInvalidArgument) naming the file and line (dumps) or what SQLite
+  // said (files) for input that cannot be read: truncated, corrupt, unrecognised.
+  virtual void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) = 0;
+
+  // Bytes and rows read so far by the current Scan (for progress; any thread may call it).
+  virtual uint64_t bytes_read() const = 0;
+  virtual uint64_t rows_read() const = 0;
+};
+
+// Opens `path` read-only and picks the reader by content: the SQLite header
+// ("SQLite format 3\0"), gzip's magic bytes (then looks inside), or SQL text. Throws
+// Error(kInvalidArgument) naming the path for a missing or unreadable file or one that is
+// neither.
+std::unique_ptr<Source> OpenSource(const std::string& path);
+
+// The two readers (src/sqlite_source.cpp, src/dump_source.cpp). OpenDumpSource handles plain
+// and gzip-compressed text.
+std::unique_ptr<Source> OpenSqliteSource(const std::string& path);
+std::unique_ptr<Source> OpenDumpSource(const std::string& path, bool gzip);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_SOURCE_H_
