@@ -1,0 +1,185 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// steadyflake-server: a sample game server that links the engine (docs/server.md).
+// main() wires the parts together: options, SQLite storage, one generator that resumes after
+// the database's largest ID of its server id and honours its state file, the request handler,
+// and the acceptor on I/O threads. SIGINT/SIGTERM stop accepting, answer what is in flight,
+// commit, release the state file and exit 0 (a second signal, or 10 s, cuts the drain short).
+// Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line.
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "options.h"
+#include "request_handler.h"
+#include "server.h"
+#include "sqlite_storage.h"
+#include "steadyflake/error.h"
+#include "steadyflake/generator.h"
+
+namespace steadyflake::server {
+namespace {
+
+namespace net = boost::asio;
+
+// How long a graceful stop waits for requests in flight before closing their connections.
+constexpr std::chrono::seconds kDrainTimeout{10};
+
+void Log(const std::string& line) {
+  std::fprintf(stderr, "steadyflake-server: %s\n", line.c_str());
+}
+
+std::string GeneratorFix(const Error& e) {
+  switch (e.code()) {
+    case Error::Code::kLocked:
+      return "another server with this --server-id uses this state folder; stop it first, "
+             "never run two servers with one server id";
+    case Error::Code::kState:
+      return "the state file is never replaced automatically: start with the --layout and "
+             "--server-id it was written with, or fix its permissions";
+    case Error::Code::kClock:
+      return "check the system clock, --layout and the IDs in --db";
+    case Error::Code::kInvalidArgument:
+      break;
+  }
+  return "run 'steadyflake-server --help' for the options";
+}
+
+int Run(const ServerOptions& options) {
+  std::unique_ptr<SqliteStorage> storage;
+  Id resume_after = 0;
+  try {
+    storage = std::make_unique<SqliteStorage>(options.db);
+    resume_after = storage->LargestIdOf(options.layout, options.server_id);
+  } catch (const StorageError& e) {
+    Log(e.what());
+    return kExitStartFailed;
+  }
+
+  Generator::Options generator_options;
+  generator_options.layout = options.layout;
+  generator_options.server_id = options.server_id;
+  generator_options.state_dir = options.state_dir;
+  generator_options.resume_after = resume_after;
+  std::unique_ptr<Generator> generator;
+  try {
+    generator = std::make_unique<Generator>(generator_options);
+  } catch (const Error& e) {
+    Log(std::string("cannot start the ID generator: ") + e.what() + "; " + GeneratorFix(e));
+    return kExitStartFailed;
+  }
+
+  RequestHandler::Options handler_options;
+  SqliteStorage* const db = storage.get();
+  handler_options.extra_metrics = [db](std::string* out) {
+    *out += "# HELP steadyflake_db_transactions_total SQLite transactions committed.\n";
+    *out += "# TYPE steadyflake_db_transactions_total counter\n";
+    *out += "steadyflake_db_transactions_total " + std::to_string(db->transactions()) + "\n";
+    *out += "# HELP steadyflake_db_operations_total Writes committed in those transactions.\n";
+    *out += "# TYPE steadyflake_db_operations_total counter\n";
+    *out += "steadyflake_db_operations_total " + std::to_string(db->operations()) + "\n";
+  };
+  handler_options.log_error = [](const std::string& line) { Log(line); };
+  RequestHandler handler(*generator, *storage, handler_options);
+
+  {
+    net::io_context io(static_cast<int>(options.threads));
+    std::optional<Server> server;
+    const net::ip::tcp::endpoint endpoint(net::ip::make_address(options.host), options.port);
+    try {
+      server.emplace(io, endpoint, handler);
+    } catch (const boost::system::system_error& e) {
+      Log("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
+          e.code().message() + "; choose another port, or port 0 for any free one");
+      return kExitStartFailed;
+    }
+
+    // The control strand serializes the signal set, the drain timer and the work guard.
+    auto control = net::make_strand(io);
+    auto work = net::make_work_guard(io);
+    net::signal_set signals(control, SIGINT, SIGTERM);
+    net::steady_timer drain_deadline(control);
+    const auto finish = [&] {
+      drain_deadline.cancel();
+      signals.cancel();
+      work.reset();
+    };
+    signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+      if (ec) return;
+      Log("signal " + std::to_string(signal) + ": stopped accepting; answering requests in flight");
+      server->Shutdown([&] { net::post(control, finish); });
+      drain_deadline.expires_after(kDrainTimeout);
+      drain_deadline.async_wait([&](const boost::system::error_code& wait_ec) {
+        if (wait_ec) return;
+        Log("requests still in flight after " + std::to_string(kDrainTimeout.count()) +
+            " s; closing their connections");
+        server->Abort();
+        finish();
+      });
+      // A second signal cuts the drain short.
+      signals.async_wait([&](const boost::system::error_code& again_ec, int) {
+        if (again_ec) return;
+        Log("second signal: closing every connection");
+        server->Abort();
+        finish();
+      });
+    });
+    server->Start();
+
+    const auto bound = server->local_endpoint();
+    const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
+                                                     : bound.address().to_string();
+    std::printf("listening on %s:%u\n", host.c_str(), static_cast<unsigned>(bound.port()));
+    std::fflush(stdout);
+
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < options.threads; ++i) threads.emplace_back([&io] { io.run(); });
+    io.run();
+    for (std::thread& t : threads) t.join();
+    // Every connection is closed; commit whatever is queued, then close the database.
+    storage->Close();
+  }
+  // Releases the state file, recording the last tick used.
+  generator.reset();
+  if (const uint64_t n = handler.ids_issued(); true) {
+    Log("stopped after issuing " + std::to_string(n) + " IDs");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace steadyflake::server
+
+int main(int argc, char** argv) {
+  using namespace steadyflake::server;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  ServerOptions options;
+  try {
+    options = ParseServerOptions(args);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "steadyflake-server: %s\n", e.what());
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::fputs(ServerUsage().c_str(), stdout);
+    return kExitOk;
+  }
+  try {
+    return Run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "steadyflake-server: %s\n", e.what());
+    return kExitStartFailed;
+  }
+}

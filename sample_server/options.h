@@ -1,0 +1,53 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal to steadyflake-server; may change between releases.
+//
+// The command line of steadyflake-server (docs/server.md):
+//   steadyflake-server --server-id N --db PATH --listen HOST:PORT [--state-dir D] [--layout L]
+//                      [--threads K] [--allow-remote]
+
+#ifndef STEADYFLAKE_SAMPLE_SERVER_OPTIONS_H_
+#define STEADYFLAKE_SAMPLE_SERVER_OPTIONS_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "steadyflake/layout.h"
+
+namespace steadyflake::server {
+
+// Exit statuses, documented in docs/server.md.
+inline constexpr int kExitOk = 0;           // stopped by SIGINT/SIGTERM after draining
+inline constexpr int kExitStartFailed = 1;  // database, state file, or listen address
+inline constexpr int kExitUsage = 2;        // bad command line
+
+// A bad command line. what() is one line: "<problem>; <fix>".
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ServerOptions {
+  bool help = false;  // --help: print the usage and exit 0; nothing else is set
+  uint64_t server_id = 0;
+  std::string db;
+  std::string host;       // an IP address literal; loopback unless allow_remote
+  uint16_t port = 0;      // 0: any free port
+  std::string state_dir;  // --state-dir, else the database's folder
+  Layout layout = Layout::Game();
+  unsigned threads = 1;  // I/O threads
+  bool allow_remote = false;
+};
+
+// Parses argv without the program name. Throws UsageError. Checks that the server id fits the
+// layout, and that HOST is a loopback address unless --allow-remote is given.
+ServerOptions ParseServerOptions(const std::vector<std::string>& args);
+
+// The --help text.
+std::string ServerUsage();
+
+}  // namespace steadyflake::server
+
+#endif  // STEADYFLAKE_SAMPLE_SERVER_OPTIONS_H_

@@ -1,0 +1,449 @@
+// Copyright 2026 The steadyflake Authors.
+
+#include "request_handler.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "steadyflake/time_format.h"
+
+namespace steadyflake::server {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::array<const char*, kRouteCount> kRouteLabels = {
+    "/players",        "/players/{id}/items",
+    "/mail/broadcast", "/ids",
+    "/ids/{id}",       "/metrics",
+    "/healthz",        "other"};
+
+constexpr char kJson[] = "application/json";
+
+// Parses a whole decimal integer in [min, max]; nullopt for anything else (sign, spaces, junk).
+std::optional<uint64_t> ParseDecimal(std::string_view text, uint64_t min, uint64_t max) {
+  uint64_t value = 0;
+  if (text.empty() || text.front() < '0' || text.front() > '9') return std::nullopt;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// An ID in a path: a decimal integer in [0, 2^63 - 1].
+std::optional<Id> ParseId(std::string_view text) {
+  const auto value = ParseDecimal(text, 0, static_cast<uint64_t>(INT64_MAX));
+  if (!value) return std::nullopt;
+  return static_cast<Id>(*value);
+}
+
+// The body as a JSON value of the expected kind, or the 400 to answer with.
+std::optional<Response> ParseBody(const std::string& body, json& out) {
+  out = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (out.is_discarded()) return RequestHandler::Error(400, "malformed JSON body");
+  return std::nullopt;
+}
+
+// `value[key]` as an integer in [min, max], or an error message naming the field.
+std::optional<std::string> GetInt(const json& object, const char* key, int64_t min, int64_t max,
+                                  int64_t& out) {
+  const auto it = object.find(key);
+  const std::string range = " in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (it == object.end()) return std::string("missing \"") + key + "\": an integer" + range;
+  if (it->is_number_integer() && !it->is_number_unsigned()) {
+    out = it->get<int64_t>();
+  } else if (it->is_number_unsigned() && it->get<uint64_t>() <= static_cast<uint64_t>(max)) {
+    out = static_cast<int64_t>(it->get<uint64_t>());
+  } else if (it->is_number_unsigned()) {
+    out = max;
+    return std::string("\"") + key + "\" out of range: must be an integer" + range;
+  } else {
+    return std::string("\"") + key + "\" must be an integer" + range;
+  }
+  if (out < min || out > max) {
+    return std::string("\"") + key + "\" out of range: must be an integer" + range;
+  }
+  return std::nullopt;
+}
+
+// `object[key]` as a string of min..max bytes without control characters.
+std::optional<std::string> GetString(const json& object, const char* key, std::size_t min,
+                                     std::size_t max, bool required, std::string& out) {
+  const auto it = object.find(key);
+  const std::string rule =
+      "a string of " + std::to_string(min) + " to " + std::to_string(max) + " bytes";
+  if (it == object.end()) {
+    if (!required) return std::nullopt;
+    return std::string("missing \"") + key + "\": " + rule;
+  }
+  if (!it->is_string()) return std::string("\"") + key + "\" must be " + rule;
+  out = it->get<std::string>();
+  if (out.size() < min || out.size() > max) {
+    return std::string("\"") + key + "\" must be " + rule;
+  }
+  if (std::any_of(out.begin(), out.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return std::string("\"") + key + "\" must not contain control characters";
+  }
+  return std::nullopt;
+}
+
+void AppendId(std::string& out, Id id) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof(digits), id).ptr;
+  out.push_back('"');
+  out.append(digits, end);
+  out.push_back('"');
+}
+
+// {"ids":["1","2"]}: IDs as strings, since JavaScript and Lua 5.1 lose precision above 2^53.
+std::string IdsJson(const std::vector<Id>& ids) {
+  std::string out = "{\"ids\":[";
+  out.reserve(10 + ids.size() * 22);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    AppendId(out, ids[i]);
+  }
+  out += "]}";
+  return out;
+}
+
+Response Ok(int status, std::string body) {
+  Response r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+Response MethodNotAllowed(const char* allow) {
+  Response r = RequestHandler::Error(405, std::string("method not allowed; use ") + allow);
+  r.allow = allow;
+  return r;
+}
+
+std::string Seconds(std::chrono::nanoseconds d) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9f", static_cast<double>(d.count()) / 1e9);
+  return text;
+}
+
+}  // namespace
+
+RequestHandler::RequestHandler(Generator& generator, Storage& storage, Options options)
+    : generator_(generator), storage_(storage), options_(std::move(options)) {}
+
+Response RequestHandler::Error(int status, std::string_view message) {
+  Response r;
+  r.status = status;
+  // replace: a message never carries invalid UTF-8 into the response.
+  r.body = json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  return r;
+}
+
+void RequestHandler::Count(Route route, int status) {
+  const auto slot = std::find(kStatuses.begin(), kStatuses.end() - 1, status) - kStatuses.begin();
+  requests_[static_cast<std::size_t>(route)][static_cast<std::size_t>(slot)].fetch_add(
+      1, std::memory_order_relaxed);
+}
+
+Response RequestHandler::Reject(int status, std::string_view message) {
+  Count(Route::kOther, status);
+  return Error(status, message);
+}
+
+void RequestHandler::Handle(const Request& request, Respond respond) {
+  // `once` forwards the first response only: if something throws after the storage took a
+  // copy, the 500 below and a later storage callback cannot both answer.
+  struct Once {
+    std::atomic<bool> done{false};
+    Respond respond;
+  };
+  auto once = std::make_shared<Once>();
+  once->respond = std::move(respond);
+  Respond forward = [once](Response r) {
+    if (!once->done.exchange(true, std::memory_order_acq_rel)) once->respond(std::move(r));
+  };
+  try {
+    Dispatch(request, forward);
+  } catch (const std::exception& e) {  // std::bad_alloc, or a bug: never a crash
+    if (options_.log_error) options_.log_error(std::string("request failed: ") + e.what());
+    Count(Route::kOther, 500);
+    forward(Error(500, "internal error"));
+  }
+}
+
+void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
+  std::string_view target = request.target;
+  std::string_view query;
+  if (const auto q = target.find('?'); q != std::string_view::npos) {
+    query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
+  constexpr std::string_view kPlayers = "/players/";
+  constexpr std::string_view kItems = "/items";
+  constexpr std::string_view kIdsPrefix = "/ids/";
+
+  // Which route the path names, the method it takes, and the ID in it, if any.
+  Route route = Route::kOther;
+  const char* allowed = "GET";
+  std::string_view path_id;
+  if (target == "/players") {
+    route = Route::kCreatePlayer;
+    allowed = "POST";
+  } else if (target.size() > kPlayers.size() + kItems.size() && target.starts_with(kPlayers) &&
+             target.ends_with(kItems) &&
+             target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size())
+                     .find('/') == std::string_view::npos) {
+    route = Route::kGrantItems;
+    allowed = "POST";
+    path_id = target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size());
+  } else if (target == "/mail/broadcast") {
+    route = Route::kBroadcast;
+    allowed = "POST";
+  } else if (target == "/ids") {
+    route = Route::kIds;
+  } else if (target.size() > kIdsPrefix.size() && target.starts_with(kIdsPrefix) &&
+             target.find('/', kIdsPrefix.size()) == std::string_view::npos) {
+    route = Route::kDecodeId;
+    path_id = target.substr(kIdsPrefix.size());
+  } else if (target == "/metrics") {
+    route = Route::kMetrics;
+  } else if (target == "/healthz") {
+    route = Route::kHealthz;
+  }
+
+  // Counted under `route` by value: the response may come later, from the storage's thread.
+  Respond respond = [this, route, raw](Response r) {
+    Count(route, r.status);
+    raw(std::move(r));
+  };
+  if (route == Route::kOther) {
+    return respond(Error(404, "no such route; see docs/server.md for the routes"));
+  }
+  if (request.method != allowed) return respond(MethodNotAllowed(allowed));
+
+  switch (route) {
+    case Route::kCreatePlayer:
+      return CreatePlayer(request, std::move(respond));
+    case Route::kGrantItems: {
+      const auto owner = ParseId(path_id);
+      if (!owner) {
+        return respond(Error(400, "bad player ID: must be a decimal integer in [0, 2^63)"));
+      }
+      return GrantItems(*owner, request, std::move(respond));
+    }
+    case Route::kBroadcast:
+      return Broadcast(request, std::move(respond));
+    case Route::kIds:
+      return respond(Ids(query));
+    case Route::kDecodeId:
+      return respond(DecodeId(path_id));
+    case Route::kMetrics: {
+      Response r = Ok(200, MetricsText());
+      r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+      return respond(std::move(r));
+    }
+    case Route::kHealthz:
+      return respond(Ok(200, "{\"status\":\"ok\"}"));
+    case Route::kOther:
+      break;
+  }
+}
+
+std::vector<Id> RequestHandler::Issue(uint64_t n) {
+  std::vector<Id> ids;
+  ids.reserve(n);
+  while (ids.size() < n) {
+    const uint64_t take = std::min<uint64_t>(n - ids.size(), generator_.max_batch());
+    for (const Id id : generator_.next_batch(take)) ids.push_back(id);
+  }
+  ids_issued_.fetch_add(n, std::memory_order_relaxed);
+  return ids;
+}
+
+Response RequestHandler::StorageFailure(const StorageResult& result) {
+  if (result.status == StorageResult::Status::kUnavailable) {
+    return Error(503, "the server is shutting down; retry on another server");
+  }
+  if (options_.log_error) options_.log_error(result.message);
+  return Error(500, "database write failed; nothing was written");
+}
+
+void RequestHandler::CreatePlayer(const Request& request, Respond respond) {
+  json body;
+  if (auto bad = ParseBody(request.body, body)) return respond(std::move(*bad));
+  if (!body.is_object()) return respond(Error(400, "body must be a JSON object {\"name\":...}"));
+  std::string name;
+  if (auto bad = GetString(body, "name", 1, kMaxNameBytes, true, name)) {
+    return respond(Error(400, *bad));
+  }
+  const Id id = Issue(1).front();
+  constexpr int64_t kLevel = 1;
+  // The response is built before the write, from values the storage does not change.
+  // ordered_json keeps the documented key order: id, name, level.
+  std::string created =
+      nlohmann::ordered_json{{"id", std::to_string(id)}, {"name", name}, {"level", kLevel}}.dump();
+  storage_.CreatePlayer(
+      id, std::move(name), kLevel,
+      [this, respond = std::move(respond), created = std::move(created)](StorageResult result) {
+        switch (result.status) {
+          case StorageResult::Status::kOk:
+            return respond(Ok(201, created));
+          case StorageResult::Status::kNameTaken:
+            return respond(Error(409, "name taken; choose another name"));
+          default:
+            return respond(StorageFailure(result));
+        }
+      });
+}
+
+void RequestHandler::GrantItems(Id owner, const Request& request, Respond respond) {
+  json body;
+  if (auto bad = ParseBody(request.body, body)) return respond(std::move(*bad));
+  // One grant {"template":T,"count":C} or a list of them; each becomes one item row.
+  std::vector<const json*> grants;
+  if (body.is_object()) {
+    grants.push_back(&body);
+  } else if (body.is_array() && !body.empty() && body.size() <= kMaxItemsPerGrant) {
+    for (const json& g : body) {
+      if (!g.is_object()) {
+        return respond(Error(400, "each grant must be an object {\"template\":int,\"count\":int}"));
+      }
+      grants.push_back(&g);
+    }
+  } else {
+    return respond(Error(400, "body must be {\"template\":int,\"count\":int} or a list of 1 to " +
+                                  std::to_string(kMaxItemsPerGrant) + " of them"));
+  }
+  std::vector<ItemGrant> items(grants.size());
+  for (std::size_t i = 0; i < grants.size(); ++i) {
+    if (auto bad = GetInt(*grants[i], "template", 0, INT64_MAX, items[i].template_id)) {
+      return respond(Error(400, *bad));
+    }
+    if (auto bad = GetInt(*grants[i], "count", 1, INT32_MAX, items[i].count)) {
+      return respond(Error(400, *bad));
+    }
+  }
+  const std::vector<Id> ids = Issue(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) items[i].id = ids[i];
+  storage_.GrantItems(
+      owner, std::move(items),
+      [this, respond = std::move(respond), created = IdsJson(ids)](StorageResult result) {
+        switch (result.status) {
+          case StorageResult::Status::kOk:
+            return respond(Ok(201, created));
+          case StorageResult::Status::kNoSuchPlayer:
+            return respond(Error(404, "no such player"));
+          default:
+            return respond(StorageFailure(result));
+        }
+      });
+}
+
+void RequestHandler::Broadcast(const Request& request, Respond respond) {
+  json body;
+  if (auto bad = ParseBody(request.body, body)) return respond(std::move(*bad));
+  if (!body.is_object()) {
+    return respond(Error(400, "body must be a JSON object {\"subject\":...}"));
+  }
+  std::string subject, text;
+  if (auto bad = GetString(body, "subject", 1, kMaxSubjectBytes, true, subject)) {
+    return respond(Error(400, *bad));
+  }
+  if (const auto it = body.find("body"); it != body.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().size() > kMaxMailBodyBytes) {
+      return respond(Error(400, "\"body\" must be a string of at most " +
+                                    std::to_string(kMaxMailBodyBytes) + " bytes"));
+    }
+    text = it->get<std::string>();
+  }
+  IdSource ids;
+  ids.max_batch = generator_.max_batch();
+  ids.next_batch = [this](uint64_t n) {
+    ids_issued_.fetch_add(n, std::memory_order_relaxed);
+    return generator_.next_batch(n);
+  };
+  storage_.Broadcast(std::move(subject), std::move(text), std::move(ids),
+                     [this, respond = std::move(respond)](StorageResult result) {
+                       if (result.status != StorageResult::Status::kOk) {
+                         return respond(StorageFailure(result));
+                       }
+                       respond(Ok(200, "{\"sent\":" + std::to_string(result.count) + "}"));
+                     });
+}
+
+Response RequestHandler::Ids(std::string_view query) {
+  uint64_t count = 1;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view param = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (param.starts_with("count=")) {
+      const auto n = ParseDecimal(param.substr(6), 1, kMaxIdsPerRequest);
+      if (!n) {
+        return Error(
+            400, "bad count: must be an integer in [1, " + std::to_string(kMaxIdsPerRequest) + "]");
+      }
+      count = *n;
+    } else if (!param.empty()) {
+      return Error(400, "unknown query parameter; GET /ids takes only count=N");
+    }
+  }
+  return Ok(200, IdsJson(Issue(count)));
+}
+
+Response RequestHandler::DecodeId(std::string_view text) const {
+  const auto id = ParseId(text);
+  if (!id) return Error(400, "bad ID: must be a decimal integer in [0, 2^63)");
+  const DecodedId d = generator_.layout().Decode(*id);
+  std::string body = "{\"id\":";
+  AppendId(body, *id);
+  body += ",\"time\":\"" + FormatIso8601(d.unix_ms) +
+          "\",\"server_id\":" + std::to_string(d.server_id) +
+          ",\"sequence\":" + std::to_string(d.sequence) + "}";
+  return Ok(200, std::move(body));
+}
+
+std::string RequestHandler::MetricsText() const {
+  std::string out;
+  out += "# HELP steadyflake_ids_issued_total IDs this server issued.\n";
+  out += "# TYPE steadyflake_ids_issued_total counter\n";
+  out += "steadyflake_ids_issued_total " + std::to_string(ids_issued()) + "\n";
+  out += "# HELP steadyflake_clock_skew_seconds The generator's clock minus the wall clock.\n";
+  out += "# TYPE steadyflake_clock_skew_seconds gauge\n";
+  out += "steadyflake_clock_skew_seconds " + Seconds(generator_.skew()) + "\n";
+  out += "# HELP steadyflake_lead_seconds How far the next ID's time runs ahead of the clock.\n";
+  out += "# TYPE steadyflake_lead_seconds gauge\n";
+  out += "steadyflake_lead_seconds " + Seconds(generator_.lead()) + "\n";
+  out += "# HELP steadyflake_state_file_ok 1 if the last state-file write succeeded.\n";
+  out += "# TYPE steadyflake_state_file_ok gauge\n";
+  out += std::string("steadyflake_state_file_ok ") +
+         (generator_.state_error().empty() ? "1" : "0") + "\n";
+  out += "# HELP steadyflake_server_info The layout and server id of this server.\n";
+  out += "# TYPE steadyflake_server_info gauge\n";
+  out += "steadyflake_server_info{layout=\"" + generator_.layout().ToString() + "\",server_id=\"" +
+         std::to_string(generator_.server_id()) + "\"} 1\n";
+  out += "# HELP steadyflake_http_requests_total HTTP requests answered, by route and status.\n";
+  out += "# TYPE steadyflake_http_requests_total counter\n";
+  for (std::size_t r = 0; r < kRouteCount; ++r) {
+    for (std::size_t s = 0; s < kStatuses.size(); ++s) {
+      const uint64_t n = requests_[r][s].load(std::memory_order_relaxed);
+      if (n == 0) continue;
+      const std::string status = kStatuses[s] == 0 ? "other" : std::to_string(kStatuses[s]);
+      out += std::string("steadyflake_http_requests_total{route=\"") + kRouteLabels[r] +
+             "\",status=\"" + status + "\"} " + std::to_string(n) + "\n";
+    }
+  }
+  if (options_.extra_metrics) options_.extra_metrics(&out);
+  return out;
+}
+
+}  // namespace steadyflake::server

@@ -1,0 +1,125 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal to steadyflake-server; may change between releases.
+//
+// RequestHandler turns one HTTP request into one response: routing, validation, ID issuing,
+// the calls to Storage, JSON, and /metrics. It does no I/O of its own (no sockets, no files),
+// so it is unit-tested with a fake Storage and a generator on a simulated clock
+// (tests/server/request_handler_test.cpp). docs/server.md lists the routes.
+//
+// Thread-safety: Handle() and Reject() may be called from any number of threads at once.
+
+#ifndef STEADYFLAKE_SAMPLE_SERVER_REQUEST_HANDLER_H_
+#define STEADYFLAKE_SAMPLE_SERVER_REQUEST_HANDLER_H_
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "steadyflake/generator.h"
+#include "storage.h"
+
+namespace steadyflake::server {
+
+// What the handler needs of a request: the connection has parsed the HTTP around it.
+struct Request {
+  std::string method;  // "GET", "POST", ...
+  std::string target;  // path and query, e.g. "/ids?count=5"
+  std::string body;
+};
+
+struct Response {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::string allow;  // the Allow header of a 405, else empty
+};
+
+// The routes, as /metrics labels them.
+enum class Route {
+  kCreatePlayer,  // POST /players
+  kGrantItems,    // POST /players/{id}/items
+  kBroadcast,     // POST /mail/broadcast
+  kIds,           // GET /ids?count=N
+  kDecodeId,      // GET /ids/{id}
+  kMetrics,       // GET /metrics
+  kHealthz,       // GET /healthz
+  kOther,         // no route, or a request that could not be read
+};
+inline constexpr std::size_t kRouteCount = 8;
+
+class RequestHandler {
+ public:
+  // Largest body a connection reads; a larger one gets 413 via Reject().
+  static constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
+  static constexpr uint64_t kMaxIdsPerRequest = 10000;    // GET /ids?count=N
+  static constexpr std::size_t kMaxItemsPerGrant = 1000;  // POST /players/{id}/items
+  static constexpr std::size_t kMaxNameBytes = 64;
+  static constexpr std::size_t kMaxSubjectBytes = 200;
+  static constexpr std::size_t kMaxMailBodyBytes = 64 * 1024;
+
+  struct Options {
+    // Appends more Prometheus text to /metrics (e.g. the storage's counters). May be empty.
+    std::function<void(std::string*)> extra_metrics;
+    // Told about server-side failures (a failed database write) in one line. May be empty.
+    std::function<void(const std::string&)> log_error;
+  };
+
+  // `generator` and `storage` are not owned and must outlive the handler.
+  RequestHandler(Generator& generator, Storage& storage, Options options);
+  RequestHandler(Generator& generator, Storage& storage)
+      : RequestHandler(generator, storage, Options{}) {}
+
+  using Respond = std::function<void(Response)>;
+
+  // Handles `request` and calls `respond` exactly once with the response: before Handle
+  // returns for requests that need no storage, else later from the storage's thread.
+  // `respond` must not block. Never throws (a failure becomes a 500 response).
+  void Handle(const Request& request, Respond respond);
+
+  // The response to a request the connection could not read (status 400, or 413 for a body over
+  // kMaxBodyBytes), counted in /metrics under route "other".
+  Response Reject(int status, std::string_view message);
+
+  // A JSON error response {"error": message}.
+  static Response Error(int status, std::string_view message);
+
+  // GET /metrics's body.
+  std::string MetricsText() const;
+
+  uint64_t ids_issued() const { return ids_issued_.load(std::memory_order_relaxed); }
+
+ private:
+  // Status codes counted one by one in /metrics; any other is counted under the last slot.
+  static constexpr std::array<int, 10> kStatuses = {200, 201, 400, 404, 405, 409, 413, 500, 503, 0};
+
+  void Count(Route route, int status);
+  void Dispatch(const Request& request, const Respond& raw);
+  void CreatePlayer(const Request& request, Respond respond);
+  void GrantItems(Id owner, const Request& request, Respond respond);
+  void Broadcast(const Request& request, Respond respond);
+  Response Ids(std::string_view query);
+  Response DecodeId(std::string_view text) const;
+  // `n` IDs from the generator, in batches of at most max_batch(). REQUIRES: n >= 1.
+  std::vector<Id> Issue(uint64_t n);
+  Response StorageFailure(const StorageResult& result);
+
+  Generator& generator_;
+  Storage& storage_;
+  const Options options_;
+
+  // Memory ordering: relaxed for every counter; each is read on its own for /metrics, and no
+  // other memory is published through it.
+  std::atomic<uint64_t> ids_issued_{0};
+  std::array<std::array<std::atomic<uint64_t>, kStatuses.size()>, kRouteCount> requests_{};
+};
+
+}  // namespace steadyflake::server
+
+#endif  // STEADYFLAKE_SAMPLE_SERVER_REQUEST_HANDLER_H_

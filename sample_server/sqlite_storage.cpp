@@ -1,0 +1,321 @@
+// Copyright 2026 The steadyflake Authors.
+
+#include "sqlite_storage.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace steadyflake::server {
+
+namespace {
+
+constexpr const char* kSchema =
+    "CREATE TABLE IF NOT EXISTS player(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+    "level INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS item(id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, "
+    "template INTEGER NOT NULL, count INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS mail(id INTEGER PRIMARY KEY, to_player INTEGER NOT NULL, "
+    "subject TEXT NOT NULL, body BLOB);";
+
+// A prepared statement, finalized with the object.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK) {
+      throw StorageError(std::string("cannot prepare '") + sql + "': " + sqlite3_errmsg(db));
+    }
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  sqlite3_stmt* get() { return stmt_; }
+  // Resets and clears bindings, ready for the next use.
+  sqlite3_stmt* fresh() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    return stmt_;
+  }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace
+
+struct SqliteStorage::Statements {
+  explicit Statements(sqlite3* db)
+      : begin(db, "BEGIN IMMEDIATE"),
+        commit(db, "COMMIT"),
+        rollback(db, "ROLLBACK"),
+        savepoint(db, "SAVEPOINT op"),
+        release(db, "RELEASE op"),
+        rollback_to(db, "ROLLBACK TO op"),
+        insert_player(db, "INSERT INTO player(id, name, level) VALUES(?1, ?2, ?3)"),
+        player_exists(db, "SELECT 1 FROM player WHERE id = ?1"),
+        insert_item(db, "INSERT INTO item(id, owner_id, template, count) VALUES(?1, ?2, ?3, ?4)"),
+        player_ids(db, "SELECT id FROM player ORDER BY id"),
+        insert_mail(db, "INSERT INTO mail(id, to_player, subject, body) VALUES(?1, ?2, ?3, ?4)") {}
+
+  Statement begin, commit, rollback, savepoint, release, rollback_to;
+  Statement insert_player, player_exists, insert_item, player_ids, insert_mail;
+};
+
+struct SqliteStorage::Task {
+  std::function<StorageResult()> work;  // runs on the writer thread with db_mu_ held
+  StorageDone done;
+};
+
+SqliteStorage::SqliteStorage(const std::string& path) : path_(path) {
+  const auto fail = [&](const std::string& what) {
+    std::string message = "database " + path + ": " + what;
+    if (db_ != nullptr) message += std::string(": ") + sqlite3_errmsg(db_);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StorageError(message + "; check that --db names a writable SQLite file");
+  };
+  // NOMUTEX: the connection is only ever used with db_mu_ held.
+  if (sqlite3_open_v2(path.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    fail("cannot open");
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, 5000);
+  // journal_mode answers with the mode in force: "wal" unless the file cannot do WAL.
+  sqlite3_stmt* mode = nullptr;
+  if (sqlite3_prepare_v2(db_, "PRAGMA journal_mode=WAL", -1, &mode, nullptr) != SQLITE_OK) {
+    fail("cannot set WAL mode");
+  }
+  std::string got;
+  if (sqlite3_step(mode) == SQLITE_ROW) {
+    got = reinterpret_cast<const char*>(sqlite3_column_text(mode, 0));
+  }
+  sqlite3_finalize(mode);
+  if (got != "wal") fail("cannot switch to WAL mode (journal mode is '" + got + "')");
+  if (sqlite3_exec(db_, "PRAGMA synchronous=FULL", nullptr, nullptr, nullptr) != SQLITE_OK ||
+      sqlite3_exec(db_, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    fail("cannot create the tables");
+  }
+  try {
+    stmt_ = std::make_unique<Statements>(db_);
+  } catch (const StorageError& e) {
+    fail(e.what());
+  }
+  writer_ = std::thread([this] { RunWriter(); });
+}
+
+SqliteStorage::~SqliteStorage() { Close(); }
+
+void SqliteStorage::Close() {
+  std::lock_guard close_lock(close_mu_);
+  {
+    std::lock_guard lock(queue_mu_);
+    closing_ = true;
+  }
+  queue_cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
+  std::lock_guard lock(db_mu_);
+  if (db_ != nullptr) {
+    stmt_.reset();
+    sqlite3_close(db_);  // the last connection: checkpoints and removes the WAL
+    db_ = nullptr;
+  }
+}
+
+void SqliteStorage::Enqueue(std::function<StorageResult()> work, StorageDone done) {
+  {
+    std::lock_guard lock(queue_mu_);
+    if (!closing_) {
+      queue_.push_back(Task{std::move(work), std::move(done)});
+      queue_cv_.notify_one();
+      return;
+    }
+  }
+  done(StorageResult{StorageResult::Status::kUnavailable, 0, "the server is shutting down"});
+}
+
+void SqliteStorage::RunWriter() {
+  std::vector<Task> group;
+  for (;;) {
+    {
+      std::unique_lock lock(queue_mu_);
+      queue_cv_.wait(lock, [&] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) return;  // closing, and everything queued is written
+      const std::size_t n = std::min(queue_.size(), kMaxGroup);
+      for (std::size_t i = 0; i < n; ++i) {
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    RunGroup(group);
+    group.clear();
+  }
+}
+
+StorageResult SqliteStorage::Failed(const std::string& what) const {
+  return StorageResult{StorageResult::Status::kFailed, 0,
+                       "database " + path_ + ": " + what + ": " + sqlite3_errmsg(db_)};
+}
+
+void SqliteStorage::RunGroup(std::vector<Task>& group) {
+  std::vector<StorageResult> results(group.size());
+  {
+    std::lock_guard lock(db_mu_);
+    const auto step = [](Statement& s) { return sqlite3_step(s.fresh()); };
+    if (step(stmt_->begin) != SQLITE_DONE) {
+      const StorageResult failed = Failed("cannot begin a transaction");
+      std::fill(results.begin(), results.end(), failed);
+    } else {
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        if (step(stmt_->savepoint) != SQLITE_DONE) {
+          results[i] = Failed("cannot open a savepoint");
+          continue;
+        }
+        try {
+          results[i] = group[i].work();
+        } catch (const std::exception& e) {  // std::bad_alloc, or an IdSource that threw
+          results[i] = StorageResult{StorageResult::Status::kFailed, 0, e.what()};
+        }
+        // A failed operation leaves nothing: everything it wrote is rolled back.
+        if (results[i].status != StorageResult::Status::kOk) step(stmt_->rollback_to);
+        step(stmt_->release);
+      }
+      if (step(stmt_->commit) == SQLITE_DONE) {
+        transactions_.fetch_add(1, std::memory_order_relaxed);
+        operations_.fetch_add(group.size(), std::memory_order_relaxed);
+      } else {
+        const StorageResult failed = Failed("cannot commit");
+        step(stmt_->rollback);
+        for (StorageResult& r : results) {
+          if (r.status == StorageResult::Status::kOk) r = failed;
+        }
+      }
+    }
+    sqlite3_reset(stmt_->begin.get());
+    sqlite3_reset(stmt_->commit.get());
+  }
+  // Outside the lock: a `done` may take its time posting a response.
+  for (std::size_t i = 0; i < group.size(); ++i) group[i].done(std::move(results[i]));
+}
+
+void SqliteStorage::CreatePlayer(Id id, std::string name, int64_t level, StorageDone done) {
+  Enqueue([this, id, name = std::move(name), level] { return DoCreatePlayer(id, name, level); },
+          std::move(done));
+}
+
+void SqliteStorage::GrantItems(Id owner, std::vector<ItemGrant> items, StorageDone done) {
+  Enqueue([this, owner, items = std::move(items)] { return DoGrantItems(owner, items); },
+          std::move(done));
+}
+
+void SqliteStorage::Broadcast(std::string subject, std::string body, IdSource ids,
+                              StorageDone done) {
+  Enqueue([this, subject = std::move(subject), body = std::move(body),
+           ids = std::move(ids)] { return DoBroadcast(subject, body, ids); },
+          std::move(done));
+}
+
+StorageResult SqliteStorage::DoCreatePlayer(Id id, const std::string& name, int64_t level) {
+  sqlite3_stmt* s = stmt_->insert_player.fresh();
+  sqlite3_bind_int64(s, 1, id);
+  sqlite3_bind_text(s, 2, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
+  sqlite3_bind_int64(s, 3, level);
+  const int rc = sqlite3_step(s);
+  if (rc == SQLITE_DONE) return {};
+  if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+    sqlite3_reset(s);
+    return StorageResult{StorageResult::Status::kNameTaken, 0, "name taken"};
+  }
+  StorageResult failed = Failed("cannot insert a player");
+  sqlite3_reset(s);
+  return failed;
+}
+
+StorageResult SqliteStorage::DoGrantItems(Id owner, const std::vector<ItemGrant>& items) {
+  sqlite3_stmt* exists = stmt_->player_exists.fresh();
+  sqlite3_bind_int64(exists, 1, owner);
+  const int rc = sqlite3_step(exists);
+  sqlite3_reset(exists);
+  if (rc == SQLITE_DONE) {
+    return StorageResult{StorageResult::Status::kNoSuchPlayer, 0, "no such player"};
+  }
+  if (rc != SQLITE_ROW) return Failed("cannot look up a player");
+  for (const ItemGrant& item : items) {
+    sqlite3_stmt* s = stmt_->insert_item.fresh();
+    sqlite3_bind_int64(s, 1, item.id);
+    sqlite3_bind_int64(s, 2, owner);
+    sqlite3_bind_int64(s, 3, item.template_id);
+    sqlite3_bind_int64(s, 4, item.count);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+      StorageResult failed = Failed("cannot insert an item");
+      sqlite3_reset(s);
+      return failed;
+    }
+  }
+  sqlite3_reset(stmt_->insert_item.get());
+  return StorageResult{StorageResult::Status::kOk, items.size(), ""};
+}
+
+StorageResult SqliteStorage::DoBroadcast(const std::string& subject, const std::string& body,
+                                         const IdSource& ids) {
+  std::vector<Id> players;
+  sqlite3_stmt* list = stmt_->player_ids.fresh();
+  int rc;
+  while ((rc = sqlite3_step(list)) == SQLITE_ROW) players.push_back(sqlite3_column_int64(list, 0));
+  sqlite3_reset(list);
+  if (rc != SQLITE_DONE) return Failed("cannot list the players");
+
+  std::size_t next = 0;
+  while (next < players.size()) {
+    const uint64_t n = std::min<uint64_t>(players.size() - next, ids.max_batch);
+    for (const Id id : ids.next_batch(n)) {
+      sqlite3_stmt* s = stmt_->insert_mail.fresh();
+      sqlite3_bind_int64(s, 1, id);
+      sqlite3_bind_int64(s, 2, players[next++]);
+      sqlite3_bind_text(s, 3, subject.data(), static_cast<int>(subject.size()), SQLITE_STATIC);
+      if (!body.empty()) {
+        sqlite3_bind_blob(s, 4, body.data(), static_cast<int>(body.size()), SQLITE_STATIC);
+      }
+      if (sqlite3_step(s) != SQLITE_DONE) {
+        StorageResult failed = Failed("cannot insert a mail");
+        sqlite3_reset(s);
+        return failed;
+      }
+    }
+  }
+  sqlite3_reset(stmt_->insert_mail.get());
+  return StorageResult{StorageResult::Status::kOk, players.size(), ""};
+}
+
+Id SqliteStorage::LargestIdOf(const Layout& layout, uint64_t server_id) {
+  std::lock_guard lock(db_mu_);
+  if (db_ == nullptr) throw StorageError("database " + path_ + " is closed");
+  Id largest = 0;
+  for (const char* table : {"player", "item", "mail"}) {
+    // The table's b-tree is keyed by id, so ORDER BY id DESC walks it from the end with no
+    // sort, and LIMIT 1 stops at the first row of this server id.
+    const std::string sql = std::string("SELECT id FROM ") + table +
+                            " WHERE id >= 0 AND ((id >> ?1) & ?2) = ?3 ORDER BY id DESC LIMIT 1";
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
+                         sqlite3_errmsg(db_) + "; check that --db names this server's database");
+    }
+    sqlite3_bind_int64(s, 1, layout.sequence_bits());
+    sqlite3_bind_int64(s, 2, static_cast<int64_t>(layout.max_server_id()));
+    sqlite3_bind_int64(s, 3, static_cast<int64_t>(server_id));
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) largest = std::max(largest, Id{sqlite3_column_int64(s, 0)});
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
+                         sqlite3_errmsg(db_));
+    }
+  }
+  return largest;
+}
+
+}  // namespace steadyflake::server

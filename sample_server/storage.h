@@ -1,0 +1,75 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal to steadyflake-server; may change between releases.
+//
+// Storage is what the request handler asks to write: players, items and mails. It is an
+// interface so the handler is tested against an in-memory fake (tests/server/) and the server
+// runs on SQLite (sqlite_storage.h).
+//
+// Every operation is asynchronous: it returns at once and calls `done` exactly once, with the
+// outcome, after the write is durable (or has failed and left nothing behind). `done` may run
+// on any thread, possibly before the call returns (the fake does that); it must not block.
+// Each operation is all-or-nothing: no half-written row or half-granted list of items.
+//
+// Thread-safety: implementations are safe to call from any number of threads at once.
+
+#ifndef STEADYFLAKE_SAMPLE_SERVER_STORAGE_H_
+#define STEADYFLAKE_SAMPLE_SERVER_STORAGE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "steadyflake/generator.h"
+#include "steadyflake/layout.h"
+
+namespace steadyflake::server {
+
+// One row of `item`: a stack of `count` items of `template_id`.
+struct ItemGrant {
+  Id id = 0;
+  int64_t template_id = 0;
+  int64_t count = 0;
+};
+
+struct StorageResult {
+  enum class Status {
+    kOk,
+    kNameTaken,     // CreatePlayer: another player has that name (nothing written)
+    kNoSuchPlayer,  // GrantItems: the owner does not exist (nothing written)
+    kUnavailable,   // the storage is closing or closed (nothing written)
+    kFailed,        // the database failed (nothing written); `message` says how
+  };
+  Status status = Status::kOk;
+  uint64_t count = 0;   // Broadcast: mails written
+  std::string message;  // kFailed: one line naming the problem
+};
+
+using StorageDone = std::function<void(StorageResult)>;
+
+// Hands out `n` IDs for a broadcast, 1 <= n <= max; called by the storage while it writes.
+struct IdSource {
+  std::function<IdRange(uint64_t n)> next_batch;
+  uint64_t max_batch = 1;
+};
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+
+  // Inserts player(id, name, level). kNameTaken if the name is used.
+  virtual void CreatePlayer(Id id, std::string name, int64_t level, StorageDone done) = 0;
+
+  // Inserts one item row per grant, all owned by `owner`. kNoSuchPlayer if there is no such
+  // player.
+  virtual void GrantItems(Id owner, std::vector<ItemGrant> items, StorageDone done) = 0;
+
+  // Writes one mail to every player that exists when the write runs, with IDs from `ids`, in
+  // one transaction. `body` empty: NULL. The result's count is the number of mails.
+  virtual void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) = 0;
+};
+
+}  // namespace steadyflake::server
+
+#endif  // STEADYFLAKE_SAMPLE_SERVER_STORAGE_H_

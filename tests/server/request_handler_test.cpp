@@ -1,0 +1,406 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// RequestHandler without sockets: every route, every class of bad request, and /metrics, with
+// an in-memory Storage and a generator on a simulated clock.
+
+#include "request_handler.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../test_util.h"
+#include "steadyflake/clock.h"
+#include "steadyflake/generator.h"
+
+namespace steadyflake::server {
+namespace {
+
+using nlohmann::json;
+using steadyflake::testing::kJune2026;
+
+// Storage in memory. Answers at once, or holds answers back (`defer`) until Flush(), the way
+// the SQLite storage answers later from its own thread.
+class FakeStorage : public Storage {
+ public:
+  void CreatePlayer(Id id, std::string name, int64_t level, StorageDone done) override {
+    Answer(std::move(done), [=, this] {
+      if (names.count(name) != 0) return Result(StorageResult::Status::kNameTaken);
+      names.insert(name);
+      players[id] = level;
+      return Result(StorageResult::Status::kOk);
+    });
+  }
+  void GrantItems(Id owner, std::vector<ItemGrant> grants, StorageDone done) override {
+    Answer(std::move(done), [=, this] {
+      if (players.count(owner) == 0) return Result(StorageResult::Status::kNoSuchPlayer);
+      for (const ItemGrant& g : grants) items.push_back(g);
+      return Result(StorageResult::Status::kOk);
+    });
+  }
+  void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) override {
+    Answer(std::move(done), [=, this] {
+      StorageResult r = Result(StorageResult::Status::kOk);
+      std::vector<Id> to(players.size());
+      auto player = players.begin();
+      for (std::size_t sent = 0; sent < to.size();) {
+        const uint64_t n = std::min<uint64_t>(to.size() - sent, ids.max_batch);
+        for (const Id id : ids.next_batch(n)) {
+          mails[id] = player->first;
+          ++player;
+          ++sent;
+        }
+      }
+      last_subject = subject;
+      last_body = body;
+      r.count = to.size();
+      return r;
+    });
+  }
+
+  void Flush() {
+    auto pending = std::move(deferred);
+    deferred.clear();
+    for (auto& answer : pending) answer();
+  }
+
+  std::optional<StorageResult::Status> force;  // answer every call with this status
+  bool defer = false;
+  std::set<std::string> names;
+  std::map<Id, int64_t> players;
+  std::vector<ItemGrant> items;
+  std::map<Id, Id> mails;  // mail id -> player
+  std::string last_subject, last_body;
+
+ private:
+  static StorageResult Result(StorageResult::Status status) {
+    StorageResult r;
+    r.status = status;
+    if (status == StorageResult::Status::kFailed) r.message = "disk full";
+    return r;
+  }
+  template <typename F>
+  void Answer(StorageDone done, F work) {
+    auto run = [this, done = std::move(done), work] { done(force ? Result(*force) : work()); };
+    if (defer) {
+      deferred.push_back(run);
+    } else {
+      run();
+    }
+  }
+  std::vector<std::function<void()>> deferred;
+};
+
+class RequestHandlerTest : public ::testing::Test {
+ protected:
+  RequestHandlerTest()
+      : clock_(kJune2026),
+        generator_(GeneratorOptions(&clock_)),
+        handler_(generator_, storage_, HandlerOptions()) {}
+
+  static Generator::Options GeneratorOptions(Clock* clock) {
+    Generator::Options options;
+    options.server_id = 7;
+    options.clock = clock;
+    options.ticker = Generator::Ticker::kManual;
+    return options;
+  }
+  RequestHandler::Options HandlerOptions() {
+    RequestHandler::Options options;
+    options.log_error = [this](const std::string& line) { logged_.push_back(line); };
+    return options;
+  }
+
+  // The response to one request; fails the test if the handler answers other than once.
+  Response Call(const std::string& method, const std::string& target,
+                const std::string& body = "") {
+    int answers = 0;
+    Response out;
+    handler_.Handle(Request{method, target, body}, [&](Response r) {
+      ++answers;
+      out = std::move(r);
+    });
+    storage_.Flush();
+    EXPECT_EQ(answers, 1) << method << " " << target;
+    return out;
+  }
+
+  // The JSON body of a response with the given status.
+  json Expect(int status, const Response& r) {
+    EXPECT_EQ(r.status, status) << r.body;
+    EXPECT_EQ(r.content_type, "application/json");
+    const json body = json::parse(r.body, nullptr, false);
+    EXPECT_FALSE(body.is_discarded()) << r.body;
+    if (status >= 400) {
+      EXPECT_TRUE(body.contains("error") && body["error"].is_string()) << r.body;
+    }
+    return body;
+  }
+
+  Id CreatePlayer(const std::string& name) {
+    const json body = Expect(201, Call("POST", "/players", json{{"name", name}}.dump()));
+    return std::stoll(body["id"].get<std::string>());
+  }
+
+  SimulatedClock clock_;
+  Generator generator_;
+  FakeStorage storage_;
+  std::vector<std::string> logged_;
+  RequestHandler handler_;
+};
+
+TEST_F(RequestHandlerTest, CreatePlayerReturnsIdAsStringAndLevelOne) {
+  const Response r = Call("POST", "/players", R"({"name":"alice"})");
+  const json body = Expect(201, r);
+  ASSERT_TRUE(body["id"].is_string());
+  EXPECT_EQ(body["name"], "alice");
+  EXPECT_EQ(body["level"], 1);
+  // The documented key order.
+  EXPECT_EQ(r.body.find("\"id\""), 1u);
+  const Id id = std::stoll(body["id"].get<std::string>());
+  EXPECT_EQ(generator_.layout().Decode(id).server_id, 7u);
+  EXPECT_EQ(storage_.players.count(id), 1u);
+}
+
+TEST_F(RequestHandlerTest, TakenNameIs409) {
+  CreatePlayer("bob");
+  Expect(409, Call("POST", "/players", R"({"name":"bob"})"));
+  EXPECT_EQ(storage_.players.size(), 1u);
+}
+
+TEST_F(RequestHandlerTest, AnswersLaterWhenStorageAnswersLater) {
+  storage_.defer = true;
+  int answers = 0;
+  handler_.Handle(Request{"POST", "/players", R"({"name":"late"})"}, [&](Response r) {
+    EXPECT_EQ(r.status, 201);
+    ++answers;
+  });
+  EXPECT_EQ(answers, 0);
+  storage_.Flush();
+  EXPECT_EQ(answers, 1);
+  EXPECT_NE(handler_.MetricsText().find(
+                R"(steadyflake_http_requests_total{route="/players",status="201"} 1)"),
+            std::string::npos);
+}
+
+TEST_F(RequestHandlerTest, GrantItemsOneOrAList) {
+  const Id player = CreatePlayer("carol");
+  const std::string base = "/players/" + std::to_string(player) + "/items";
+  json one = Expect(201, Call("POST", base, R"({"template":5,"count":3})"));
+  ASSERT_EQ(one["ids"].size(), 1u);
+  EXPECT_TRUE(one["ids"][0].is_string());
+  json many =
+      Expect(201, Call("POST", base, R"([{"template":1,"count":1},{"template":2,"count":9}])"));
+  ASSERT_EQ(many["ids"].size(), 2u);
+  ASSERT_EQ(storage_.items.size(), 3u);
+  EXPECT_EQ(storage_.items[0].template_id, 5);
+  EXPECT_EQ(storage_.items[0].count, 3);
+  EXPECT_EQ(storage_.items[2].count, 9);
+  EXPECT_EQ(std::to_string(storage_.items[2].id), many["ids"][1].get<std::string>());
+  // Increasing IDs, in the order of the request.
+  EXPECT_LT(storage_.items[0].id, storage_.items[1].id);
+  EXPECT_LT(storage_.items[1].id, storage_.items[2].id);
+}
+
+TEST_F(RequestHandlerTest, GrantItemsToUnknownPlayerIs404) {
+  Expect(404, Call("POST", "/players/12345/items", R"({"template":5,"count":3})"));
+  EXPECT_TRUE(storage_.items.empty());
+}
+
+TEST_F(RequestHandlerTest, BroadcastMailsEveryPlayerWithFreshIds) {
+  for (int i = 0; i < 5; ++i) CreatePlayer("p" + std::to_string(i));
+  const json body = Expect(200, Call("POST", "/mail/broadcast", R"({"subject":"hi","body":"x"})"));
+  EXPECT_EQ(body["sent"], 5);
+  ASSERT_EQ(storage_.mails.size(), 5u);
+  std::set<Id> to;
+  for (const auto& [mail, player] : storage_.mails) {
+    EXPECT_EQ(storage_.players.count(mail), 0u);
+    to.insert(player);
+  }
+  EXPECT_EQ(to.size(), 5u);
+  EXPECT_EQ(storage_.last_subject, "hi");
+  EXPECT_EQ(storage_.last_body, "x");
+}
+
+TEST_F(RequestHandlerTest, BroadcastLargerThanOneBatch) {
+  for (uint64_t i = 0; i < generator_.max_batch() + 3; ++i) {
+    storage_.players[static_cast<Id>(i)] = 1;
+  }
+  const json body = Expect(200, Call("POST", "/mail/broadcast", R"({"subject":"spike"})"));
+  EXPECT_EQ(body["sent"], generator_.max_batch() + 3);
+  EXPECT_EQ(storage_.mails.size(), generator_.max_batch() + 3);
+}
+
+TEST_F(RequestHandlerTest, IdsCountAndDefault) {
+  json body = Expect(200, Call("GET", "/ids?count=3"));
+  ASSERT_EQ(body["ids"].size(), 3u);
+  Id previous = 0;
+  for (const json& id : body["ids"]) {
+    ASSERT_TRUE(id.is_string());
+    const Id value = std::stoll(id.get<std::string>());
+    EXPECT_GT(value, previous);
+    previous = value;
+  }
+  EXPECT_EQ(Expect(200, Call("GET", "/ids"))["ids"].size(), 1u);
+  EXPECT_EQ(Expect(200, Call("GET", "/ids?count=10000"))["ids"].size(), 10000u);
+  EXPECT_EQ(handler_.ids_issued(), 3u + 1 + 10000);
+}
+
+TEST_F(RequestHandlerTest, IdsBadCountIs400) {
+  for (const char* target :
+       {"/ids?count=0", "/ids?count=10001", "/ids?count=abc", "/ids?count=", "/ids?count=-1",
+        "/ids?count=1.5", "/ids?count=99999999999999999999", "/ids?cnt=3"}) {
+    Expect(400, Call("GET", target));
+  }
+  EXPECT_EQ(handler_.ids_issued(), 0u);
+}
+
+TEST_F(RequestHandlerTest, DecodeId) {
+  const Id id = generator_.layout().Compose(1000, 42, 5);
+  const json body = Expect(200, Call("GET", "/ids/" + std::to_string(id)));
+  EXPECT_EQ(body["id"], std::to_string(id));
+  EXPECT_EQ(body["server_id"], 42);
+  EXPECT_EQ(body["sequence"], 5);
+  EXPECT_EQ(body["time"], "2024-01-01T00:00:10.000Z");
+}
+
+TEST_F(RequestHandlerTest, BadIdIs400) {
+  for (const char* id : {"abc", "-1", "+1", "1x", "9223372036854775808", "1.0", "%31"}) {
+    Expect(400, Call("GET", std::string("/ids/") + id));
+    Expect(400,
+           Call("POST", std::string("/players/") + id + "/items", R"({"template":1,"count":1})"));
+  }
+}
+
+TEST_F(RequestHandlerTest, UnknownRouteIs404) {
+  for (const char* target : {"/", "/player", "/players/", "/players/1", "/players/1/items/2",
+                             "/ids/1/2", "/metricsx", "/healthz/", "/mail"}) {
+    Expect(404, Call("GET", target));
+  }
+}
+
+TEST_F(RequestHandlerTest, WrongMethodIs405WithAllow) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"GET", "/players"}, {"PUT", "/players/1/items"}, {"GET", "/mail/broadcast"},
+      {"POST", "/ids"},    {"DELETE", "/ids/1"},        {"POST", "/metrics"},
+      {"POST", "/healthz"}};
+  for (const auto& [method, target] : cases) {
+    const Response r = Call(method, target);
+    Expect(405, r);
+    EXPECT_FALSE(r.allow.empty()) << method << " " << target;
+  }
+}
+
+TEST_F(RequestHandlerTest, MalformedJsonIs400) {
+  for (const char* body : {"", "{", "{\"name\":", "nul", "{\"name\":\"a\"} x", "\xff\xfe",
+                           "{\"name\":\"\xc3\x28\"}"}) {
+    Expect(400, Call("POST", "/players", body));
+    Expect(400, Call("POST", "/players/1/items", body));
+    Expect(400, Call("POST", "/mail/broadcast", body));
+  }
+  EXPECT_TRUE(storage_.players.empty());
+}
+
+TEST_F(RequestHandlerTest, DeeplyNestedJsonIs400NotACrash) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  Expect(400, Call("POST", "/players", deep));
+  Expect(400, Call("POST", "/players", std::string(500000, '[')));
+}
+
+TEST_F(RequestHandlerTest, WrongTypesAre400) {
+  for (const char* body :
+       {"[]", "\"alice\"", "{}", R"({"name":5})", R"({"name":null})", R"({"name":""})",
+        R"({"name":["a"]})", R"({"name":"a\nb"})",
+        R"({"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})"}) {
+    Expect(400, Call("POST", "/players", body));
+  }
+  const Id player = CreatePlayer("dave");
+  const std::string items = "/players/" + std::to_string(player) + "/items";
+  for (const char* body :
+       {"[]", "5", R"({"template":1})", R"({"count":1})", R"({"template":"1","count":1})",
+        R"({"template":1,"count":1.5})", R"({"template":1,"count":0})",
+        R"({"template":-1,"count":1})", R"({"template":1,"count":true})",
+        R"({"template":18446744073709551615,"count":1})", R"([{"template":1,"count":1},5])",
+        R"({"template":1,"count":2147483648})"}) {
+    Expect(400, Call("POST", items, body));
+  }
+  std::string too_many = "[";
+  for (std::size_t i = 0; i <= RequestHandler::kMaxItemsPerGrant; ++i) {
+    too_many += std::string(i ? "," : "") + R"({"template":1,"count":1})";
+  }
+  Expect(400, Call("POST", items, too_many + "]"));
+  for (const char* body :
+       {"{}", R"({"subject":1})", R"({"subject":""})", R"({"subject":"s","body":5})"}) {
+    Expect(400, Call("POST", "/mail/broadcast", body));
+  }
+  EXPECT_TRUE(storage_.items.empty());
+  EXPECT_TRUE(storage_.mails.empty());
+}
+
+TEST_F(RequestHandlerTest, StorageFailureIs500AndLogged) {
+  storage_.force = StorageResult::Status::kFailed;
+  Expect(500, Call("POST", "/players", R"({"name":"erin"})"));
+  ASSERT_EQ(logged_.size(), 1u);
+  EXPECT_EQ(logged_[0], "disk full");
+}
+
+TEST_F(RequestHandlerTest, ShuttingDownIs503) {
+  storage_.force = StorageResult::Status::kUnavailable;
+  Expect(503, Call("POST", "/players", R"({"name":"erin"})"));
+  Expect(503, Call("POST", "/mail/broadcast", R"({"subject":"s"})"));
+}
+
+TEST_F(RequestHandlerTest, RejectCountsUnderOther) {
+  const Response r = handler_.Reject(413, "request body over 1 MiB");
+  Expect(413, r);
+  EXPECT_NE(handler_.MetricsText().find(
+                R"(steadyflake_http_requests_total{route="other",status="413"} 1)"),
+            std::string::npos);
+}
+
+TEST_F(RequestHandlerTest, HealthzAndMetrics) {
+  Expect(200, Call("GET", "/healthz"));
+  Call("GET", "/ids?count=4");
+  Call("GET", "/nope");
+  const Response r = Call("GET", "/metrics");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type.rfind("text/plain; version=0.0.4", 0), 0u);
+  for (const char* line :
+       {"steadyflake_ids_issued_total 4\n", "steadyflake_clock_skew_seconds ",
+        "steadyflake_lead_seconds ", "# TYPE steadyflake_ids_issued_total counter\n",
+        R"(steadyflake_http_requests_total{route="/healthz",status="200"} 1)",
+        R"(steadyflake_http_requests_total{route="/ids",status="200"} 1)",
+        R"(steadyflake_http_requests_total{route="other",status="404"} 1)",
+        R"(steadyflake_server_info{layout="37/16/10@10ms",server_id="7"} 1)"}) {
+    EXPECT_NE(r.body.find(line), std::string::npos) << line << "\n" << r.body;
+  }
+  // Prometheus text: every line is a comment or `name{labels} value`.
+  std::size_t start = 0;
+  while (start < r.body.size()) {
+    const std::size_t end = r.body.find('\n', start);
+    ASSERT_NE(end, std::string::npos) << "last line has no newline";
+    const std::string line = r.body.substr(start, end - start);
+    start = end + 1;
+    if (line.rfind("# HELP ", 0) == 0 || line.rfind("# TYPE ", 0) == 0) continue;
+    const std::size_t space = line.rfind(' ');
+    ASSERT_NE(space, std::string::npos) << line;
+    EXPECT_NO_THROW((void)std::stod(line.substr(space + 1))) << line;
+    EXPECT_EQ(line.rfind("steadyflake_", 0), 0u) << line;
+  }
+}
+
+TEST_F(RequestHandlerTest, LeadShowsInMetricsDuringASpike) {
+  // 3 ticks' worth of IDs at once: the generator borrows 2 future ticks.
+  Expect(200, Call("GET", "/ids?count=3072"));
+  const std::string text = handler_.MetricsText();
+  EXPECT_EQ(text.find("steadyflake_lead_seconds 0.000000000"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace steadyflake::server
