@@ -121,6 +121,10 @@ void BM_MergeCheck_Sqlite(benchmark::State& state) {
     benchmark::DoNotOptimize(report.verdict);
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows * 2));
+  if (g_input.keys_held > 0) {
+    state.counters["bytes_per_key"] =
+        static_cast<double>(g_input.key_bytes) / static_cast<double>(g_input.keys_held);
+  }
 }
 BENCHMARK(BM_MergeCheck_Sqlite)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
