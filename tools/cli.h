@@ -24,6 +24,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "group_thousands.h"
 #include "steadyflake/layout.h"
 
 namespace steadyflake::cli {
@@ -91,8 +92,7 @@ class Output {
 // that are not printable ASCII as \xNN, so a message stays on one line.
 std::string Quote(std::string_view text);
 
-// "65,536": thousands separated by commas, for human-readable tables.
-std::string GroupThousands(uint64_t value);
+using tools::GroupThousands;  // tools/common/group_thousands.h
 
 // Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
 // CliError naming the option, the text and the range otherwise.

@@ -94,16 +94,6 @@ std::string Quote(std::string_view text) {
   return out;
 }
 
-std::string GroupThousands(uint64_t value) {
-  const std::string digits = std::to_string(value);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
                              uint64_t max) {
   uint64_t value = 0;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "group_thousands.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/time_format.h"
 
@@ -18,16 +19,6 @@ namespace {
 constexpr std::size_t kShownConflicts = 10;
 // Ranges of server ids shown per list.
 constexpr std::size_t kShownRanges = 20;
-
-std::string Group(uint64_t value) {
-  const std::string digits = std::to_string(value);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string Hex(const std::string& bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -89,7 +80,7 @@ std::string Ranges(const std::vector<uint64_t>& ids) {
     std::size_t j = i;
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
     if (ranges == kShownRanges) {
-      out += ", ... (" + Group(ids.size()) + " in all)";
+      out += ", ... (" + tools::GroupThousands(ids.size()) + " in all)";
       break;
     }
     if (ranges > 0) out += ", ";
@@ -119,16 +110,17 @@ std::string FormatText(const Report& report, const Layout& layout) {
   const char* labels[2] = {"A", "B"};
   for (int i = 0; i < 2; ++i) {
     const InputReport& in = report.inputs[i];
-    out += std::string(labels[i]) + ": " + in.path + " (" + in.format + ", " + Group(in.tables) +
-           (in.tables == 1 ? " table, " : " tables, ") + Group(in.rows) +
-           (in.rows == 1 ? " row)\n" : " rows)\n");
+    out += std::string(labels[i]) + ": " + in.path + " (" + in.format + ", " +
+           tools::GroupThousands(in.tables) + (in.tables == 1 ? " table, " : " tables, ") +
+           tools::GroupThousands(in.rows) + (in.rows == 1 ? " row)\n" : " rows)\n");
   }
   out += "\n";
   if (report.keys.empty()) out += "no key of a table in both inputs to compare\n";
   for (const KeyReport& k : report.keys) {
     out += k.table + " " + Columns(k.columns) +
            (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
-           Group(k.rows_a) + ", B " + Group(k.rows_b) + ", overlap " + Group(k.overlap) + "\n";
+           tools::GroupThousands(k.rows_a) + ", B " + tools::GroupThousands(k.rows_b) +
+           ", overlap " + tools::GroupThousands(k.overlap) + "\n";
     const std::size_t shown = std::min(k.conflicts.size(), kShownConflicts);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& row = k.conflicts[i];
@@ -149,11 +141,12 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out += line + "\n";
     }
     if (k.overlap > shown) {
-      out += "    ... " + Group(k.overlap - shown) + " more (--json lists up to --limit)\n";
+      out += "    ... " + tools::GroupThousands(k.overlap - shown) +
+             " more (--json lists up to --limit)\n";
     }
     if (k.decoded && (k.legacy_a > 0 || k.legacy_b > 0)) {
       out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
-             Group(k.legacy_a) + ", B " + Group(k.legacy_b) + "\n";
+             tools::GroupThousands(k.legacy_a) + ", B " + tools::GroupThousands(k.legacy_b) + "\n";
     }
   }
   out += "\nserver ids in A: " + Ranges(report.servers_a) + "\n";
@@ -174,7 +167,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out += "verdict: safe to merge\n";
       break;
     case Report::Verdict::kConflict:
-      out += "verdict: CONFLICT \xe2\x80\x94 " + Group(overlap) +
+      out += "verdict: CONFLICT \xe2\x80\x94 " + tools::GroupThousands(overlap) +
              (overlap == 1 ? " key overlaps\n" : " keys overlap\n");
       break;
     case Report::Verdict::kRisk: {
