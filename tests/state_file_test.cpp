@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../engine/src/state_file.h"
+#include "state_file.h"
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
 #include "test_util.h"

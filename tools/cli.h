@@ -24,14 +24,18 @@
 
 #include <boost/program_options.hpp>
 
-#include "group_thousands.h"
 #include "steadyflake/layout.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::cli {
 
 // Exit statuses, documented in docs/cli.md.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 2;  // usage, input, layout, state-file or lock problem
+// merge-check's verdicts beside kExitOk (safe) and kExitError (could not check).
+inline constexpr int kExitConflict = 1;  // a key overlaps
+inline constexpr int kExitRisk = 3;      // no overlap, but a server id issues IDs in both inputs
 // Standard output was closed by its reader: what a shell reports for a process killed by
 // SIGPIPE (128 + 13), so `set -o pipefail` scripts see the same status as for `yes | head`.
 inline constexpr int kExitOutputClosed = 141;
@@ -92,7 +96,7 @@ class Output {
 // that are not printable ASCII as \xNN, so a message stays on one line.
 std::string Quote(std::string_view text);
 
-using tools::GroupThousands;  // tools/common/group_thousands.h
+using mergecheck::GroupThousands;
 
 // Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
 // CliError naming the option, the text and the range otherwise.
@@ -125,6 +129,9 @@ int RunGen(const std::vector<std::string>& args);
 int RunDecode(const std::vector<std::string>& args);
 // Returns the merge checker's own statuses: 0 safe, 1 a key overlaps, 3 a shared server id.
 int RunMergeCheck(const std::vector<std::string>& args);
+
+// kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
+int ExitStatusOf(mergecheck::Report::Verdict verdict);
 
 // Dispatches `args` (argv without the program name) to a subcommand, or handles --help and
 // --version. Returns the exit status; throws like the subcommands.

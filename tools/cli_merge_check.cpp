@@ -152,7 +152,19 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   out.Append(vm.count("json") != 0 ? mergecheck::FormatJson(report)
                                    : mergecheck::FormatText(report, options.layout));
   out.Flush();
-  return mergecheck::ExitStatus(report);
+  return ExitStatusOf(report.verdict);
+}
+
+int ExitStatusOf(mergecheck::Report::Verdict verdict) {
+  switch (verdict) {
+    case mergecheck::Report::Verdict::kSafe:
+      return kExitOk;
+    case mergecheck::Report::Verdict::kConflict:
+      return kExitConflict;
+    case mergecheck::Report::Verdict::kRisk:
+      return kExitRisk;
+  }
+  return kExitError;
 }
 
 }  // namespace steadyflake::cli

@@ -10,7 +10,6 @@
 #include "steadyflake/generator.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/time_format.h"
-
-#define STEADYFLAKE_VERSION "0.1.0"
+#include "steadyflake/version.h"  // generated from cmake/version.h.in
 
 #endif  // STEADYFLAKE_STEADYFLAKE_H_

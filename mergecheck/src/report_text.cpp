@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "group_thousands.h"
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/text.h"
 #include "steadyflake/time_format.h"
 
 namespace steadyflake::mergecheck {
@@ -80,7 +80,7 @@ std::string Ranges(const std::vector<uint64_t>& ids) {
     std::size_t j = i;
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
     if (ranges == kShownRanges) {
-      out += ", ... (" + tools::GroupThousands(ids.size()) + " in all)";
+      out += ", ... (" + GroupThousands(ids.size()) + " in all)";
       break;
     }
     if (ranges > 0) out += ", ";
@@ -111,16 +111,16 @@ std::string FormatText(const Report& report, const Layout& layout) {
   for (int i = 0; i < 2; ++i) {
     const InputReport& in = report.inputs[i];
     out += std::string(labels[i]) + ": " + in.path + " (" + in.format + ", " +
-           tools::GroupThousands(in.tables) + (in.tables == 1 ? " table, " : " tables, ") +
-           tools::GroupThousands(in.rows) + (in.rows == 1 ? " row)\n" : " rows)\n");
+           GroupThousands(in.tables) + (in.tables == 1 ? " table, " : " tables, ") +
+           GroupThousands(in.rows) + (in.rows == 1 ? " row)\n" : " rows)\n");
   }
   out += "\n";
   if (report.keys.empty()) out += "no key of a table in both inputs to compare\n";
   for (const KeyReport& k : report.keys) {
     out += k.table + " " + Columns(k.columns) +
            (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
-           tools::GroupThousands(k.rows_a) + ", B " + tools::GroupThousands(k.rows_b) +
-           ", overlap " + tools::GroupThousands(k.overlap) + "\n";
+           GroupThousands(k.rows_a) + ", B " + GroupThousands(k.rows_b) + ", overlap " +
+           GroupThousands(k.overlap) + "\n";
     const std::size_t shown = std::min(k.conflicts.size(), kShownConflicts);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& row = k.conflicts[i];
@@ -141,12 +141,12 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out += line + "\n";
     }
     if (k.overlap > shown) {
-      out += "    ... " + tools::GroupThousands(k.overlap - shown) +
-             " more (--json lists up to --limit)\n";
+      out +=
+          "    ... " + GroupThousands(k.overlap - shown) + " more (--json lists up to --limit)\n";
     }
     if (k.decoded && (k.legacy_a > 0 || k.legacy_b > 0)) {
       out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
-             tools::GroupThousands(k.legacy_a) + ", B " + tools::GroupThousands(k.legacy_b) + "\n";
+             GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";
     }
   }
   out += "\nserver ids in A: " + Ranges(report.servers_a) + "\n";
@@ -167,7 +167,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out += "verdict: safe to merge\n";
       break;
     case Report::Verdict::kConflict:
-      out += "verdict: CONFLICT \xe2\x80\x94 " + tools::GroupThousands(overlap) +
+      out += "verdict: CONFLICT \xe2\x80\x94 " + GroupThousands(overlap) +
              (overlap == 1 ? " key overlaps\n" : " keys overlap\n");
       break;
     case Report::Verdict::kRisk: {

@@ -572,16 +572,4 @@ Report Check(const std::string& path_a, const std::string& path_b, const Options
   return CheckSources(path_a, *a, path_b, *b, options, cutoff_ms);
 }
 
-int ExitStatus(const Report& report) {
-  switch (report.verdict) {
-    case Report::Verdict::kSafe:
-      return kExitSafe;
-    case Report::Verdict::kConflict:
-      return kExitConflict;
-    case Report::Verdict::kRisk:
-      return kExitRisk;
-  }
-  return kExitCannotCheck;
-}
-
 }  // namespace steadyflake::mergecheck

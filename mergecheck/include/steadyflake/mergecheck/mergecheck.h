@@ -103,12 +103,6 @@ struct Report {
   std::vector<Drift> drift;
 };
 
-// Exit statuses of `steadyflake merge-check`.
-inline constexpr int kExitSafe = 0;
-inline constexpr int kExitConflict = 1;
-inline constexpr int kExitCannotCheck = 2;
-inline constexpr int kExitRisk = 3;
-
 // Checks inputs `path_a` and `path_b`, which are only read, never modified. Throws
 // steadyflake::Error (kInvalidArgument) naming the file and, where known, the line or page,
 // when an input cannot be read or checked: missing, unreadable, neither SQLite nor a
@@ -123,9 +117,6 @@ Report Check(const std::string& path_a, const std::string& path_b, const Options
 std::string FormatText(const Report& report, const Layout& layout);
 // The report as one JSON document (documented in docs/merging.md).
 std::string FormatJson(const Report& report);
-
-// kExitSafe, kExitConflict or kExitRisk for the report's verdict.
-int ExitStatus(const Report& report);
 
 }  // namespace steadyflake::mergecheck
 

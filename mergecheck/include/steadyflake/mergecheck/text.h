@@ -1,16 +1,16 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// Internal to the steadyflake tools (the CLI and the merge checker's text report); may change
-// between releases.
+// Text helpers of the merge checker's reports, public so that the `steadyflake` CLI prints
+// numbers and bytes exactly as the reports do.
 
-#ifndef STEADYFLAKE_TOOLS_COMMON_GROUP_THOUSANDS_H_
-#define STEADYFLAKE_TOOLS_COMMON_GROUP_THOUSANDS_H_
+#ifndef STEADYFLAKE_MERGECHECK_TEXT_H_
+#define STEADYFLAKE_MERGECHECK_TEXT_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace steadyflake::tools {
+namespace steadyflake::mergecheck {
 
 // "65,536": thousands separated by commas, for reports people read.
 inline std::string GroupThousands(uint64_t value) {
@@ -23,6 +23,6 @@ inline std::string GroupThousands(uint64_t value) {
   return out;
 }
 
-}  // namespace steadyflake::tools
+}  // namespace steadyflake::mergecheck
 
-#endif  // STEADYFLAKE_TOOLS_COMMON_GROUP_THOUSANDS_H_
+#endif  // STEADYFLAKE_MERGECHECK_TEXT_H_
