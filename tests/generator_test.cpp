@@ -60,6 +60,12 @@ TEST(GeneratorOptionsTest, RejectsBadLeadAndReserve) {
   Generator::Options options = Manual(&clock);
   options.max_lead = std::chrono::milliseconds(-1);
   EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument, "max_lead -1 ms");
+  // The engine owns the ceiling (the CLI and the server pass values through).
+  options.max_lead = Generator::kMaxLeadLimit + std::chrono::milliseconds(1);
+  EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument,
+                           "max_lead 86400001 ms is out of range [0, 86400000] ms");
+  options.max_lead = Generator::kMaxLeadLimit;
+  EXPECT_NO_THROW(Generator{options});
   options = Manual(&clock);
   options.reserve_ahead = std::chrono::milliseconds(2005);  // the same 200 ticks as max_lead
   EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument,

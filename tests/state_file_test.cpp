@@ -98,6 +98,27 @@ TEST(StateFileTest, ReservationIsExtendedBeforeIssuingPastIt) {
   EXPECT_TRUE(generator.state_error().empty());
 }
 
+// The reserved-until tick the state file in `dir` holds now.
+uint64_t ReservedUntil(const TempDir& dir) {
+  const std::string text = ReadFile(StatePath(dir));
+  const std::size_t at = text.find("reserved_until ") + 15;
+  return std::stoull(text.substr(at, text.find('\n', at) - at));
+}
+
+// reserve_ahead is the engine's: left unset it is max(3 s, max_lead + 1 s), so a caller that
+// raises max_lead needs no arithmetic of its own (design section 10).
+TEST(StateFileTest, DefaultReservationIsThreeSecondsOrMaxLeadPlusOne) {
+  const uint64_t now_tick = Layout::Game().TickAt(kJune2026 / kMs);
+  for (const auto& [lead_ms, reserve_ms] : {std::pair{2000, 3000}, std::pair{10000, 11000}}) {
+    TempDir dir;
+    SimulatedClock clock(kJune2026);
+    Generator::Options options = WithState(&clock, dir.path());
+    options.max_lead = std::chrono::milliseconds(lead_ms);
+    Generator generator(options);
+    EXPECT_EQ(ReservedUntil(dir), now_tick + reserve_ms / 10) << "max_lead " << lead_ms << " ms";
+  }
+}
+
 TEST(StateFileTest, RestartAfterCrashWithWallClockSetBackNeverRepeats) {
   TempDir dir;
   const Id largest = LargestIdFromCrashedChild([&] {

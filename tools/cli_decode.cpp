@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "cli.h"
-#include "steadyflake/time_format.h"
+#include "steadyflake/id_format.h"
 
 namespace steadyflake::cli {
 namespace po = boost::program_options;
@@ -35,11 +35,7 @@ bool IsSpace(char c) {
 class Decoder {
  public:
   Decoder(const Layout& layout, bool json, Output& out)
-      : layout_(layout),
-        json_(json),
-        out_(out),
-        bits_(layout.time_bits() + layout.server_bits() + layout.sequence_bits()),
-        max_id_(static_cast<Id>((uint64_t{1} << bits_) - 1)) {}
+      : layout_(layout), out_(out), format_(json ? DecodedFormat::kJson : DecodedFormat::kLine) {}
 
   // Decodes one token and appends its line. On a token that is not an ID of the layout, writes
   // out the lines so far and throws CliError naming the token and its position.
@@ -48,43 +44,15 @@ class Decoder {
     Id id = 0;
     const char* const end = token.data() + token.size();
     const auto [ptr, ec] = std::from_chars(token.data(), end, id);
-    if (ec != std::errc() || ptr != end || id < 0 || id > max_id_) [[unlikely]] {
+    if (ec != std::errc() || ptr != end || id < 0 || id > layout_.max_id()) [[unlikely]] {
       Reject(token, ec, ptr == end);
     }
-    const DecodedId d = layout_.Decode(id);
-
-    constexpr std::size_t kMaxLine = 160;  // the JSON form is at most 108 chars
-    char* p = out_.Reserve(kMaxLine);
-    if (json_) {
-      p = Put(p, "{\"id\":\"");
-      p = std::to_chars(p, p + 20, id).ptr;
-      p = Put(p, "\",\"time\":\"");
-      p = FormatIso8601(d.unix_ms, true, p);
-      p = Put(p, "\",\"server_id\":");
-      p = std::to_chars(p, p + 20, d.server_id).ptr;
-      p = Put(p, ",\"sequence\":");
-      p = std::to_chars(p, p + 20, d.sequence).ptr;
-      p = Put(p, "}\n");
-    } else {
-      p = std::to_chars(p, p + 20, id).ptr;
-      *p++ = ' ';
-      p = FormatIso8601(d.unix_ms, true, p);
-      p = Put(p, " server=");
-      p = std::to_chars(p, p + 20, d.server_id).ptr;
-      p = Put(p, " seq=");
-      p = std::to_chars(p, p + 20, d.sequence).ptr;
-      *p++ = '\n';
-    }
+    char* p = FormatDecoded(id, layout_.Decode(id), format_, out_.Reserve(kDecodedMaxLength + 1));
+    *p++ = '\n';
     out_.Commit(p);
   }
 
  private:
-  template <std::size_t N>
-  static char* Put(char* p, const char (&text)[N]) {
-    std::memcpy(p, text, N - 1);
-    return p + (N - 1);
-  }
-
   [[noreturn]] void Reject(std::string_view token, std::errc ec, bool whole) {
     out_.Flush();
     std::string why;
@@ -95,19 +63,18 @@ class Decoder {
     } else if (ec != std::errc() || !whole) {
       why = "not a decimal integer";
     } else {
-      why = "larger than layout " + layout_.ToString() + " holds (" + std::to_string(bits_) +
+      why = "larger than layout " + layout_.ToString() + " holds (" +
+            std::to_string(layout_.time_bits() + layout_.server_bits() + layout_.sequence_bits()) +
             " bits)";
     }
     throw CliError("bad ID #" + std::to_string(position_) + " " + Quote(token) + ": " + why,
-                   "IDs are decimal integers in [0, " + std::to_string(max_id_) +
+                   "IDs are decimal integers in [0, " + std::to_string(layout_.max_id()) +
                        "] (check the input and --layout)");
   }
 
   const Layout& layout_;
-  const bool json_;
   Output& out_;
-  const int bits_;
-  const Id max_id_;
+  const DecodedFormat format_;
   uint64_t position_ = 0;  // 1-based number of the token being decoded
 };
 

@@ -24,10 +24,6 @@ namespace {
 // generator paces at its sustained rate, large enough that the one atomic per batch is nothing.
 constexpr uint64_t kChunk = 16384;
 
-// The largest --max-lead-ms: borrowing more than a day is never what anyone wants, and it would
-// collide with the generator's 24 h max_startup_lead.
-constexpr uint64_t kMaxLeadMsLimit = 24 * 3600 * 1000;
-
 // The per-user state folder used without --state-dir (documented in docs/cli.md):
 // $STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake (if absolute, as the XDG spec
 // requires), else $HOME/.local/state/steadyflake.
@@ -49,16 +45,12 @@ std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
   try {
     return std::make_unique<Generator>(options);
   } catch (const Error& e) {
-    const uint64_t max_server_id = options.layout.max_server_id();
+    // The engine decides what is valid (server id range, max_lead ceiling) and says so; this
+    // adds only the fix in the CLI's terms where its message has none.
     std::string fix;
     switch (e.code()) {
       case Error::Code::kInvalidArgument:
-        if (*options.server_id > max_server_id) {
-          fix = "pass --server-id in [0, " + std::to_string(max_server_id) +
-                "] or choose a --layout with more server bits";
-        } else {
-          fix = "run 'steadyflake gen --help' for the options";
-        }
+        fix = "run 'steadyflake gen --help' for the options";
         break;
       case Error::Code::kLocked:
         fix =
@@ -138,12 +130,9 @@ int RunGen(const std::vector<std::string>& args) {
   const uint64_t count =
       ParseUnsignedOption("--count", vm["count"].as<std::string>(), 1, INT64_MAX);
   if (vm.count("max-lead-ms") != 0) {
-    const uint64_t lead_ms = ParseUnsignedOption(
-        "--max-lead-ms", vm["max-lead-ms"].as<std::string>(), 0, kMaxLeadMsLimit);
-    generator_options.max_lead = std::chrono::milliseconds(lead_ms);
-    // The reservation in the state file must exceed max_lead; keep it a second beyond.
-    generator_options.reserve_ahead = std::max(
-        generator_options.reserve_ahead, generator_options.max_lead + std::chrono::seconds(1));
+    // Any number passes through; the engine owns the ceiling and the reservation beyond it.
+    generator_options.max_lead = std::chrono::milliseconds(
+        ParseUnsignedOption("--max-lead-ms", vm["max-lead-ms"].as<std::string>(), 0, INT64_MAX));
   }
 
   const bool no_state = vm.count("no-state") != 0;

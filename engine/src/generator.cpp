@@ -37,36 +37,37 @@ constexpr int64_t kNanosPerMs = 1'000'000;
 }
 
 uint64_t ValidServerId(const Generator::Options& options) {
-  const uint64_t max = options.layout.max_server_id();
   if (!options.server_id) {
     Invalid("server_id is not set; give every server that may ever be merged a unique id in [0, " +
-            std::to_string(max) + "]");
+            std::to_string(options.layout.max_server_id()) + "]");
   }
-  if (*options.server_id > max) {
-    Invalid("server_id " + std::to_string(*options.server_id) + " is out of range [0, " +
-            std::to_string(max) + "] for layout " + options.layout.ToString());
-  }
+  options.layout.CheckServerId(*options.server_id);
   return *options.server_id;
 }
 
 uint64_t LeadTicks(const Generator::Options& options) {
-  if (options.max_lead.count() < 0 || options.max_lead > std::chrono::hours(24 * 366)) {
-    Invalid("max_lead " + std::to_string(options.max_lead.count()) +
-            " ms is out of range [0, 1 year]");
+  if (options.max_lead.count() < 0 || options.max_lead > Generator::kMaxLeadLimit) {
+    Invalid("max_lead " + std::to_string(options.max_lead.count()) + " ms is out of range [0, " +
+            std::to_string(std::chrono::milliseconds(Generator::kMaxLeadLimit).count()) +
+            "] ms (24 h); borrowing more than a day would also outrun max_startup_lead");
   }
   return static_cast<uint64_t>(options.max_lead.count() / options.layout.tick_ms());
 }
 
+// The engine's reservation: reserve_ahead if given, else max(3 s, max_lead + 1 s) (design
+// section 10: callers do not adjust it).
 uint64_t ReserveTicks(const Generator::Options& options) {
+  const std::chrono::milliseconds reserve_ahead = options.reserve_ahead.value_or(
+      std::max(Generator::kDefaultReserveAhead, options.max_lead + std::chrono::seconds(1)));
   const uint64_t lead = static_cast<uint64_t>(options.max_lead.count() / options.layout.tick_ms());
-  if (options.reserve_ahead.count() < 0 || options.reserve_ahead > std::chrono::hours(24 * 366) ||
-      static_cast<uint64_t>(options.reserve_ahead.count() / options.layout.tick_ms()) <= lead) {
-    Invalid("reserve_ahead " + std::to_string(options.reserve_ahead.count()) +
+  if (reserve_ahead.count() < 0 || reserve_ahead > std::chrono::hours(24 * 366) ||
+      static_cast<uint64_t>(reserve_ahead.count() / options.layout.tick_ms()) <= lead) {
+    Invalid("reserve_ahead " + std::to_string(reserve_ahead.count()) +
             " ms must exceed max_lead (" + std::to_string(options.max_lead.count()) +
             " ms) by at least one tick (" + std::to_string(options.layout.tick_ms()) +
             " ms), and be at most 1 year");
   }
-  return static_cast<uint64_t>(options.reserve_ahead.count() / options.layout.tick_ms());
+  return static_cast<uint64_t>(reserve_ahead.count() / options.layout.tick_ms());
 }
 
 }  // namespace

@@ -104,6 +104,14 @@ Layout Layout::WithEpoch(int64_t epoch_ms) const {
   return Layout(time_bits_, server_bits_, sequence_bits_, tick_ms_, epoch_ms);
 }
 
+void Layout::CheckServerId(uint64_t id) const {
+  if (id > max_server_id()) {
+    Invalid("server_id " + std::to_string(id) + " is out of range [0, " +
+            std::to_string(max_server_id()) + "] for layout " + ToString() +
+            "; use an id in that range or a layout with more server bits");
+  }
+}
+
 int64_t Layout::end_ms() const {
   return epoch_ms_ + static_cast<int64_t>(uint64_t{1} << time_bits_) * tick_ms_;
 }

@@ -237,6 +237,10 @@ test_gen_bad_count() {
   run gen --server-id 1 --max-lead-ms soon --state-dir "$T/state"
   expect_usage_error
   expect_err_has "--max-lead-ms"
+  # The engine's ceiling, passed through: its message names the range.
+  run gen --server-id 1 --max-lead-ms 86400001 --state-dir "$T/state"
+  expect_usage_error
+  expect_err_has "[0, 86400000]"
   run gen --server-id 1 --no-state --state-dir "$T/state"
   expect_usage_error
 }

@@ -122,12 +122,18 @@ class Generator {
     kManual,
   };
 
+  // The largest max_lead: borrowing more than a day is never what a game wants, and a restart
+  // would then start beyond max_startup_lead's default.
+  static constexpr std::chrono::hours kMaxLeadLimit{24};
+  // reserve_ahead's floor when it is left to the engine.
+  static constexpr std::chrono::milliseconds kDefaultReserveAhead{3000};
+
   struct Options {
     // The bit layout. Default: Layout::Game().
     Layout layout = Layout::Game();
 
-    // The server (shard) id, in [0, layout.max_server_id()]. Required: there is no default,
-    // because two servers left at a default would issue the same IDs.
+    // The server (shard) id, in [0, layout.max_server_id()] (Layout::CheckServerId). Required:
+    // there is no default, because two servers left at a default would issue the same IDs.
     std::optional<uint64_t> server_id;
 
     // Where time comes from; not owned, must outlive the generator. nullptr: Clock::Real().
@@ -144,13 +150,15 @@ class Generator {
 
     // How far ahead of the anchored clock an issued ID's time may run when demand exceeds the
     // sequence space. Larger absorbs longer spikes; an ID's time is then less exact.
-    // Default 2 s. Rounded down to whole ticks; 0 forbids borrowing.
+    // Default 2 s, at most kMaxLeadLimit (24 h). Rounded down to whole ticks; 0 forbids
+    // borrowing.
     std::chrono::milliseconds max_lead{2000};
 
-    // How far past now each state-file write reserves. Must exceed max_lead. Larger means
-    // fewer writes (one every (reserve_ahead - max_lead) / 2, 0.5 s by default) and a start
-    // after a crash further ahead of the wall clock. Default 3 s.
-    std::chrono::milliseconds reserve_ahead{3000};
+    // How far past now each state-file write reserves. Must exceed max_lead by a tick. Larger
+    // means fewer writes (one every (reserve_ahead - max_lead) / 2, 0.5 s by default) and a
+    // start after a crash further ahead of the wall clock. Default (nullopt): the engine's
+    // choice, max(kDefaultReserveAhead, max_lead + 1 s); applications leave it so, tests set it.
+    std::optional<std::chrono::milliseconds> reserve_ahead;
 
     // The generator refuses to start when the state file or resume_after would put its first
     // tick more than this ahead of the wall clock (a wall clock far behind, or a state file

@@ -59,6 +59,14 @@ class Layout {
   uint64_t max_tick() const { return (uint64_t{1} << time_bits_) - 1; }
   uint64_t max_server_id() const { return (uint64_t{1} << server_bits_) - 1; }
   uint64_t max_sequence() const { return (uint64_t{1} << sequence_bits_) - 1; }
+  // The largest ID of the layout: every field at its maximum. IDs are in [0, max_id()].
+  Id max_id() const {
+    return static_cast<Id>((uint64_t{1} << (time_bits_ + server_bits_ + sequence_bits_)) - 1);
+  }
+
+  // The one rule for server ids: throws Error(kInvalidArgument) unless id <= max_server_id(),
+  // naming the id, the range and the fix. Generator, CLI and server all ask the layout.
+  void CheckServerId(uint64_t id) const;
   // First Unix millisecond the layout cannot represent: epoch + 2^time_bits ticks.
   int64_t end_ms() const;
   // Sustained IDs per second per server: 2^sequence_bits per tick (rounded down).

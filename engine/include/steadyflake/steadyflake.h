@@ -8,6 +8,7 @@
 #include "steadyflake/clock.h"
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
+#include "steadyflake/id_format.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/time_format.h"
 #include "steadyflake/version.h"  // generated from cmake/version.h.in
