@@ -13,6 +13,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/program_options.hpp>
 
+#include "command_line.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::server {
@@ -68,14 +69,9 @@ ServerOptions ParseServerOptions(const std::vector<std::string>& args) {
   const po::options_description options = Describe();
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args)
-                  .options(options)
-                  .positional(po::positional_options_description())
-                  .run(),
-              vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + "; run 'steadyflake-server --help' for the usage");
+    cli::ParseArgs("steadyflake-server", "", args, options, nullptr, vm);
+  } catch (const cli::CliError& e) {
+    throw UsageError(e.what());
   }
   ServerOptions out;
   if (vm.count("help") != 0) {
@@ -94,12 +90,18 @@ ServerOptions ParseServerOptions(const std::vector<std::string>& args) {
   } catch (const Error& e) {
     throw UsageError(std::string("bad --layout: ") + e.what());
   }
-  const std::string range = "[0, " + std::to_string(out.layout.max_server_id()) + "]";
+  // The layout owns the server-id rule; this only reads the number and passes on its message.
   const std::string& id_text = vm["server-id"].as<std::string>();
-  const auto id = ParseUnsigned(id_text, out.layout.max_server_id());
+  const auto id = ParseUnsigned(id_text, UINT64_MAX);
+  const std::string range = "[0, " + std::to_string(out.layout.max_server_id()) + "]";
   if (!id) {
     throw UsageError("bad --server-id '" + id_text + "': not an integer in " + range +
                      "; pass the id operations assigned to this server");
+  }
+  try {
+    out.layout.CheckServerId(*id);
+  } catch (const Error& e) {
+    throw UsageError(std::string("bad --server-id: ") + e.what());
   }
   out.server_id = *id;
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.h"
 #include "steadyflake/layout.h"
 
 namespace steadyflake::server {
@@ -23,10 +24,11 @@ inline constexpr int kExitOk = 0;           // stopped by SIGINT/SIGTERM after d
 inline constexpr int kExitStartFailed = 1;  // database, state file, or listen address
 inline constexpr int kExitUsage = 2;        // bad command line
 
-// A bad command line. what() is one line: "<problem>; <fix>".
-class UsageError : public std::runtime_error {
+// A bad command line. what() is one line: "<problem>; <fix>". The same type as the CLI's, so
+// both binaries word a mistake alike (tools/command_line.h).
+class UsageError : public cli::CliError {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& problem_and_fix) : CliError(problem_and_fix, "") {}
 };
 
 struct ServerOptions {

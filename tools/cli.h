@@ -24,6 +24,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "command_line.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
@@ -39,14 +40,6 @@ inline constexpr int kExitRisk = 3;      // no overlap, but a server id issues I
 // Standard output was closed by its reader: what a shell reports for a process killed by
 // SIGPIPE (128 + 13), so `set -o pipefail` scripts see the same status as for `yes | head`.
 inline constexpr int kExitOutputClosed = 141;
-
-// A problem the user can fix. what() is "<problem>; <fix>" on one line (newlines in either part
-// are replaced by spaces); just "<problem>" when `fix` is empty because `problem` already ends
-// with one.
-class CliError : public std::runtime_error {
- public:
-  CliError(const std::string& problem, const std::string& fix);
-};
 
 // A CliError for an Error thrown by the engine: "<context><engine message>", plus `fix` unless
 // the engine's message already says what to do (it has a "; <fix>" part of its own).
@@ -98,24 +91,9 @@ std::string Quote(std::string_view text);
 
 using mergecheck::GroupThousands;
 
-// Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
-// CliError naming the option, the text and the range otherwise.
-uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
-                             uint64_t max);
-
 // The layout the user chose: Layout::Parse(spec), then WithEpoch(ParseTime(*epoch)) if an epoch
 // is given. Throws CliError naming --layout or --epoch, with the engine's reason.
 Layout ResolveLayout(const std::string& spec, const std::optional<std::string>& epoch);
-
-// Parses `args` of subcommand `command` into `vm` (and notifies it). Throws CliError for
-// anything Boost.Program_options rejects (unknown option, missing value, repeated option),
-// pointing at `steadyflake <command> --help`. `positional` may be null. If `negative_option` is
-// given, a token that looks like a negative number ("-12") is a value of that (composing)
-// option rather than an unknown option, so the subcommand can say what is wrong with it.
-void ParseArgs(std::string_view command, const std::vector<std::string>& args,
-               const boost::program_options::options_description& options,
-               const boost::program_options::positional_options_description* positional,
-               boost::program_options::variables_map& vm, const char* negative_option = nullptr);
 
 // Writes a subcommand's help ("Usage: ...", what it does, its options) to standard output.
 void PrintHelp(std::string_view usage, std::string_view about,
@@ -132,6 +110,11 @@ int RunMergeCheck(const std::vector<std::string>& args);
 
 // kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
 int ExitStatusOf(mergecheck::Report::Verdict verdict);
+
+// Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
+// CliError naming the option, the text and the range otherwise.
+uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
+                             uint64_t max);
 
 // Dispatches `args` (argv without the program name) to a subcommand, or handles --help and
 // --version. Returns the exit status; throws like the subcommands.

@@ -16,20 +16,6 @@
 namespace steadyflake::cli {
 namespace po = boost::program_options;
 
-namespace {
-
-std::string OneLine(std::string text) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return text;
-}
-
-}  // namespace
-
-CliError::CliError(const std::string& problem, const std::string& fix)
-    : std::runtime_error(OneLine(fix.empty() ? problem : problem + "; " + fix)) {}
-
 CliError FromEngine(std::string_view context, const std::exception& error, const std::string& fix) {
   const std::string message = error.what();
   const bool has_fix = message.find("; ") != std::string::npos;
@@ -77,19 +63,8 @@ void Output::Flush() {
 std::string Quote(std::string_view text) {
   constexpr std::size_t kMaxShown = 40;
   std::string out = "'";
-  const std::size_t shown = std::min(text.size(), kMaxShown);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += static_cast<char>(byte);
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    }
-  }
-  if (shown < text.size()) out += "...";
+  mergecheck::AppendEscaped(out, text.substr(0, kMaxShown), mergecheck::Escape::kNonAscii);
+  if (text.size() > kMaxShown) out += "...";
   out += "'";
   return out;
 }
@@ -132,36 +107,6 @@ Layout ResolveLayout(const std::string& spec, const std::optional<std::string>& 
   } catch (const Error& e) {
     throw FromEngine("bad --epoch " + Quote(*epoch) + ": ", e,
                      "choose an epoch from 1970 on whose lifetime ends before year 10000");
-  }
-}
-
-void ParseArgs(std::string_view command, const std::vector<std::string>& args,
-               const po::options_description& options,
-               const po::positional_options_description* positional, po::variables_map& vm,
-               const char* negative_option) {
-  try {
-    po::command_line_parser parser(args);
-    parser.options(options);
-    if (negative_option != nullptr) {
-      parser.extra_parser([negative_option](const std::string& token) {
-        if (token.size() >= 2 && token[0] == '-' && token[1] >= '0' && token[1] <= '9') {
-          return std::make_pair(std::string(negative_option), token);
-        }
-        return std::make_pair(std::string(), std::string());
-      });
-    }
-    if (positional != nullptr) {
-      parser.positional(*positional);
-    } else {
-      // No positional arguments: any is an error (po reports "too many positional options").
-      static const po::positional_options_description kNone;
-      parser.positional(kNone);
-    }
-    po::store(parser.run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw CliError(std::string(command) + ": " + e.what(),
-                   "run 'steadyflake " + std::string(command) + " --help' for the options");
   }
 }
 

@@ -133,7 +133,7 @@ int RunDecode(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("id", -1);
   po::variables_map vm;
-  ParseArgs("decode", args, all, &positional, vm, "id");
+  ParseArgs("steadyflake", "decode", args, all, &positional, vm, "id");
   if (vm.count("help") != 0) {
     PrintHelp("steadyflake decode [--layout L] [--epoch TIME] [--json] [ID...]",
               "Splits IDs into the start of their tick, server id and sequence. Without ID\n"

@@ -94,7 +94,7 @@ int RunGen(const std::vector<std::string>& args) {
       "the layout issues per tick; beyond it gen waits (default 2000)")("help,h",
                                                                         "print this help");
   po::variables_map vm;
-  ParseArgs("gen", args, options, nullptr, vm);
+  ParseArgs("steadyflake", "gen", args, options, nullptr, vm);
   if (vm.count("help") != 0) {
     PrintHelp(
         "steadyflake gen --server-id N [--count K] [--layout L] [--epoch TIME]\n"

@@ -80,7 +80,7 @@ int RunLayout(const std::vector<std::string>& args) {
       "(default: the layout's own; custom layouts use game's, 2024-01-01)")(
       "json", "print one JSON object instead of a table")("help,h", "print this help");
   po::variables_map vm;
-  ParseArgs("layout", args, options, nullptr, vm);
+  ParseArgs("steadyflake", "layout", args, options, nullptr, vm);
   if (vm.count("help") != 0) {
     PrintHelp("steadyflake layout [--layout L] [--epoch TIME] [--json]",
               "Prints the figures of an ID layout: bits, tick, epoch, end of its lifetime,\n"

@@ -99,7 +99,7 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map vm;
-  ParseArgs("merge-check", args, all, &positional, vm);
+  ParseArgs("steadyflake", "merge-check", args, all, &positional, vm);
   if (vm.count("help") != 0) {
     PrintHelp(kUsage,
               "Checks two shards before they are merged: will any row collide, now or later?\n"

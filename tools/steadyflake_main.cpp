@@ -61,16 +61,7 @@ int Run(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("help,h", "print this help")("version", "print the version");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args)
-                  .options(options)
-                  .positional(po::positional_options_description())
-                  .run(),
-              vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw CliError(e.what(), "run 'steadyflake --help' for the usage");
-  }
+  ParseArgs("steadyflake", "", args, options, nullptr, vm);
   Output out(stdout, 4096);
   if (vm.count("help") != 0) {
     out.Append(kUsage);
