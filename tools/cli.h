@@ -91,9 +91,10 @@ std::string Quote(std::string_view text);
 
 using mergecheck::GroupThousands;
 
-// The layout the user chose: Layout::Parse(spec), then WithEpoch(ParseTime(*epoch)) if an epoch
-// is given. Throws CliError naming --layout or --epoch, with the engine's reason.
-Layout ResolveLayout(const std::string& spec, const std::optional<std::string>& epoch);
+// The layout the user chose with options --layout (a string, with a default) and --epoch
+// (optional): Layout::Parse, then WithEpoch(ParseTime(epoch)) if an epoch is given. Throws
+// CliError naming --layout or --epoch, with the engine's reason.
+Layout ResolveLayout(const boost::program_options::variables_map& vm);
 
 // Writes a subcommand's help ("Usage: ...", what it does, its options) to standard output.
 void PrintHelp(std::string_view usage, std::string_view about,

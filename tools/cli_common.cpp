@@ -86,7 +86,10 @@ uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uin
                  "pass an integer in " + range);
 }
 
-Layout ResolveLayout(const std::string& spec, const std::optional<std::string>& epoch) {
+Layout ResolveLayout(const po::variables_map& vm) {
+  const std::string& spec = vm["layout"].as<std::string>();
+  std::optional<std::string> epoch;
+  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
   std::optional<Layout> layout;
   try {
     layout = Layout::Parse(spec);

@@ -119,9 +119,8 @@ void DecodeStdin(Decoder& decoder) {
 }  // namespace
 
 int RunDecode(const std::vector<std::string>& args) {
-  std::string spec;
   po::options_description visible("Options");
-  visible.add_options()("layout", po::value(&spec)->default_value("game"),
+  visible.add_options()("layout", po::value<std::string>()->default_value("game"),
                         "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(
       "epoch", po::value<std::string>(),
       "the layout's start of time if not its own: YYYY-MM-DD, "
@@ -146,9 +145,7 @@ int RunDecode(const std::vector<std::string>& args) {
               visible);
     return kExitOk;
   }
-  std::optional<std::string> epoch;
-  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
-  const Layout layout = ResolveLayout(spec, epoch);
+  const Layout layout = ResolveLayout(vm);
 
   Output out(stdout);
   Decoder decoder(layout, vm.count("json") != 0, out);

@@ -73,14 +73,13 @@ std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
 }  // namespace
 
 int RunGen(const std::vector<std::string>& args) {
-  std::string spec;
   po::options_description options("Options");
   options.add_options()(
       "server-id", po::value<std::string>(),
       "required: this server's (shard's) id, in [0, max server id of the layout]; two "
       "servers that may ever be merged must never share one")(
       "count", po::value<std::string>()->default_value("1"), "how many IDs to print (>= 1)")(
-      "layout", po::value(&spec)->default_value("game"),
+      "layout", po::value<std::string>()->default_value("game"),
       "game, snowflake or T/S/Q@<n>ms, e.g. 37/16/10@10ms")(
       "epoch", po::value<std::string>(),
       "start of time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms (default: the "
@@ -106,10 +105,8 @@ int RunGen(const std::vector<std::string>& args) {
     return kExitOk;
   }
 
-  std::optional<std::string> epoch;
-  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
   Generator::Options generator_options;
-  generator_options.layout = ResolveLayout(spec, epoch);
+  generator_options.layout = ResolveLayout(vm);
   const Layout& layout = generator_options.layout;
   const std::string server_range = "[0, " + std::to_string(layout.max_server_id()) + "]";
 

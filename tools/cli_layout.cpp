@@ -70,10 +70,9 @@ std::string Table(const Layout& layout) {
 }  // namespace
 
 int RunLayout(const std::vector<std::string>& args) {
-  std::string spec;
   po::options_description options("Options");
   options.add_options()(
-      "layout", po::value(&spec)->default_value("game"),
+      "layout", po::value<std::string>()->default_value("game"),
       "game, snowflake or T/S/Q@<n>ms (time/server/sequence bits, tick), e.g. 37/16/10@10ms")(
       "epoch", po::value<std::string>(),
       "start of time for the layout: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms "
@@ -90,9 +89,7 @@ int RunLayout(const std::vector<std::string>& args) {
               options);
     return kExitOk;
   }
-  std::optional<std::string> epoch;
-  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
-  const Layout layout = ResolveLayout(spec, epoch);
+  const Layout layout = ResolveLayout(vm);
 
   Output out(stdout, 4096);
   out.Append(vm.count("json") != 0 ? Json(layout) : Table(layout));

@@ -79,10 +79,9 @@ class Progress {
 }  // namespace
 
 int RunMergeCheck(const std::vector<std::string>& args) {
-  std::string spec;
   std::string limit_text;
   po::options_description visible("Options");
-  visible.add_options()("layout", po::value(&spec)->default_value("game"),
+  visible.add_options()("layout", po::value<std::string>()->default_value("game"),
                         "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(
       "epoch", po::value<std::string>(),
       "the layout's start of time if not its own: YYYY-MM-DD, "
@@ -120,11 +119,8 @@ int RunMergeCheck(const std::vector<std::string>& args) {
     throw CliError("merge-check needs two inputs, got " + std::to_string(inputs.size()),
                    "run 'steadyflake merge-check A B' with two databases or dumps");
   }
-  std::optional<std::string> epoch;
-  if (vm.count("epoch") != 0) epoch = vm["epoch"].as<std::string>();
-
   mergecheck::Options options;
-  options.layout = ResolveLayout(spec, epoch);
+  options.layout = ResolveLayout(vm);
   options.limit = ParseUnsignedOption("--limit", limit_text, 0, UINT64_MAX);
   if (vm.count("key") != 0) {
     for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
