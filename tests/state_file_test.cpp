@@ -167,6 +167,37 @@ TEST(StateFileTest, CrashRightAfterStartStillCoversEverything) {
   EXPECT_GT(generator.next(), largest);
 }
 
+// Issue 9.6: a state file whose last line before the checksum lacked its newline made the
+// parser loop forever; the constructor never returned.
+TEST(StateFileTest, LastLineWithoutItsNewlineIsCorruptNotAHang) {
+  const Layout game = Layout::Game();
+  std::string body = internal::StateFile::Render(game, 7, game.TickAt(kJune2026 / kMs));
+  body = body.substr(0, body.find("checksum "));
+  body.pop_back();  // "reserved_until N" without its '\n'
+  const std::string text = internal::StateFile::Seal(body);
+  TempDir dir;
+  WriteFile(StatePath(dir), text);
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
+                           "has no line end");
+  EXPECT_EQ(ReadFile(StatePath(dir)), text);
+}
+
+// Issue 9.7: reserved_until = 2^64 - 1 with a valid checksum was accepted; reserved + 1 wrapped
+// to 0, the start came from the wall clock, and the file was rewritten.
+TEST(StateFileTest, ReservationBeyondTheLayoutIsCorruptAndLeftAlone) {
+  const Layout game = Layout::Game();
+  for (const uint64_t reserved : {UINT64_MAX, game.max_tick() + 1}) {
+    const std::string text = internal::StateFile::Render(game, 7, reserved);
+    TempDir dir;
+    WriteFile(StatePath(dir), text);
+    SimulatedClock clock(kJune2026);
+    EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
+                             "is beyond the layout's last tick");
+    EXPECT_EQ(ReadFile(StatePath(dir)), text) << "reserved_until " << reserved;
+  }
+}
+
 TEST(StateFileTest, CleanStopRecordsTheLastTickSoARestartHasNoLead) {
   TempDir dir;
   SimulatedClock clock(kJune2026);

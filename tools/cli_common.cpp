@@ -74,7 +74,10 @@ uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uin
   uint64_t value = 0;
   const char* const end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a known false positive, GCC bug
+  // 105329) on "literal" + std::to_string(...) here.
+  std::string range = "[";
+  range.append(std::to_string(min)).append(", ").append(std::to_string(max)).append("]");
   if (ec == std::errc() && ptr == end && min <= value && value <= max) return value;
   std::string why = "not a decimal integer";
   if (!text.empty() && text[0] == '-') {

@@ -88,6 +88,9 @@ int RunGen(const std::vector<std::string>& args) {
                    "$STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake, else "
                    "$HOME/.local/state/steadyflake)")(
       "no-state", "keep no state file: IDs may repeat across runs (prints a warning)")(
+      "resume-after", po::value<std::string>(),
+      "the largest ID this server id issued before (e.g. the largest in its database): "
+      "IDs start after it, whatever the state file or clock say")(
       "max-lead-ms", po::value<std::string>(),
       "how far (ms) an ID's time may run ahead of the clock when more IDs are asked for than "
       "the layout issues per tick; beyond it gen waits (default 2000)")("help,h",
@@ -97,7 +100,8 @@ int RunGen(const std::vector<std::string>& args) {
   if (vm.count("help") != 0) {
     PrintHelp(
         "steadyflake gen --server-id N [--count K] [--layout L] [--epoch TIME]\n"
-        "                        [--state-dir D | --no-state] [--max-lead-ms M]",
+        "                        [--state-dir D | --no-state] [--resume-after ID]\n"
+        "                        [--max-lead-ms M]",
         "Prints K new IDs for server N, in decimal, one per line, strictly increasing.\n"
         "A state file in the state folder keeps every run's IDs above the previous run's,\n"
         "even if the wall clock was set back; it is locked while gen runs.",
@@ -126,6 +130,10 @@ int RunGen(const std::vector<std::string>& args) {
   }
   const uint64_t count =
       ParseUnsignedOption("--count", vm["count"].as<std::string>(), 1, INT64_MAX);
+  if (vm.count("resume-after") != 0) {
+    generator_options.resume_after = static_cast<Id>(
+        ParseUnsignedOption("--resume-after", vm["resume-after"].as<std::string>(), 0, INT64_MAX));
+  }
   if (vm.count("max-lead-ms") != 0) {
     // Any number passes through; the engine owns the ceiling and the reservation beyond it.
     generator_options.max_lead = std::chrono::milliseconds(

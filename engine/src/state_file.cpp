@@ -140,8 +140,12 @@ std::string StateFile::Render(const Layout& layout, uint64_t server_id, uint64_t
   text += "epoch_ms " + std::to_string(layout.epoch_ms()) + "\n";
   text += "server_id " + std::to_string(server_id) + "\n";
   text += "reserved_until " + std::to_string(reserved_until) + "\n";
-  text += "checksum " + Hex64(Fnv1a64(text)) + "\n";
-  return text;
+  return Seal(std::move(text));
+}
+
+std::string StateFile::Seal(std::string body) {
+  body += "checksum " + Hex64(Fnv1a64(body)) + "\n";
+  return body;
 }
 
 void StateFile::Read() {
@@ -157,8 +161,8 @@ void StateFile::Read() {
 
   const auto corrupt = [&](const std::string& why) {
     StateError("state file " + path_ + " is corrupt (" + why +
-               "); restore it from a backup, or move it aside and start with resume_after set "
-               "to the largest ID this server issued");
+               "); restore it from a backup, or move it aside and start with resume_after "
+               "(steadyflake gen --resume-after ID) set to the largest ID this server issued");
   };
   // Split into "key value" lines; the last one is the checksum of all before it.
   const std::size_t checksum_at = text.rfind("checksum ");
@@ -176,6 +180,9 @@ void StateFile::Read() {
   std::size_t pos = kMagic.size() + 1;
   while (pos < body.size()) {
     const std::size_t eol = body.find('\n', pos);
+    // Regression: a last line without its newline once made `pos = eol + 1` wrap to 0, and the
+    // constructor looped forever.
+    if (eol == std::string_view::npos) corrupt("a line before the checksum has no line end");
     const std::string_view line = body.substr(pos, eol - pos);
     pos = eol + 1;
     const std::size_t space = line.find(' ');
@@ -209,6 +216,12 @@ void StateFile::Read() {
     StateError("state file " + path_ + " was written for server id " + std::to_string(*server) +
                ", not " + std::to_string(server_id_) +
                "; files must not be copied between servers: use another state folder");
+  }
+  // A tick the layout cannot hold is no reservation this engine wrote (and reserved + 1, the
+  // first tick after it, would wrap): refuse it, file untouched.
+  if (*reserved > layout_.max_tick()) {
+    corrupt("reserved_until " + std::to_string(*reserved) + " is beyond the layout's last tick " +
+            std::to_string(layout_.max_tick()));
   }
   reserved_until_ = *reserved;
 }

@@ -53,6 +53,9 @@ class StateFile {
 
   // The file's text for the given values (exposed for tests that forge files).
   static std::string Render(const Layout& layout, uint64_t server_id, uint64_t reserved_until);
+  // `body` followed by its checksum line: a file that passes the checksum whatever its body
+  // says (exposed for tests that forge malformed files).
+  static std::string Seal(std::string body);
 
  private:
   void Read();

@@ -256,6 +256,21 @@ test_gen_count() {
   [[ ! -s "$T/err" ]] || fail "gen wrote on stderr"
 }
 
+# Issue 9.9: the corrupt-state message names resume_after, so gen offers it.
+test_gen_resume_after() {
+  run gen --server-id 5 --no-state
+  expect_rc 0
+  # An ID of server 5 ten seconds (1,000 game ticks) ahead: tick bits start at bit 26.
+  local ahead=$(($(cat "$T/out") + (1000 << 26)))
+  run gen --server-id 5 --count 3 --no-state --resume-after "$ahead"
+  expect_rc 0
+  awk -v a="$ahead" '$1 <= a { print "ID " $1 " is not after " a; exit 1 }' "$T/out" >&2 ||
+    fail "gen --resume-after issued an ID at or below it"
+  run gen --server-id 5 --no-state --resume-after soon
+  expect_usage_error
+  expect_err_has "--resume-after"
+}
+
 test_gen_no_state_warns() {
   run gen --server-id 3 --count 2 --no-state
   expect_rc 0
