@@ -79,6 +79,11 @@ TEST(GeneratorOptionsTest, RefusesAWallClockOutsideTheLayout) {
   SimulatedClock before_epoch(int64_t{1600000000000} * kMs);  // 2020
   EXPECT_STEADYFLAKE_ERROR(Generator{Manual(&before_epoch)}, Code::kClock,
                            "is outside layout 37/16/10@10ms's lifetime 2024-01-01T00:00:00Z");
+  // Issue 9.8: a layout that ends exactly at year 10000 (the latest allowed) once reached
+  // FormatIso8601's upper bound in this very message.
+  Generator::Options options = Manual(&before_epoch);
+  options.layout = Layout(20, 10, 10, 1000, Layout::kMaxUnixMs - (int64_t{1} << 20) * 1000);
+  EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kClock, ".. 10000-01-01T00:00:00Z");
 }
 
 TEST(GeneratorTest, IdsCarryServerIdAndTheAnchoredTime) {

@@ -119,6 +119,22 @@ TEST(StateFileTest, DefaultReservationIsThreeSecondsOrMaxLeadPlusOne) {
   }
 }
 
+// Issue 9.8: try_next() promises not to wait, but refreshed through refresh(), which may fsync
+// the state file. It now never writes: the reservation is the ticker's (or the owner's) to
+// extend.
+TEST(StateFileTest, TryNextNeverWritesTheStateFile) {
+  TempDir dir;
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithState(&clock, dir.path()));
+  const uint64_t reserved = ReservedUntil(dir);
+  generator.next_batch(generator.max_batch());    // the whole max_lead window: the limit is hit
+  clock.Advance(2500 * kMs);                      // an extension is now due
+  EXPECT_TRUE(generator.try_next().has_value());  // still inside the reservation
+  EXPECT_EQ(ReservedUntil(dir), reserved) << "try_next() wrote the state file";
+  generator.refresh();
+  EXPECT_GT(ReservedUntil(dir), reserved) << "refresh() did not extend the reservation";
+}
+
 TEST(StateFileTest, RestartAfterCrashWithWallClockSetBackNeverRepeats) {
   TempDir dir;
   const Id largest = LargestIdFromCrashedChild([&] {
@@ -299,6 +315,7 @@ TEST(StateFileTest, FailedWritesStopIssuingAtTheReservation) {
   uint64_t largest_tick = 0;
   for (int i = 0; i < 1000; ++i) {
     clock.Advance(10 * kMs);
+    generator.refresh();  // the manual ticker: try_next() itself never writes the file
     while (const auto id = generator.try_next()) largest_tick = game.Decode(*id).tick;
   }
   EXPECT_NE(generator.state_error().find("cannot write state file"), std::string::npos)

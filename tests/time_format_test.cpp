@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "steadyflake/error.h"
+#include "steadyflake/layout.h"
 #include "test_util.h"
 
 namespace steadyflake {
@@ -15,6 +16,18 @@ TEST(TimeFormatTest, FormatsKnownInstants) {
   EXPECT_EQ(FormatIso8601(1704067200000, false), "2024-01-01T00:00:00Z");
   EXPECT_EQ(FormatIso8601(951827696789), "2000-02-29T12:34:56.789Z");
   EXPECT_EQ(FormatIso8601(253402300799999), "9999-12-31T23:59:59.999Z");
+}
+
+// Issue 9.8: generator error paths format Layout::end_ms(), which may be exactly year 10000, and
+// a wall clock that may be anything; every int64 has a text, and none overflows the buffer.
+TEST(TimeFormatTest, FormatsTheEndOfTheLastLayoutAndAnyOtherValue) {
+  EXPECT_EQ(FormatIso8601(Layout::kMaxUnixMs), "10000-01-01T00:00:00.000Z");
+  EXPECT_EQ(FormatIso8601(Layout::kMaxUnixMs, false), "10000-01-01T00:00:00Z");
+  EXPECT_EQ(FormatIso8601(Layout::kMaxUnixMs).size(), kIso8601MaxLength);
+  EXPECT_EQ(FormatIso8601(Layout::kMaxUnixMs + 1), "253402300800001");
+  EXPECT_EQ(FormatIso8601(-1), "-1");
+  EXPECT_EQ(FormatIso8601(INT64_MIN), "-9223372036854775808");
+  EXPECT_EQ(FormatIso8601(INT64_MAX), "9223372036854775807");
 }
 
 TEST(TimeFormatTest, ParsesEveryAcceptedForm) {

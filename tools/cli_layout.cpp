@@ -18,11 +18,7 @@ constexpr double kMsPerYear = 365.25 * 24 * 3600 * 1000;  // a Julian year
 
 // ISO-8601 UTC; with milliseconds only when the time is not a whole second (the `snowflake`
 // epoch is 1288834974657 ms), so `game` prints "2024-01-01T00:00:00Z" and nothing is lost.
-std::string FormatTime(int64_t unix_ms) {
-  // A layout may end exactly at the year 10000, which FormatIso8601 cannot write.
-  if (unix_ms >= Layout::kMaxUnixMs) return "10000-01-01T00:00:00Z";
-  return FormatIso8601(unix_ms, unix_ms % 1000 != 0);
-}
+std::string FormatTime(int64_t unix_ms) { return FormatIso8601(unix_ms, unix_ms % 1000 != 0); }
 
 std::string Json(const Layout& layout) {
   std::string out = "{";

@@ -97,10 +97,9 @@ Generator::Generator(Options options)
   const int64_t wall_ms = wall_nanos / kNanosPerMs;
   if (wall_ms < layout_.epoch_ms() || wall_ms >= layout_.end_ms()) {
     throw Error(Error::Code::kClock,
-                "wall clock " + (wall_ms >= 0 ? FormatIso8601(wall_ms) : std::to_string(wall_ms)) +
-                    " is outside layout " + layout_.ToString() + "'s lifetime " +
-                    FormatIso8601(layout_.epoch_ms(), false) + " .. " +
-                    FormatIso8601(layout_.end_ms(), false) +
+                "wall clock " + FormatIso8601(wall_ms) + " is outside layout " +
+                    layout_.ToString() + "'s lifetime " + FormatIso8601(layout_.epoch_ms(), false) +
+                    " .. " + FormatIso8601(layout_.end_ms(), false) +
                     "; set the clock right or choose a layout whose epoch and end surround now");
   }
   const uint64_t wall_tick = layout_.TickAt(wall_ms);
@@ -191,6 +190,10 @@ uint64_t Generator::NowTick() const { return static_cast<uint64_t>(ElapsedNanos(
 
 void Generator::refresh() noexcept {
   std::lock_guard<std::mutex> lock(mu_);
+  RefreshLocked(/*may_write=*/true);
+}
+
+void Generator::RefreshLocked(bool may_write) noexcept {
   const uint64_t max_tick = layout_.max_tick();
   const uint64_t now = std::min(NowTick(), max_tick);
 
@@ -207,7 +210,7 @@ void Generator::refresh() noexcept {
   // Written as a sum, not reserved_until_ - now: after a pause longer than the reservation
   // (a stopped process, a suspended VM) now is past reserved_until_ (tests/state_file_test.cpp,
   // PauseLongerThanTheReservationRenewsIt).
-  if (state_ && reserved_until_ < max_tick &&
+  if (may_write && state_ && reserved_until_ < max_tick &&
       reserved_until_ < now + lead_ticks_ + (reserve_ticks_ - lead_ticks_ + 1) / 2) {
     const uint64_t target = std::min(now + reserve_ticks_, max_tick);
     try {
@@ -255,7 +258,11 @@ std::optional<Id> Generator::try_next() noexcept {
   for (;;) {
     if (position >= limit_.load(std::memory_order_acquire)) {
       if (refreshed) return std::nullopt;
-      refresh();  // the limit may only be stale
+      // The limit may only be stale. Refresh without blocking: not while another thread holds
+      // mu_ (it may be in fsync), and without writing the state file ourselves.
+      std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+      if (!lock.owns_lock()) return std::nullopt;
+      RefreshLocked(/*may_write=*/false);
       refreshed = true;
       position = counter_.load(std::memory_order_relaxed);
       continue;

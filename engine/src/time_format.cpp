@@ -2,7 +2,6 @@
 
 #include "steadyflake/time_format.h"
 
-#include <cassert>
 #include <charconv>
 #include <chrono>
 #include <string>
@@ -36,12 +35,18 @@ bool ReadFixed(std::string_view text, std::size_t pos, std::size_t digits, int* 
 }  // namespace
 
 char* FormatIso8601(int64_t unix_ms, bool with_millis, char* out) {
-  assert(unix_ms >= 0 && unix_ms < 253402300800000 && "FormatIso8601: time outside 1970..9999");
+  // 10000-01-01T00:00:00Z (Layout::kMaxUnixMs), the end of the latest layout.
+  constexpr int64_t kYear10000Ms = 253402300800000;
+  if (unix_ms < 0 || unix_ms > kYear10000Ms) return std::to_chars(out, out + 20, unix_ms).ptr;
   using namespace std::chrono;
   const int64_t days = unix_ms / 86'400'000;
   int64_t ms_of_day = unix_ms % 86'400'000;
   const year_month_day ymd{sys_days{std::chrono::days{days}}};
-  const unsigned year = static_cast<unsigned>(static_cast<int>(ymd.year()));
+  unsigned year = static_cast<unsigned>(static_cast<int>(ymd.year()));
+  if (year == 10000) {  // a five-digit year, only for 10000-01-01T00:00:00Z
+    *out++ = '1';
+    year = 0;
+  }
   out = Put2(year / 100, out);
   out = Put2(year % 100, out);
   *out++ = '-';

@@ -197,7 +197,10 @@ class Generator {
     return NextSlow(position);
   }
 
-  // Like next(), but returns nullopt instead of waiting. Never throws.
+  // Like next(), but returns nullopt instead of waiting. Never throws, never blocks: when the
+  // fast path's limit is stale it refreshes only if no other thread is refreshing (try_lock),
+  // and never writes the state file; an ID that needs the reservation extended is reported as
+  // "would wait" until the ticker (or, with Ticker::kManual, the owner's refresh()) extends it.
   std::optional<Id> try_next() noexcept;
 
   // `n` IDs, increasing, reserved with one atomic operation (for spikes: one mail per player).
@@ -227,6 +230,9 @@ class Generator {
   Id NextSlow(uint64_t position) noexcept;
   // Waits until `last_position` may be issued, refreshing as it goes.
   void WaitForLimit(uint64_t last_position) noexcept;
+  // refresh()'s work. REQUIRES: mu_ held. Extends the state file's reservation when due only if
+  // `may_write`.
+  void RefreshLocked(bool may_write) noexcept;
   // Anchored time: nanoseconds since the layout's epoch.
   int64_t ElapsedNanos() const;
   uint64_t NowTick() const;

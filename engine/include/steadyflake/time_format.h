@@ -12,13 +12,15 @@
 
 namespace steadyflake {
 
-// Longest text FormatIso8601 writes: "-292275055-05-16T16:47:04.192Z" is the extreme, but
-// the layouts steadyflake accepts stay within years 1970..9999: "9999-12-31T23:59:59.999Z".
-inline constexpr std::size_t kIso8601MaxLength = 24;
+// Longest text FormatIso8601 writes: "10000-01-01T00:00:00.000Z", the end of the last layout
+// steadyflake accepts.
+inline constexpr std::size_t kIso8601MaxLength = 25;
 
 // Writes `unix_ms` as "YYYY-MM-DDTHH:MM:SS.mmmZ" (with_millis) or "YYYY-MM-DDTHH:MM:SSZ" to
 // `out`, which must hold kIso8601MaxLength chars, and returns one past the last char written.
-// REQUIRES: 0 <= unix_ms < 253402300800000 (year 10000).
+// Times from 1970-01-01 up to and including 10000-01-01T00:00:00Z (Layout::kMaxUnixMs, where a
+// layout may end) are written as ISO-8601; any other value, which no layout holds (e.g. a wall
+// clock far off), as its decimal Unix milliseconds, so every int64 has a text.
 char* FormatIso8601(int64_t unix_ms, bool with_millis, char* out);
 std::string FormatIso8601(int64_t unix_ms, bool with_millis = true);
 
