@@ -10,9 +10,11 @@ function(steadyflake_set_warnings target)
   endif()
 endfunction()
 
-# STEADYFLAKE_SANITIZE=thread|address: instrument every steadyflake target (scripts/test builds
-# the engine tests once under each).
-set(STEADYFLAKE_SANITIZE "" CACHE STRING "Sanitizer build: thread, address (ASan+UBSan) or empty")
+# STEADYFLAKE_SANITIZE=thread|address|fuzz: instrument every steadyflake target (scripts/test
+# builds the tests once under thread and address; scripts/fuzz builds with fuzz, which is
+# ASan+UBSan plus libFuzzer's coverage and needs clang).
+set(STEADYFLAKE_SANITIZE "" CACHE STRING
+    "Sanitizer build: thread, address (ASan+UBSan), fuzz (clang: libFuzzer+ASan+UBSan) or empty")
 function(steadyflake_sanitize target)
   if(STEADYFLAKE_SANITIZE STREQUAL "thread")
     target_compile_options(${target} PRIVATE -fsanitize=thread -g)
@@ -21,7 +23,15 @@ function(steadyflake_sanitize target)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined
                                              -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  elseif(STEADYFLAKE_SANITIZE STREQUAL "fuzz")
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      message(FATAL_ERROR "STEADYFLAKE_SANITIZE=fuzz needs clang (libFuzzer): configure with "
+                          "CXX=clang++, as scripts/fuzz does")
+    endif()
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+                                             -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
   elseif(NOT STEADYFLAKE_SANITIZE STREQUAL "")
-    message(FATAL_ERROR "STEADYFLAKE_SANITIZE must be thread, address or empty, not '${STEADYFLAKE_SANITIZE}'")
+    message(FATAL_ERROR "STEADYFLAKE_SANITIZE must be thread, address, fuzz or empty, not '${STEADYFLAKE_SANITIZE}'")
   endif()
 endfunction()

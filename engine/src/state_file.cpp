@@ -158,9 +158,13 @@ void StateFile::Read() {
   const int error = ReadAll(fd, &text);
   ::close(fd);
   if (error != 0) StateError("cannot read state file " + path_ + ": " + Errno(error));
+  reserved_until_ = Parse(text, path_, layout_, server_id_);
+}
 
+uint64_t StateFile::Parse(std::string_view text, const std::string& path, const Layout& layout,
+                          uint64_t server_id) {
   const auto corrupt = [&](const std::string& why) {
-    StateError("state file " + path_ + " is corrupt (" + why +
+    StateError("state file " + path + " is corrupt (" + why +
                "); restore it from a backup, or move it aside and start with resume_after "
                "(steadyflake gen --resume-after ID) set to the largest ID this server issued");
   };
@@ -206,24 +210,24 @@ void StateFile::Read() {
     }
   }
   if (layout_text.empty() || !epoch || !server || !reserved) corrupt("a field is missing");
-  if (layout_text != layout_.ToString() || *epoch != layout_.epoch_ms()) {
-    StateError("state file " + path_ + " was written for layout " + layout_text + " epoch_ms " +
-               std::to_string(*epoch) + ", not " + layout_.ToString() + " epoch_ms " +
-               std::to_string(layout_.epoch_ms()) +
+  if (layout_text != layout.ToString() || *epoch != layout.epoch_ms()) {
+    StateError("state file " + path + " was written for layout " + layout_text + " epoch_ms " +
+               std::to_string(*epoch) + ", not " + layout.ToString() + " epoch_ms " +
+               std::to_string(layout.epoch_ms()) +
                "; use the layout it was written for, or another state folder");
   }
-  if (*server != server_id_) {
-    StateError("state file " + path_ + " was written for server id " + std::to_string(*server) +
-               ", not " + std::to_string(server_id_) +
+  if (*server != server_id) {
+    StateError("state file " + path + " was written for server id " + std::to_string(*server) +
+               ", not " + std::to_string(server_id) +
                "; files must not be copied between servers: use another state folder");
   }
   // A tick the layout cannot hold is no reservation this engine wrote (and reserved + 1, the
   // first tick after it, would wrap): refuse it, file untouched.
-  if (*reserved > layout_.max_tick()) {
+  if (*reserved > layout.max_tick()) {
     corrupt("reserved_until " + std::to_string(*reserved) + " is beyond the layout's last tick " +
-            std::to_string(layout_.max_tick()));
+            std::to_string(layout.max_tick()));
   }
-  reserved_until_ = *reserved;
+  return *reserved;
 }
 
 void StateFile::Write(uint64_t reserved_until) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "steadyflake/layout.h"
 
@@ -53,6 +54,11 @@ class StateFile {
 
   // The file's text for the given values (exposed for tests that forge files).
   static std::string Render(const Layout& layout, uint64_t server_id, uint64_t reserved_until);
+  // The reserved-until tick of a state file's `text`, read from `path` (named in errors) for
+  // `layout` and `server_id`. Throws Error(kState) like the constructor for a corrupt or
+  // mismatched file. A pure function of its arguments: the fuzz target's entry point.
+  static uint64_t Parse(std::string_view text, const std::string& path, const Layout& layout,
+                        uint64_t server_id);
   // `body` followed by its checksum line: a file that passes the checksum whatever its body
   // says (exposed for tests that forge malformed files).
   static std::string Seal(std::string body);
