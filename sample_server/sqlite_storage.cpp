@@ -293,27 +293,36 @@ StorageResult SqliteStorage::DoBroadcast(const std::string& subject, const std::
 Id SqliteStorage::LargestIdOf(const Layout& layout, uint64_t server_id) {
   std::lock_guard lock(db_mu_);
   if (db_ == nullptr) throw StorageError("database " + path_ + " is closed");
+  if (server_id > layout.max_server_id()) return 0;  // no ID can carry it
+  // The layout owns the bit arithmetic. Every ID of `server_id` lies in [first, last], its
+  // smallest and largest possible; the range holds other server ids' IDs too (each tick in
+  // between has them all), so a row counts only where its server-id field, the bits of `field`,
+  // holds `server_id`: where `id & field` is `first` (tick 0 and sequence 0: the field alone).
+  const Id first = layout.Compose(0, server_id, 0);
+  const Id last = layout.Compose(layout.max_tick(), server_id, layout.max_sequence());
+  const Id field = layout.Compose(0, layout.max_server_id(), 0);
   Id largest = 0;
   for (const char* table : {"player", "item", "mail"}) {
-    // The table's b-tree is keyed by id, so ORDER BY id DESC walks it from the end with no
-    // sort, and LIMIT 1 stops at the first row of this server id.
+    const auto cannot_read = [&](const std::string& fix) {
+      return StorageError("database " + path_ + ": cannot read table " + table + ": " +
+                          sqlite3_errmsg(db_) + fix);
+    };
+    // The table's b-tree is keyed by id, so the range is a seek, ORDER BY id DESC walks it from
+    // its end with no sort, and LIMIT 1 stops at the first row of this server id.
     const std::string sql = std::string("SELECT id FROM ") + table +
-                            " WHERE id >= 0 AND ((id >> ?1) & ?2) = ?3 ORDER BY id DESC LIMIT 1";
+                            " WHERE id BETWEEN ?1 AND ?2 AND (id & ?3) = ?1"
+                            " ORDER BY id DESC LIMIT 1";
     sqlite3_stmt* s = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
-                         sqlite3_errmsg(db_) + "; check that --db names this server's database");
+      throw cannot_read("; check that --db names this server's database");
     }
-    sqlite3_bind_int64(s, 1, layout.sequence_bits());
-    sqlite3_bind_int64(s, 2, static_cast<int64_t>(layout.max_server_id()));
-    sqlite3_bind_int64(s, 3, static_cast<int64_t>(server_id));
+    sqlite3_bind_int64(s, 1, first);
+    sqlite3_bind_int64(s, 2, last);
+    sqlite3_bind_int64(s, 3, field);
     const int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) largest = std::max(largest, Id{sqlite3_column_int64(s, 0)});
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
-                         sqlite3_errmsg(db_));
-    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) throw cannot_read("");
   }
   return largest;
 }

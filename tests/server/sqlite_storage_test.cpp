@@ -197,6 +197,31 @@ TEST_F(SqliteStorageTest, LargestIdOfIgnoresOtherServerIds) {
   EXPECT_EQ(storage_.LargestIdOf(layout, 9), 0);
 }
 
+TEST_F(SqliteStorageTest, LargestIdOfAtTheEdgesOfTheLayout) {
+  const Layout layout = Layout::Snowflake();  // 41/10/12: other widths than the default
+  const uint64_t top = layout.max_server_id();
+  // -1 has every bit set, so its server-id field reads as `top`; negative IDs do not count.
+  ASSERT_EQ(Create(-1, "negative").status, StorageResult::Status::kOk);
+  EXPECT_EQ(storage_.LargestIdOf(layout, top), 0);
+  const Id largest = layout.Compose(layout.max_tick(), top, layout.max_sequence());
+  ASSERT_EQ(largest, INT64_MAX);
+  const Id below_top = layout.Compose(layout.max_tick(), top - 1, layout.max_sequence());
+  const Id zero = layout.Compose(5, 0, 1);
+  const Id one = layout.Compose(layout.max_tick(), 1, 0);
+  int n = 0;
+  for (const Id id : {largest, below_top, zero, one}) {
+    ASSERT_EQ(Create(id, "p" + std::to_string(n++)).status, StorageResult::Status::kOk);
+  }
+  EXPECT_EQ(storage_.LargestIdOf(layout, top), largest);
+  EXPECT_EQ(storage_.LargestIdOf(layout, top - 1), below_top);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 0), zero);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 1), one);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 2), 0);
+  // A server id the layout cannot hold has no IDs.
+  EXPECT_EQ(storage_.LargestIdOf(layout, top + 1), 0);
+  EXPECT_EQ(storage_.LargestIdOf(layout, UINT64_MAX), 0);
+}
+
 TEST(SqliteStorageOpenTest, UnwritablePathIsOneLineError) {
   try {
     SqliteStorage storage("/nonexistent-folder/x/game.db");
