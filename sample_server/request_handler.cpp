@@ -258,6 +258,17 @@ Response RequestHandler::StorageFailure(const StorageResult& result) {
   return Error(500, "database write failed; nothing was written");
 }
 
+StorageDone RequestHandler::AnswerCreated(Respond respond, std::string created,
+                                          StorageResult::Status refusal, int refused_status,
+                                          const char* refused_message) {
+  return [this, respond = std::move(respond), created = std::move(created), refusal, refused_status,
+          refused_message](StorageResult result) {
+    if (result.status == StorageResult::Status::kOk) return respond(Ok(201, created));
+    if (result.status == refusal) return respond(Error(refused_status, refused_message));
+    respond(StorageFailure(result));
+  };
+}
+
 void RequestHandler::CreatePlayer(const Request& request, Respond respond) {
   json body;
   if (auto bad = ParseBody(request.body, body)) return respond(std::move(*bad));
@@ -274,16 +285,8 @@ void RequestHandler::CreatePlayer(const Request& request, Respond respond) {
       nlohmann::ordered_json{{"id", std::to_string(id)}, {"name", name}, {"level", kLevel}}.dump();
   storage_.CreatePlayer(
       id, std::move(name), kLevel,
-      [this, respond = std::move(respond), created = std::move(created)](StorageResult result) {
-        switch (result.status) {
-          case StorageResult::Status::kOk:
-            return respond(Ok(201, created));
-          case StorageResult::Status::kNameTaken:
-            return respond(Error(409, "name taken; choose another name"));
-          default:
-            return respond(StorageFailure(result));
-        }
-      });
+      AnswerCreated(std::move(respond), std::move(created), StorageResult::Status::kNameTaken, 409,
+                    "name taken; choose another name"));
 }
 
 void RequestHandler::GrantItems(Id owner, const Request& request, Respond respond) {
@@ -315,18 +318,9 @@ void RequestHandler::GrantItems(Id owner, const Request& request, Respond respon
   }
   const std::vector<Id> ids = Issue(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) items[i].id = ids[i];
-  storage_.GrantItems(
-      owner, std::move(items),
-      [this, respond = std::move(respond), created = IdsJson(ids)](StorageResult result) {
-        switch (result.status) {
-          case StorageResult::Status::kOk:
-            return respond(Ok(201, created));
-          case StorageResult::Status::kNoSuchPlayer:
-            return respond(Error(404, "no such player"));
-          default:
-            return respond(StorageFailure(result));
-        }
-      });
+  storage_.GrantItems(owner, std::move(items),
+                      AnswerCreated(std::move(respond), IdsJson(ids),
+                                    StorageResult::Status::kNoSuchPlayer, 404, "no such player"));
 }
 
 void RequestHandler::Broadcast(const Request& request, Respond respond) {

@@ -94,6 +94,12 @@ class RequestHandler {
   // `n` IDs from the generator, in batches of at most max_batch(). REQUIRES: n >= 1.
   std::vector<Id> Issue(uint64_t n);
   Response StorageFailure(const StorageResult& result);
+  // The `done` of a write that creates rows: 201 with `created` once they are durable;
+  // `refused_status` with `refused_message` when the storage answers `refusal` (the client's
+  // mistake; nothing was written); StorageFailure() for anything else. `refused_message` must be
+  // a string literal.
+  StorageDone AnswerCreated(Respond respond, std::string created, StorageResult::Status refusal,
+                            int refused_status, const char* refused_message);
 
   Generator& generator_;
   Storage& storage_;
