@@ -39,6 +39,7 @@
 #include "storage.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace steadyflake::server {
 
@@ -96,6 +97,9 @@ class SqliteStorage : public Storage {
   StorageResult DoBroadcast(const std::string& subject, const std::string& body,
                             const IdSource& ids);
   StorageResult Failed(const std::string& what) const;  // REQUIRES: db_mu_ held
+  // The outcome of an INSERT `s` whose sqlite3_step returned `rc`: kOk for SQLITE_DONE, else
+  // Failed(what), with `s` reset. REQUIRES: db_mu_ held.
+  StorageResult Inserted(sqlite3_stmt* s, int rc, const char* what) const;
 
   const std::string path_;
 

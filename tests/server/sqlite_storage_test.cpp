@@ -132,6 +132,16 @@ TEST_F(SqliteStorageTest, BroadcastOneMailPerPlayerInBatches) {
   EXPECT_EQ(batches, (std::vector<uint64_t>{4, 4, 2}));
   EXPECT_EQ(Query(path_, "SELECT count(DISTINCT to_player) FROM mail"), 10);
   EXPECT_EQ(Query(path_, "SELECT count(*) FROM mail WHERE body IS NULL AND subject='hello'"), 10);
+  // A body is kept as a BLOB, byte for byte.
+  const std::string body("a\0b", 3);
+  EXPECT_EQ(Wait([&](StorageDone done) {
+              storage_.Broadcast("again", body, ids, std::move(done));
+            }).count,
+            10u);
+  EXPECT_EQ(Query(path_,
+                  "SELECT count(*) FROM mail WHERE subject='again' AND typeof(body)='blob' AND "
+                  "body=x'610062'"),
+            10);
 }
 
 TEST_F(SqliteStorageTest, ConcurrentWritesAreGroupedIntoFewerTransactions) {
