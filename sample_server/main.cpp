@@ -22,6 +22,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "metrics.h"
 #include "options.h"
 #include "request_handler.h"
 #include "server.h"
@@ -84,12 +85,10 @@ int Run(const ServerOptions& options) {
   RequestHandler::Options handler_options;
   SqliteStorage* const db = storage.get();
   handler_options.extra_metrics = [db](std::string* out) {
-    *out += "# HELP steadyflake_db_transactions_total SQLite transactions committed.\n";
-    *out += "# TYPE steadyflake_db_transactions_total counter\n";
-    *out += "steadyflake_db_transactions_total " + std::to_string(db->transactions()) + "\n";
-    *out += "# HELP steadyflake_db_operations_total Writes committed in those transactions.\n";
-    *out += "# TYPE steadyflake_db_operations_total counter\n";
-    *out += "steadyflake_db_operations_total " + std::to_string(db->operations()) + "\n";
+    AppendMetric(*out, "steadyflake_db_transactions_total", MetricType::kCounter,
+                 "SQLite transactions committed.", std::to_string(db->transactions()));
+    AppendMetric(*out, "steadyflake_db_operations_total", MetricType::kCounter,
+                 "Writes committed in those transactions.", std::to_string(db->operations()));
   };
   handler_options.log_error = [](const std::string& line) { Log(line); };
   RequestHandler handler(*generator, *storage, handler_options);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <exception>
 #include <memory>
 #include <utility>
@@ -18,12 +17,6 @@ namespace steadyflake::server {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr std::array<const char*, kRouteCount> kRouteLabels = {
-    "/players",        "/players/{id}/items",
-    "/mail/broadcast", "/ids",
-    "/ids/{id}",       "/metrics",
-    "/healthz",        "other"};
 
 constexpr char kJson[] = "application/json";
 
@@ -129,12 +122,6 @@ Response MethodNotAllowed(const char* allow) {
   return r;
 }
 
-std::string Seconds(std::chrono::nanoseconds d) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9f", static_cast<double>(d.count()) / 1e9);
-  return text;
-}
-
 }  // namespace
 
 RequestHandler::RequestHandler(Generator& generator, Storage& storage, Options options)
@@ -148,14 +135,8 @@ Response RequestHandler::Error(int status, std::string_view message) {
   return r;
 }
 
-void RequestHandler::Count(Route route, int status) {
-  const auto slot = std::find(kStatuses.begin(), kStatuses.end() - 1, status) - kStatuses.begin();
-  requests_[static_cast<std::size_t>(route)][static_cast<std::size_t>(slot)].fetch_add(
-      1, std::memory_order_relaxed);
-}
-
 Response RequestHandler::Reject(int status, std::string_view message) {
-  Count(Route::kOther, status);
+  requests_.Count(Route::kOther, status);
   return Error(status, message);
 }
 
@@ -175,7 +156,7 @@ void RequestHandler::Handle(const Request& request, Respond respond) {
     Dispatch(request, forward);
   } catch (const std::exception& e) {  // std::bad_alloc, or a bug: never a crash
     if (options_.log_error) options_.log_error(std::string("request failed: ") + e.what());
-    Count(Route::kOther, 500);
+    requests_.Count(Route::kOther, 500);
     forward(Error(500, "internal error"));
   }
 }
@@ -222,7 +203,7 @@ void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
 
   // Counted under `route` by value: the response may come later, from the storage's thread.
   Respond respond = [this, route, raw](Response r) {
-    Count(route, r.status);
+    requests_.Count(route, r.status);
     raw(std::move(r));
   };
   if (route == Route::kOther) {
@@ -248,7 +229,7 @@ void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
       return respond(DecodeId(path_id));
     case Route::kMetrics: {
       Response r = Ok(200, MetricsText());
-      r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+      r.content_type = kMetricsContentType;
       return respond(std::move(r));
     }
     case Route::kHealthz:
@@ -277,6 +258,17 @@ Response RequestHandler::StorageFailure(const StorageResult& result) {
   return Error(500, "database write failed; nothing was written");
 }
 
+StorageDone RequestHandler::AnswerCreated(Respond respond, std::string created,
+                                          StorageResult::Status refusal, int refused_status,
+                                          const char* refused_message) {
+  return [this, respond = std::move(respond), created = std::move(created), refusal, refused_status,
+          refused_message](StorageResult result) {
+    if (result.status == StorageResult::Status::kOk) return respond(Ok(201, created));
+    if (result.status == refusal) return respond(Error(refused_status, refused_message));
+    respond(StorageFailure(result));
+  };
+}
+
 void RequestHandler::CreatePlayer(const Request& request, Respond respond) {
   json body;
   if (auto bad = ParseBody(request.body, body)) return respond(std::move(*bad));
@@ -293,16 +285,8 @@ void RequestHandler::CreatePlayer(const Request& request, Respond respond) {
       nlohmann::ordered_json{{"id", std::to_string(id)}, {"name", name}, {"level", kLevel}}.dump();
   storage_.CreatePlayer(
       id, std::move(name), kLevel,
-      [this, respond = std::move(respond), created = std::move(created)](StorageResult result) {
-        switch (result.status) {
-          case StorageResult::Status::kOk:
-            return respond(Ok(201, created));
-          case StorageResult::Status::kNameTaken:
-            return respond(Error(409, "name taken; choose another name"));
-          default:
-            return respond(StorageFailure(result));
-        }
-      });
+      AnswerCreated(std::move(respond), std::move(created), StorageResult::Status::kNameTaken, 409,
+                    "name taken; choose another name"));
 }
 
 void RequestHandler::GrantItems(Id owner, const Request& request, Respond respond) {
@@ -334,18 +318,9 @@ void RequestHandler::GrantItems(Id owner, const Request& request, Respond respon
   }
   const std::vector<Id> ids = Issue(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) items[i].id = ids[i];
-  storage_.GrantItems(
-      owner, std::move(items),
-      [this, respond = std::move(respond), created = IdsJson(ids)](StorageResult result) {
-        switch (result.status) {
-          case StorageResult::Status::kOk:
-            return respond(Ok(201, created));
-          case StorageResult::Status::kNoSuchPlayer:
-            return respond(Error(404, "no such player"));
-          default:
-            return respond(StorageFailure(result));
-        }
-      });
+  storage_.GrantItems(owner, std::move(items),
+                      AnswerCreated(std::move(respond), IdsJson(ids),
+                                    StorageResult::Status::kNoSuchPlayer, 404, "no such player"));
 }
 
 void RequestHandler::Broadcast(const Request& request, Respond respond) {
@@ -413,35 +388,14 @@ Response RequestHandler::DecodeId(std::string_view text) const {
 }
 
 std::string RequestHandler::MetricsText() const {
-  std::string out;
-  out += "# HELP steadyflake_ids_issued_total IDs this server issued.\n";
-  out += "# TYPE steadyflake_ids_issued_total counter\n";
-  out += "steadyflake_ids_issued_total " + std::to_string(ids_issued()) + "\n";
-  out += "# HELP steadyflake_clock_skew_seconds The generator's clock minus the wall clock.\n";
-  out += "# TYPE steadyflake_clock_skew_seconds gauge\n";
-  out += "steadyflake_clock_skew_seconds " + Seconds(generator_.skew()) + "\n";
-  out += "# HELP steadyflake_lead_seconds How far the next ID's time runs ahead of the clock.\n";
-  out += "# TYPE steadyflake_lead_seconds gauge\n";
-  out += "steadyflake_lead_seconds " + Seconds(generator_.lead()) + "\n";
-  out += "# HELP steadyflake_state_file_ok 1 if the last state-file write succeeded.\n";
-  out += "# TYPE steadyflake_state_file_ok gauge\n";
-  out += std::string("steadyflake_state_file_ok ") +
-         (generator_.state_error().empty() ? "1" : "0") + "\n";
-  out += "# HELP steadyflake_server_info The layout and server id of this server.\n";
-  out += "# TYPE steadyflake_server_info gauge\n";
-  out += "steadyflake_server_info{layout=\"" + generator_.layout().ToString() + "\",server_id=\"" +
-         std::to_string(generator_.server_id()) + "\"} 1\n";
-  out += "# HELP steadyflake_http_requests_total HTTP requests answered, by route and status.\n";
-  out += "# TYPE steadyflake_http_requests_total counter\n";
-  for (std::size_t r = 0; r < kRouteCount; ++r) {
-    for (std::size_t s = 0; s < kStatuses.size(); ++s) {
-      const uint64_t n = requests_[r][s].load(std::memory_order_relaxed);
-      if (n == 0) continue;
-      const std::string status = kStatuses[s] == 0 ? "other" : std::to_string(kStatuses[s]);
-      out += std::string("steadyflake_http_requests_total{route=\"") + kRouteLabels[r] +
-             "\",status=\"" + status + "\"} " + std::to_string(n) + "\n";
-    }
-  }
+  MetricsSnapshot snapshot;
+  snapshot.ids_issued = ids_issued();
+  snapshot.skew = generator_.skew();
+  snapshot.lead = generator_.lead();
+  snapshot.state_file_ok = generator_.state_error().empty();
+  snapshot.layout = generator_.layout().ToString();
+  snapshot.server_id = generator_.server_id();
+  std::string out = RenderMetrics(snapshot, requests_);
   if (options_.extra_metrics) options_.extra_metrics(&out);
   return out;
 }

@@ -3,16 +3,16 @@
 // Internal to steadyflake-server; may change between releases.
 //
 // RequestHandler turns one HTTP request into one response: routing, validation, ID issuing,
-// the calls to Storage, JSON, and /metrics. It does no I/O of its own (no sockets, no files),
-// so it is unit-tested with a fake Storage and a generator on a simulated clock
-// (tests/server/request_handler_test.cpp). docs/server.md lists the routes.
+// the calls to Storage and JSON. It counts every answer for /metrics, whose text metrics.h
+// renders. It does no I/O of its own (no sockets, no files), so it is unit-tested with a fake
+// Storage and a generator on a simulated clock (tests/server/request_handler_test.cpp).
+// docs/server.md lists the routes.
 //
 // Thread-safety: Handle() and Reject() may be called from any number of threads at once.
 
 #ifndef STEADYFLAKE_SAMPLE_SERVER_REQUEST_HANDLER_H_
 #define STEADYFLAKE_SAMPLE_SERVER_REQUEST_HANDLER_H_
 
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "metrics.h"
 #include "steadyflake/generator.h"
 #include "storage.h"
 
@@ -40,19 +41,6 @@ struct Response {
   std::string body;
   std::string allow;  // the Allow header of a 405, else empty
 };
-
-// The routes, as /metrics labels them.
-enum class Route {
-  kCreatePlayer,  // POST /players
-  kGrantItems,    // POST /players/{id}/items
-  kBroadcast,     // POST /mail/broadcast
-  kIds,           // GET /ids?count=N
-  kDecodeId,      // GET /ids/{id}
-  kMetrics,       // GET /metrics
-  kHealthz,       // GET /healthz
-  kOther,         // no route, or a request that could not be read
-};
-inline constexpr std::size_t kRouteCount = 8;
 
 class RequestHandler {
  public:
@@ -90,16 +78,13 @@ class RequestHandler {
   // A JSON error response {"error": message}.
   static Response Error(int status, std::string_view message);
 
-  // GET /metrics's body.
+  // GET /metrics's body: RenderMetrics() of this handler's counts and generator, then
+  // Options::extra_metrics.
   std::string MetricsText() const;
 
   uint64_t ids_issued() const { return ids_issued_.load(std::memory_order_relaxed); }
 
  private:
-  // Status codes counted one by one in /metrics; any other is counted under the last slot.
-  static constexpr std::array<int, 10> kStatuses = {200, 201, 400, 404, 405, 409, 413, 500, 503, 0};
-
-  void Count(Route route, int status);
   void Dispatch(const Request& request, const Respond& raw);
   void CreatePlayer(const Request& request, Respond respond);
   void GrantItems(Id owner, const Request& request, Respond respond);
@@ -109,15 +94,21 @@ class RequestHandler {
   // `n` IDs from the generator, in batches of at most max_batch(). REQUIRES: n >= 1.
   std::vector<Id> Issue(uint64_t n);
   Response StorageFailure(const StorageResult& result);
+  // The `done` of a write that creates rows: 201 with `created` once they are durable;
+  // `refused_status` with `refused_message` when the storage answers `refusal` (the client's
+  // mistake; nothing was written); StorageFailure() for anything else. `refused_message` must be
+  // a string literal.
+  StorageDone AnswerCreated(Respond respond, std::string created, StorageResult::Status refusal,
+                            int refused_status, const char* refused_message);
 
   Generator& generator_;
   Storage& storage_;
   const Options options_;
 
-  // Memory ordering: relaxed for every counter; each is read on its own for /metrics, and no
-  // other memory is published through it.
+  // Memory ordering: relaxed; read on its own for /metrics, and no other memory is published
+  // through it.
   std::atomic<uint64_t> ids_issued_{0};
-  std::array<std::array<std::atomic<uint64_t>, kStatuses.size()>, kRouteCount> requests_{};
+  RequestCounts requests_;
 };
 
 }  // namespace steadyflake::server

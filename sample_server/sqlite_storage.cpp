@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 
 namespace steadyflake::server {
@@ -18,6 +19,11 @@ constexpr const char* kSchema =
     "template INTEGER NOT NULL, count INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS mail(id INTEGER PRIMARY KEY, to_player INTEGER NOT NULL, "
     "subject TEXT NOT NULL, body BLOB);";
+
+// A BLOB parameter of Statement::Bind; empty binds NULL.
+struct Blob {
+  std::string_view bytes;
+};
 
 // A prepared statement, finalized with the object.
 class Statement {
@@ -38,8 +44,26 @@ class Statement {
     sqlite3_clear_bindings(stmt_);
     return stmt_;
   }
+  // fresh(), then binds `params` to ?1, ?2, ...: integers as INTEGER, string_views as TEXT,
+  // Blobs as BLOB. The bytes are not copied: they must outlive the statement's next step.
+  template <typename... Params>
+  sqlite3_stmt* Bind(const Params&... params) {
+    sqlite3_stmt* s = fresh();
+    int i = 0;
+    (BindOne(s, ++i, params), ...);
+    return s;
+  }
 
  private:
+  static void BindOne(sqlite3_stmt* s, int i, int64_t value) { sqlite3_bind_int64(s, i, value); }
+  static void BindOne(sqlite3_stmt* s, int i, std::string_view text) {
+    sqlite3_bind_text(s, i, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  }
+  static void BindOne(sqlite3_stmt* s, int i, Blob blob) {
+    if (blob.bytes.empty()) return;  // fresh() left it NULL
+    sqlite3_bind_blob(s, i, blob.bytes.data(), static_cast<int>(blob.bytes.size()), SQLITE_STATIC);
+  }
+
   sqlite3_stmt* stmt_ = nullptr;
 };
 
@@ -218,25 +242,25 @@ void SqliteStorage::Broadcast(std::string subject, std::string body, IdSource id
           std::move(done));
 }
 
-StorageResult SqliteStorage::DoCreatePlayer(Id id, const std::string& name, int64_t level) {
-  sqlite3_stmt* s = stmt_->insert_player.fresh();
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_text(s, 2, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
-  sqlite3_bind_int64(s, 3, level);
-  const int rc = sqlite3_step(s);
+StorageResult SqliteStorage::Inserted(sqlite3_stmt* s, int rc, const char* what) const {
   if (rc == SQLITE_DONE) return {};
-  if (rc == SQLITE_CONSTRAINT_UNIQUE) {
-    sqlite3_reset(s);
-    return StorageResult{StorageResult::Status::kNameTaken, 0, "name taken"};
-  }
-  StorageResult failed = Failed("cannot insert a player");
+  StorageResult failed = Failed(what);  // reads the error before the reset
   sqlite3_reset(s);
   return failed;
 }
 
+StorageResult SqliteStorage::DoCreatePlayer(Id id, const std::string& name, int64_t level) {
+  sqlite3_stmt* s = stmt_->insert_player.Bind(id, std::string_view(name), level);
+  const int rc = sqlite3_step(s);
+  if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+    sqlite3_reset(s);
+    return StorageResult{StorageResult::Status::kNameTaken, 0, "name taken"};
+  }
+  return Inserted(s, rc, "cannot insert a player");
+}
+
 StorageResult SqliteStorage::DoGrantItems(Id owner, const std::vector<ItemGrant>& items) {
-  sqlite3_stmt* exists = stmt_->player_exists.fresh();
-  sqlite3_bind_int64(exists, 1, owner);
+  sqlite3_stmt* exists = stmt_->player_exists.Bind(owner);
   const int rc = sqlite3_step(exists);
   sqlite3_reset(exists);
   if (rc == SQLITE_DONE) {
@@ -244,16 +268,9 @@ StorageResult SqliteStorage::DoGrantItems(Id owner, const std::vector<ItemGrant>
   }
   if (rc != SQLITE_ROW) return Failed("cannot look up a player");
   for (const ItemGrant& item : items) {
-    sqlite3_stmt* s = stmt_->insert_item.fresh();
-    sqlite3_bind_int64(s, 1, item.id);
-    sqlite3_bind_int64(s, 2, owner);
-    sqlite3_bind_int64(s, 3, item.template_id);
-    sqlite3_bind_int64(s, 4, item.count);
-    if (sqlite3_step(s) != SQLITE_DONE) {
-      StorageResult failed = Failed("cannot insert an item");
-      sqlite3_reset(s);
-      return failed;
-    }
+    sqlite3_stmt* s = stmt_->insert_item.Bind(item.id, owner, item.template_id, item.count);
+    StorageResult inserted = Inserted(s, sqlite3_step(s), "cannot insert an item");
+    if (inserted.status != StorageResult::Status::kOk) return inserted;
   }
   sqlite3_reset(stmt_->insert_item.get());
   return StorageResult{StorageResult::Status::kOk, items.size(), ""};
@@ -272,18 +289,10 @@ StorageResult SqliteStorage::DoBroadcast(const std::string& subject, const std::
   while (next < players.size()) {
     const uint64_t n = std::min<uint64_t>(players.size() - next, ids.max_batch);
     for (const Id id : ids.next_batch(n)) {
-      sqlite3_stmt* s = stmt_->insert_mail.fresh();
-      sqlite3_bind_int64(s, 1, id);
-      sqlite3_bind_int64(s, 2, players[next++]);
-      sqlite3_bind_text(s, 3, subject.data(), static_cast<int>(subject.size()), SQLITE_STATIC);
-      if (!body.empty()) {
-        sqlite3_bind_blob(s, 4, body.data(), static_cast<int>(body.size()), SQLITE_STATIC);
-      }
-      if (sqlite3_step(s) != SQLITE_DONE) {
-        StorageResult failed = Failed("cannot insert a mail");
-        sqlite3_reset(s);
-        return failed;
-      }
+      sqlite3_stmt* s =
+          stmt_->insert_mail.Bind(id, players[next++], std::string_view(subject), Blob{body});
+      StorageResult inserted = Inserted(s, sqlite3_step(s), "cannot insert a mail");
+      if (inserted.status != StorageResult::Status::kOk) return inserted;
     }
   }
   sqlite3_reset(stmt_->insert_mail.get());
@@ -293,27 +302,36 @@ StorageResult SqliteStorage::DoBroadcast(const std::string& subject, const std::
 Id SqliteStorage::LargestIdOf(const Layout& layout, uint64_t server_id) {
   std::lock_guard lock(db_mu_);
   if (db_ == nullptr) throw StorageError("database " + path_ + " is closed");
+  if (server_id > layout.max_server_id()) return 0;  // no ID can carry it
+  // The layout owns the bit arithmetic. Every ID of `server_id` lies in [first, last], its
+  // smallest and largest possible; the range holds other server ids' IDs too (each tick in
+  // between has them all), so a row counts only where its server-id field, the bits of `field`,
+  // holds `server_id`: where `id & field` is `first` (tick 0 and sequence 0: the field alone).
+  const Id first = layout.Compose(0, server_id, 0);
+  const Id last = layout.Compose(layout.max_tick(), server_id, layout.max_sequence());
+  const Id field = layout.Compose(0, layout.max_server_id(), 0);
   Id largest = 0;
   for (const char* table : {"player", "item", "mail"}) {
-    // The table's b-tree is keyed by id, so ORDER BY id DESC walks it from the end with no
-    // sort, and LIMIT 1 stops at the first row of this server id.
+    const auto cannot_read = [&](const std::string& fix) {
+      return StorageError("database " + path_ + ": cannot read table " + table + ": " +
+                          sqlite3_errmsg(db_) + fix);
+    };
+    // The table's b-tree is keyed by id, so the range is a seek, ORDER BY id DESC walks it from
+    // its end with no sort, and LIMIT 1 stops at the first row of this server id.
     const std::string sql = std::string("SELECT id FROM ") + table +
-                            " WHERE id >= 0 AND ((id >> ?1) & ?2) = ?3 ORDER BY id DESC LIMIT 1";
+                            " WHERE id BETWEEN ?1 AND ?2 AND (id & ?3) = ?1"
+                            " ORDER BY id DESC LIMIT 1";
     sqlite3_stmt* s = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
-                         sqlite3_errmsg(db_) + "; check that --db names this server's database");
+      throw cannot_read("; check that --db names this server's database");
     }
-    sqlite3_bind_int64(s, 1, layout.sequence_bits());
-    sqlite3_bind_int64(s, 2, static_cast<int64_t>(layout.max_server_id()));
-    sqlite3_bind_int64(s, 3, static_cast<int64_t>(server_id));
+    sqlite3_bind_int64(s, 1, first);
+    sqlite3_bind_int64(s, 2, last);
+    sqlite3_bind_int64(s, 3, field);
     const int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) largest = std::max(largest, Id{sqlite3_column_int64(s, 0)});
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-      throw StorageError("database " + path_ + ": cannot read table " + table + ": " +
-                         sqlite3_errmsg(db_));
-    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) throw cannot_read("");
   }
   return largest;
 }

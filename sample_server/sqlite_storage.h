@@ -39,6 +39,7 @@
 #include "storage.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace steadyflake::server {
 
@@ -69,10 +70,10 @@ class SqliteStorage : public Storage {
   void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) override;
 
   // The largest ID in player, item or mail whose server-id field, under `layout`, is
-  // `server_id`; 0 if there is none. IDs of other server ids (rows merged in from another
-  // shard) and negative IDs are ignored. Each table is scanned from its largest rowid down and
-  // the scan stops at the first match, so on a server's own database it reads a few rows.
-  // Throws StorageError.
+  // `server_id`; 0 if there is none (always for a server id over layout.max_server_id()). IDs
+  // of other server ids (rows merged in from another shard) and negative IDs are ignored. Each
+  // table is scanned down from the largest ID `server_id` can have, and the scan stops at the
+  // first match, so on a server's own database it reads a few rows. Throws StorageError.
   Id LargestIdOf(const Layout& layout, uint64_t server_id);
 
   // Stops taking operations (later ones get kUnavailable at once), writes and commits every
@@ -96,6 +97,9 @@ class SqliteStorage : public Storage {
   StorageResult DoBroadcast(const std::string& subject, const std::string& body,
                             const IdSource& ids);
   StorageResult Failed(const std::string& what) const;  // REQUIRES: db_mu_ held
+  // The outcome of an INSERT `s` whose sqlite3_step returned `rc`: kOk for SQLITE_DONE, else
+  // Failed(what), with `s` reset. REQUIRES: db_mu_ held.
+  StorageResult Inserted(sqlite3_stmt* s, int rc, const char* what) const;
 
   const std::string path_;
 

@@ -132,6 +132,16 @@ TEST_F(SqliteStorageTest, BroadcastOneMailPerPlayerInBatches) {
   EXPECT_EQ(batches, (std::vector<uint64_t>{4, 4, 2}));
   EXPECT_EQ(Query(path_, "SELECT count(DISTINCT to_player) FROM mail"), 10);
   EXPECT_EQ(Query(path_, "SELECT count(*) FROM mail WHERE body IS NULL AND subject='hello'"), 10);
+  // A body is kept as a BLOB, byte for byte.
+  const std::string body("a\0b", 3);
+  EXPECT_EQ(Wait([&](StorageDone done) {
+              storage_.Broadcast("again", body, ids, std::move(done));
+            }).count,
+            10u);
+  EXPECT_EQ(Query(path_,
+                  "SELECT count(*) FROM mail WHERE subject='again' AND typeof(body)='blob' AND "
+                  "body=x'610062'"),
+            10);
 }
 
 TEST_F(SqliteStorageTest, ConcurrentWritesAreGroupedIntoFewerTransactions) {
@@ -195,6 +205,31 @@ TEST_F(SqliteStorageTest, LargestIdOfIgnoresOtherServerIds) {
   EXPECT_EQ(storage_.LargestIdOf(layout, 7), mine_new);
   EXPECT_EQ(storage_.LargestIdOf(layout, 8), theirs_newer);
   EXPECT_EQ(storage_.LargestIdOf(layout, 9), 0);
+}
+
+TEST_F(SqliteStorageTest, LargestIdOfAtTheEdgesOfTheLayout) {
+  const Layout layout = Layout::Snowflake();  // 41/10/12: other widths than the default
+  const uint64_t top = layout.max_server_id();
+  // -1 has every bit set, so its server-id field reads as `top`; negative IDs do not count.
+  ASSERT_EQ(Create(-1, "negative").status, StorageResult::Status::kOk);
+  EXPECT_EQ(storage_.LargestIdOf(layout, top), 0);
+  const Id largest = layout.Compose(layout.max_tick(), top, layout.max_sequence());
+  ASSERT_EQ(largest, INT64_MAX);
+  const Id below_top = layout.Compose(layout.max_tick(), top - 1, layout.max_sequence());
+  const Id zero = layout.Compose(5, 0, 1);
+  const Id one = layout.Compose(layout.max_tick(), 1, 0);
+  int n = 0;
+  for (const Id id : {largest, below_top, zero, one}) {
+    ASSERT_EQ(Create(id, "p" + std::to_string(n++)).status, StorageResult::Status::kOk);
+  }
+  EXPECT_EQ(storage_.LargestIdOf(layout, top), largest);
+  EXPECT_EQ(storage_.LargestIdOf(layout, top - 1), below_top);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 0), zero);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 1), one);
+  EXPECT_EQ(storage_.LargestIdOf(layout, 2), 0);
+  // A server id the layout cannot hold has no IDs.
+  EXPECT_EQ(storage_.LargestIdOf(layout, top + 1), 0);
+  EXPECT_EQ(storage_.LargestIdOf(layout, UINT64_MAX), 0);
 }
 
 TEST(SqliteStorageOpenTest, UnwritablePathIsOneLineError) {
