@@ -10,15 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "steadyflake/time_format.h"
+#include "steadyflake/id_format.h"
 
 namespace steadyflake::server {
 
 namespace {
 
 using json = nlohmann::json;
-
-constexpr char kJson[] = "application/json";
 
 // Parses a whole decimal integer in [min, max]; nullopt for anything else (sign, spaces, junk).
 std::optional<uint64_t> ParseDecimal(std::string_view text, uint64_t min, uint64_t max) {
@@ -378,13 +376,7 @@ Response RequestHandler::Ids(std::string_view query) {
 Response RequestHandler::DecodeId(std::string_view text) const {
   const auto id = ParseId(text);
   if (!id) return Error(400, "bad ID: must be a decimal integer in [0, 2^63)");
-  const DecodedId d = generator_.layout().Decode(*id);
-  std::string body = "{\"id\":";
-  AppendId(body, *id);
-  body += ",\"time\":\"" + FormatIso8601(d.unix_ms) +
-          "\",\"server_id\":" + std::to_string(d.server_id) +
-          ",\"sequence\":" + std::to_string(d.sequence) + "}";
-  return Ok(200, std::move(body));
+  return Ok(200, FormatDecoded(*id, generator_.layout().Decode(*id), DecodedFormat::kJson));
 }
 
 std::string RequestHandler::MetricsText() const {

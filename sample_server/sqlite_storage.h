@@ -113,7 +113,6 @@ class SqliteStorage : public Storage {
   std::condition_variable queue_cv_;
   std::deque<Task> queue_;  // GUARDED_BY(queue_mu_)
   bool closing_ = false;    // GUARDED_BY(queue_mu_)
-  bool closed_ = false;     // GUARDED_BY(queue_mu_); the database is closed
 
   // Memory ordering: relaxed; statistics for /metrics, nothing is published through them.
   std::atomic<uint64_t> transactions_{0};

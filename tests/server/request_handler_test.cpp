@@ -215,7 +215,7 @@ TEST_F(RequestHandlerTest, GrantItemsToUnknownPlayerIs404) {
 }
 
 TEST_F(RequestHandlerTest, BroadcastMailsEveryPlayerWithFreshIds) {
-  for (int i = 0; i < 5; ++i) CreatePlayer("p" + std::to_string(i));
+  for (int i = 0; i < 5; ++i) CreatePlayer(std::string("p").append(std::to_string(i)));
   const json body = Expect(200, Call("POST", "/mail/broadcast", R"({"subject":"hi","body":"x"})"));
   EXPECT_EQ(body["sent"], 5);
   ASSERT_EQ(storage_.mails.size(), 5u);

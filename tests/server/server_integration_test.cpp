@@ -400,9 +400,10 @@ TEST_F(ServerTest, ConcurrentClientsGetDistinctIncreasingIds) {
         for (int i = 0; i < kRequests; ++i) {
           const Reply r =
               i % 2 == 0
-                  ? client.Post(
-                        "/players",
-                        json{{"name", "t" + std::to_string(t) + "-" + std::to_string(i)}}.dump())
+                  ? client.Post("/players",
+                                json{{"name", std::to_string(t).insert(0, "t").append("-").append(
+                                                  std::to_string(i))}}
+                                    .dump())
                   : client.Get("/ids?count=3");
           if (r.status != (i % 2 == 0 ? 201 : 200)) {
             ++failures;

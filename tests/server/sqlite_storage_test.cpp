@@ -158,7 +158,7 @@ TEST_F(SqliteStorageTest, ConcurrentWritesAreGroupedIntoFewerTransactions) {
         auto p = std::make_shared<std::promise<StorageResult>>();
         pending.push_back(p->get_future());
         const Id id = t * kPerThread + i + 1;
-        storage_.CreatePlayer(id, "n" + std::to_string(id), 1,
+        storage_.CreatePlayer(id, std::string("n").append(std::to_string(id)), 1,
                               [p](StorageResult r) { p->set_value(std::move(r)); });
         promises.push_back(p);
       }
@@ -178,7 +178,7 @@ TEST_F(SqliteStorageTest, ConcurrentWritesAreGroupedIntoFewerTransactions) {
 TEST_F(SqliteStorageTest, CloseWritesWhatIsQueuedThenRefuses) {
   std::atomic<int> ok{0};
   for (int i = 1; i <= 50; ++i) {
-    storage_.CreatePlayer(i, "q" + std::to_string(i), 1, [&](StorageResult r) {
+    storage_.CreatePlayer(i, std::string("q").append(std::to_string(i)), 1, [&](StorageResult r) {
       if (r.status == StorageResult::Status::kOk) ++ok;
     });
   }
