@@ -399,12 +399,12 @@ TEST_F(ServerTest, ConcurrentClientsGetDistinctIncreasingIds) {
         Client client(port);
         for (int i = 0; i < kRequests; ++i) {
           const Reply r =
-              i % 2 == 0
-                  ? client.Post("/players",
-                                json{{"name", std::to_string(t).insert(0, "t").append("-").append(
-                                                  std::to_string(i))}}
-                                    .dump())
-                  : client.Get("/ids?count=3");
+              i % 2 == 0 ? client.Post("/players", json{{"name", std::string("t")
+                                                                     .append(std::to_string(t))
+                                                                     .append("-")
+                                                                     .append(std::to_string(i))}}
+                                                       .dump())
+                         : client.Get("/ids?count=3");
           if (r.status != (i % 2 == 0 ? 201 : 200)) {
             ++failures;
             continue;
