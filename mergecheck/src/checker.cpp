@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <exception>
 #include <map>
@@ -359,6 +360,40 @@ class Recoverer : public SourceVisitor {
   std::map<std::string, std::vector<Target>>& targets_;
   KeyScratch scratch_;
 };
+
+// `value` as the report shows it.
+ReportValue ToReportValue(const OwnedValue& value) {
+  ReportValue r;
+  switch (value.tag) {
+    case Value::Tag::kNull:
+      r.type = ReportValue::Type::kNull;
+      break;
+    case Value::Tag::kInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = std::to_string(value.integer);
+      break;
+    case Value::Tag::kBigInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = value.bytes;
+      break;
+    case Value::Tag::kReal: {
+      char buffer[40];
+      const auto res = std::to_chars(buffer, buffer + sizeof buffer, value.real);
+      r.type = ReportValue::Type::kReal;
+      r.text.assign(buffer, res.ptr);
+      break;
+    }
+    case Value::Tag::kText:
+      r.type = ReportValue::Type::kText;
+      r.text = value.bytes;
+      break;
+    case Value::Tag::kBlob:
+      r.type = ReportValue::Type::kBlob;
+      r.text = value.bytes;
+      break;
+  }
+  return r;
+}
 
 KeyReport::Kind KindOf(Key::Kind kind) {
   return kind == Key::Kind::kPrimary ? KeyReport::Kind::kPrimary : KeyReport::Kind::kUnique;
