@@ -1,93 +1,27 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// Check(): reads both inputs in parallel into key sets, intersects them, decodes integer IDs
-// into server ids, and rereads input A for the values of conflicting hashed keys.
-//
-// Threads: CheckSources starts one thread per input. Each thread owns its Collector (and the
-// key sets in it) until it is joined; the only state the threads share is `cancelled` (set by
-// the thread whose input failed, so the other stops early) and the Options (read-only, except
-// the progress callback, which must be thread-safe).
+// Check(): reads both inputs in parallel into key sets (collect.cpp), intersects them, decodes
+// integer IDs into server ids, and rereads input A for the values of conflicting hashed keys.
 
 #include "checker.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <exception>
 #include <map>
 #include <span>
 #include <string>
-#include <string_view>
-#include <thread>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "collect.h"
 #include "key_set.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck {
 
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-// Thrown inside a scan when the other input has failed; never escapes CheckSources.
-struct Cancelled {};
-
-struct KeyState {
-  Key key;
-  std::vector<std::string> names;  // column names as declared
-  std::vector<std::string> lower;  // the same, lowercase, for matching across inputs
-  std::vector<int> cell;           // per key column: its index into OnRow's cells
-  std::vector<Affinity> affinity;  // per key column
-  bool decoded = false;            // a single column of INTEGER affinity: IDs
-  KeySet set;
-  uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
-  std::vector<uint64_t> servers;  // decoded: distinct server ids, ascending
-};
-
-struct TableState {
-  Table table;              // the last definition seen
-  std::vector<int> wanted;  // columns OnRow receives, ascending
-  std::vector<KeyState> keys;
-  bool selected = true;  // by --table
-  bool stale = false;    // keys changed after rows were read: reread the table
-  uint64_t rows = 0;
-};
-
-// What one row's key is: NULL (not counted), an integer of a single-column key, or a hash.
-enum class KeyKind { kNull, kInteger, kHash };
-
-struct KeyScratch {
-  std::string encoding;
-  ValueBuffer buffer;
-};
-
-KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
-              int64_t& integer, Hash128& hash) {
-  scratch.encoding.clear();
-  for (std::size_t i = 0; i < key.cell.size(); ++i) {
-    const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
-                                  scratch.buffer);
-    if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
-    if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
-      integer = v.integer;
-      return KeyKind::kInteger;
-    }
-    AppendEncoding(v, scratch.encoding);
-  }
-  hash = HashBytes(scratch.encoding);
-  return KeyKind::kHash;
-}
 
 std::vector<OwnedValue> KeyValues(const KeyState& key, std::span<const Cell> cells) {
   std::vector<OwnedValue> values;
@@ -99,222 +33,6 @@ std::vector<OwnedValue> KeyValues(const KeyState& key, std::span<const Cell> cel
   return values;
 }
 
-// The columns of `now` (a table's definition as the source gives it during a reread) that hold
-// what `final`'s wanted columns hold, matched by name.
-std::vector<int> MapWanted(const TableState& final_state, const Table& now) {
-  std::vector<int> wanted;
-  for (const int column : final_state.wanted) {
-    const std::string name =
-        Lower(final_state.table.columns[static_cast<std::size_t>(column)].name);
-    int found = -1;
-    for (std::size_t i = 0; i < now.columns.size() && found < 0; ++i) {
-      if (Lower(now.columns[i].name) == name) found = static_cast<int>(i);
-    }
-    wanted.push_back(found >= 0 ? found : column);
-  }
-  return wanted;
-}
-
-// The legacy count and distinct server ids of a decoded key. REQUIRES: ids sorted.
-void DecodeIds(const std::vector<int64_t>& ids, const Layout& layout, int64_t cutoff_ms,
-               uint64_t& legacy, std::vector<uint64_t>& servers) {
-  const int q = layout.sequence_bits();
-  const int s = layout.server_bits();
-  const int shift = q + s;
-  const int64_t max_id = static_cast<int64_t>((uint64_t{1} << (layout.time_bits() + shift)) - 1);
-  // The last tick whose start is not after the cutoff; -1: every ID is after it.
-  const int64_t last_tick =
-      cutoff_ms < layout.epoch_ms()
-          ? -1
-          : static_cast<int64_t>(std::min<uint64_t>(layout.TickAt(cutoff_ms), layout.max_tick()));
-  const uint64_t mask = layout.max_server_id();
-  const bool bitmap = s <= 24;
-  std::vector<uint64_t> bits(bitmap ? ((uint64_t{1} << s) + 63) / 64 : 0);
-  std::vector<uint64_t> list;
-  for (const int64_t id : ids) {
-    if (id < 0 || id > max_id || (id >> shift) > last_tick) {
-      ++legacy;
-      continue;
-    }
-    const uint64_t server = (static_cast<uint64_t>(id) >> q) & mask;
-    if (bitmap) {
-      bits[server >> 6] |= uint64_t{1} << (server & 63);
-    } else {
-      list.push_back(server);
-    }
-  }
-  servers.clear();
-  if (bitmap) {
-    for (std::size_t w = 0; w < bits.size(); ++w) {
-      for (uint64_t word = bits[w]; word != 0; word &= word - 1) {
-        servers.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
-      }
-    }
-  } else {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    servers = std::move(list);
-  }
-}
-
-// Reads one input into key sets. Lives on its input's thread until joined.
-class Collector : public SourceVisitor {
- public:
-  Collector(const Options& options, int input, Source& source, std::atomic<bool>& cancelled)
-      : options_(options), input_(input), source_(source), cancelled_(cancelled) {}
-
-  // Reads the input, rereads stale tables, then sorts the sets and decodes IDs.
-  void Run(const Layout& layout, int64_t cutoff_ms) {
-    source_.Scan(*this, options_.tables);
-    std::vector<std::string> stale;
-    for (TableState& t : tables_) {
-      if (!t.stale) continue;
-      stale.push_back(t.table.name);
-      for (KeyState& k : t.keys) {
-        k.set.Clear();
-        k.legacy = 0;
-      }
-    }
-    if (!stale.empty()) {
-      rereading_ = true;
-      source_.Scan(*this, stale);
-      rereading_ = false;
-    }
-    for (TableState& t : tables_) {
-      for (KeyState& k : t.keys) {
-        k.set.Sort();
-        if (k.decoded) DecodeIds(k.set.integers(), layout, cutoff_ms, k.legacy, k.servers);
-        k.set.Dedupe();
-      }
-    }
-  }
-
-  std::vector<int> OnTable(const Table& table) override {
-    auto [it, inserted] = index_.try_emplace(table.name, tables_.size());
-    if (inserted) tables_.emplace_back();
-    TableState& t = tables_[it->second];
-    last_ = nullptr;
-    if (rereading_) {
-      // Keep the final definition from the first read.
-      return t.stale ? MapWanted(t, table) : std::vector<int>();
-    }
-    t.selected = options_.tables.empty() ||
-                 std::find(options_.tables.begin(), options_.tables.end(), table.name) !=
-                     options_.tables.end();
-    const bool had_rows = t.rows > 0;
-    std::vector<std::vector<std::string>> before;
-    for (const KeyState& k : t.keys) before.push_back(k.lower);
-    t.table = table;
-    BuildKeys(t);
-    std::vector<std::vector<std::string>> after;
-    for (const KeyState& k : t.keys) after.push_back(k.lower);
-    if (had_rows && before != after) t.stale = true;
-    if (!t.selected || t.stale) return {};
-    return t.wanted;
-  }
-
-  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
-    if (last_ == nullptr || last_->table.name != table.name) {
-      last_ = &tables_[index_.at(table.name)];
-    }
-    TableState& t = *last_;
-    if (!rereading_) {
-      ++t.rows;
-      ++rows_;
-    }
-    if ((++since_progress_ & 0xffff) == 0) Tick();
-    if (!t.selected || (t.stale && !rereading_)) return;
-    int64_t integer = 0;
-    Hash128 hash;
-    for (KeyState& k : t.keys) {
-      switch (KeyOf(k, cells, scratch_, integer, hash)) {
-        case KeyKind::kNull:
-          break;
-        case KeyKind::kInteger:
-          k.set.AddInteger(integer);
-          break;
-        case KeyKind::kHash:
-          if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
-          k.set.AddHash(hash);
-          break;
-      }
-    }
-  }
-
-  std::vector<TableState>& tables() { return tables_; }
-  const TableState* Find(const std::string& name) const {
-    const auto it = index_.find(name);
-    return it == index_.end() ? nullptr : &tables_[it->second];
-  }
-  uint64_t rows() const { return rows_; }
-
- private:
-  void Tick() {
-    if (cancelled_.load(std::memory_order_relaxed)) throw Cancelled();
-    if (options_.progress) options_.progress(input_, source_.bytes_read(), source_.rows_read());
-  }
-
-  // The keys of t.table plus the --key extras for it; t.wanted and the cell indexes to match.
-  void BuildKeys(TableState& t) {
-    const Table& table = t.table;
-    std::vector<Key> keys = table.keys;
-    for (const Options::ExtraKey& extra : options_.extra_keys) {
-      if (extra.table != table.name) continue;
-      Key key;
-      key.kind = Key::Kind::kUnique;
-      key.name = "--key";
-      for (const std::string& name : extra.columns) {
-        int found = -1;
-        for (std::size_t i = 0; i < table.columns.size() && found < 0; ++i) {
-          if (Lower(table.columns[i].name) == Lower(name)) found = static_cast<int>(i);
-        }
-        if (found < 0) {
-          throw Error(Error::Code::kInvalidArgument, "--key " + extra.table + ": table " +
-                                                         table.name + " has no column " + name +
-                                                         "; name columns the table has");
-        }
-        key.columns.push_back(found);
-      }
-      bool duplicate = false;
-      for (const Key& k : keys) duplicate = duplicate || k.columns == key.columns;
-      if (!duplicate) keys.push_back(std::move(key));
-    }
-    t.keys.clear();
-    t.wanted.clear();
-    for (const Key& key : keys) {
-      for (const int c : key.columns) t.wanted.push_back(c);
-    }
-    std::sort(t.wanted.begin(), t.wanted.end());
-    t.wanted.erase(std::unique(t.wanted.begin(), t.wanted.end()), t.wanted.end());
-    for (const Key& key : keys) {
-      KeyState k;
-      k.key = key;
-      for (const int c : key.columns) {
-        const Column& column = table.columns.at(static_cast<std::size_t>(c));
-        k.names.push_back(column.name);
-        k.lower.push_back(Lower(column.name));
-        k.affinity.push_back(column.affinity);
-        k.cell.push_back(static_cast<int>(std::lower_bound(t.wanted.begin(), t.wanted.end(), c) -
-                                          t.wanted.begin()));
-      }
-      k.decoded = key.columns.size() == 1 && k.affinity[0] == Affinity::kInteger;
-      t.keys.push_back(std::move(k));
-    }
-  }
-
-  const Options& options_;
-  const int input_;
-  Source& source_;
-  std::atomic<bool>& cancelled_;
-  std::vector<TableState> tables_;  // in the order the source defined them
-  std::unordered_map<std::string, std::size_t> index_;
-  TableState* last_ = nullptr;  // the table of the previous row
-  bool rereading_ = false;
-  uint64_t rows_ = 0;
-  uint64_t since_progress_ = 0;
-  KeyScratch scratch_;
-};
-
 // Rereads input A for the values of keys whose hashes are in both inputs.
 class Recoverer : public SourceVisitor {
  public:
@@ -325,7 +43,7 @@ class Recoverer : public SourceVisitor {
     std::vector<std::vector<OwnedValue>> found;
   };
 
-  Recoverer(Collector& a, std::map<std::string, std::vector<Target>>& targets)
+  Recoverer(const Collector& a, std::map<std::string, std::vector<Target>>& targets)
       : a_(a), targets_(targets) {}
 
   std::vector<int> OnTable(const Table& table) override {
@@ -356,7 +74,7 @@ class Recoverer : public SourceVisitor {
   }
 
  private:
-  Collector& a_;
+  const Collector& a_;
   std::map<std::string, std::vector<Target>>& targets_;
   KeyScratch scratch_;
 };
@@ -405,57 +123,17 @@ void Union(std::vector<uint64_t>& into, const std::vector<uint64_t>& more) {
   into = std::move(merged);
 }
 
-bool Selected(const Options& options, const std::string& table) {
-  return options.tables.empty() ||
-         std::find(options.tables.begin(), options.tables.end(), table) != options.tables.end();
-}
-
 }  // namespace
 
 Report CheckSources(const std::string& path_a, Source& a, const std::string& path_b, Source& b,
                     const Options& options, int64_t cutoff_ms) {
-  std::atomic<bool> cancelled{false};
-  Collector collectors[2] = {Collector(options, 0, a, cancelled),
-                             Collector(options, 1, b, cancelled)};
-  std::exception_ptr errors[2];
-  {
-    auto run = [&](int i) {
-      try {
-        collectors[i].Run(options.layout, cutoff_ms);
-      } catch (const Cancelled&) {
-        // The other input failed; its error is reported.
-      } catch (...) {
-        errors[i] = std::current_exception();
-        // Relaxed: the flag only asks the other thread to stop early; join() orders the rest.
-        cancelled.store(true, std::memory_order_relaxed);
-      }
-    };
-    std::thread thread_b(run, 1);
-    run(0);
-    thread_b.join();
-  }
-  if (errors[0]) std::rethrow_exception(errors[0]);
-  if (errors[1]) std::rethrow_exception(errors[1]);
-  Collector& ca = collectors[0];
-  Collector& cb = collectors[1];
+  Collector ca(options, 0, a);
+  Collector cb(options, 1, b);
+  CollectBoth(ca, cb, options.layout, cutoff_ms);
 
   Report report;
-  Source* sources[2] = {&a, &b};
-  const std::string* paths[2] = {&path_a, &path_b};
-  for (int i = 0; i < 2; ++i) {
-    InputReport& in = report.inputs[i];
-    in.path = *paths[i];
-    in.format = sources[i]->format();
-    in.tables = collectors[i].tables().size();
-    in.rows = collectors[i].rows();
-    in.bytes = sources[i]->bytes_read();
-    for (const TableState& t : collectors[i].tables()) {
-      for (const KeyState& k : t.keys) {
-        in.keys_held += k.set.rows();
-        in.key_bytes += k.set.bytes_held();
-      }
-    }
-  }
+  report.inputs[0] = DescribeInput(path_a, a, ca);
+  report.inputs[1] = DescribeInput(path_b, b, cb);
 
   // --table and --key must name tables the inputs have.
   for (const std::string& name : options.tables) {
