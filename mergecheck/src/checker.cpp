@@ -9,7 +9,6 @@
 #include <charconv>
 #include <chrono>
 #include <map>
-#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -17,67 +16,12 @@
 
 #include "collect.h"
 #include "key_set.h"
+#include "reread.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck {
 
 namespace {
-
-std::vector<OwnedValue> KeyValues(const KeyState& key, std::span<const Cell> cells) {
-  std::vector<OwnedValue> values;
-  ValueBuffer buffer;
-  for (std::size_t i = 0; i < key.cell.size(); ++i) {
-    values.push_back(
-        Own(ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i], buffer)));
-  }
-  return values;
-}
-
-// Rereads input A for the values of keys whose hashes are in both inputs.
-class Recoverer : public SourceVisitor {
- public:
-  struct Target {
-    const KeyState* key;
-    std::vector<Hash128> hashes;  // sorted
-    uint64_t limit;               // 0: all
-    std::vector<std::vector<OwnedValue>> found;
-  };
-
-  Recoverer(const Collector& a, std::map<std::string, std::vector<Target>>& targets)
-      : a_(a), targets_(targets) {}
-
-  std::vector<int> OnTable(const Table& table) override {
-    const TableState* t = a_.Find(table.name);
-    if (t == nullptr || targets_.count(table.name) == 0) return {};
-    return MapWanted(*t, table);
-  }
-
-  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
-    const auto it = targets_.find(table.name);
-    if (it == targets_.end()) return;
-    int64_t integer = 0;
-    Hash128 hash;
-    for (Target& target : it->second) {
-      if (KeyOf(*target.key, cells, scratch_, integer, hash) != KeyKind::kHash) continue;
-      if (!std::binary_search(target.hashes.begin(), target.hashes.end(), hash)) continue;
-      target.found.push_back(KeyValues(*target.key, cells));
-      if (target.limit != 0 && target.found.size() > 2 * target.limit + 1024) Trim(target);
-    }
-  }
-
-  // Keeps the first `limit` distinct values, ascending.
-  static void Trim(Target& target) {
-    std::sort(target.found.begin(), target.found.end(), TupleLess);
-    target.found.erase(std::unique(target.found.begin(), target.found.end(), TupleEqual),
-                       target.found.end());
-    if (target.limit != 0 && target.found.size() > target.limit) target.found.resize(target.limit);
-  }
-
- private:
-  const Collector& a_;
-  std::map<std::string, std::vector<Target>>& targets_;
-  KeyScratch scratch_;
-};
 
 // `value` as the report shows it.
 ReportValue ToReportValue(const OwnedValue& value) {
@@ -164,7 +108,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
     std::size_t report_index;
     std::vector<int64_t> integers;  // the first common integers
   };
-  std::map<std::string, std::vector<Recoverer::Target>> targets;
+  RereadTargets targets;
   std::vector<std::pair<std::size_t, std::size_t>> target_of_report;  // (report, target index)
   std::vector<Pending> pending;
 
@@ -212,7 +156,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
       if (!common.empty()) {
         auto& list = targets[name];
         target_of_report.emplace_back(report.keys.size(), list.size());
-        list.push_back(Recoverer::Target{ka, std::move(common), options.limit, {}});
+        list.push_back(RereadTarget{ka, std::move(common), options.limit, {}});
       }
       kr.decoded = ka->decoded && kb->decoded;
       if (kr.decoded) {
@@ -230,12 +174,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   }
 
   // The values of conflicting hashed keys: a second read of input A, only those tables.
-  if (!targets.empty()) {
-    std::vector<std::string> only;
-    for (const auto& [name, list] : targets) only.push_back(name);
-    Recoverer recoverer(ca, targets);
-    a.Scan(recoverer, only);
-  }
+  Reread(a, ca, targets);
   for (Pending& p : pending) {
     KeyReport& kr = report.keys[p.report_index];
     std::vector<std::vector<OwnedValue>> values;
@@ -247,12 +186,10 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
     }
     for (const auto& [report_index, target_index] : target_of_report) {
       if (report_index != p.report_index) continue;
-      Recoverer::Target& target = targets[kr.table][target_index];
+      RereadTarget& target = targets[kr.table][target_index];
       for (auto& tuple : target.found) values.push_back(std::move(tuple));
     }
-    std::sort(values.begin(), values.end(), TupleLess);
-    values.erase(std::unique(values.begin(), values.end(), TupleEqual), values.end());
-    if (options.limit != 0 && values.size() > options.limit) values.resize(options.limit);
+    SortDistinct(values, options.limit);
     for (const auto& tuple : values) {
       std::vector<ReportValue> row;
       for (const OwnedValue& v : tuple) row.push_back(ToReportValue(v));

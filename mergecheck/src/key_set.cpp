@@ -307,6 +307,12 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
   return true;
 }
 
+void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit) {
+  std::sort(tuples.begin(), tuples.end(), TupleLess);
+  tuples.erase(std::unique(tuples.begin(), tuples.end(), TupleEqual), tuples.end());
+  if (limit != 0 && tuples.size() > limit) tuples.resize(limit);
+}
+
 void KeySet::Sort() {
   // Integer keys usually arrive in order (a rowid scan, a dump of a clustered table).
   if (!std::is_sorted(integers_.begin(), integers_.end())) {

@@ -77,6 +77,9 @@ OwnedValue Own(const Value& value);
 int Compare(const OwnedValue& a, const OwnedValue& b);
 bool TupleLess(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
 bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
+// Sorts `tuples` by TupleLess, drops duplicates (TupleEqual) and keeps the first `limit` (all
+// when 0).
+void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.
 class KeySet {
