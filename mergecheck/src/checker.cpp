@@ -1,18 +1,23 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// Check(): reads both inputs in parallel into key sets (collect.cpp), intersects them, decodes
-// integer IDs into server ids, and rereads input A for the values of conflicting hashed keys.
+// Check() and CheckSources(): the checker's stages in order, each in its own file.
+//   1. collect.cpp: reads both inputs into key sets, one thread per input, and decodes integer
+//      IDs into server ids;
+//   2. compare.cpp: matches tables and keys (drift) and intersects the key sets;
+//   3. reread.cpp: reads input A again for the values behind hashed keys in both inputs, then
+//      compare.cpp lists the conflicts;
+//   4. verdict.cpp: the shared server ids and the verdict.
+// Only stage 1 runs on two threads; the rest run on the caller's thread after both have joined.
 
 #include "checker.h"
 
-#include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <memory>
 
 #include "collect.h"
 #include "compare.h"
 #include "reread.h"
+#include "verdict.h"
 
 namespace steadyflake::mergecheck {
 
@@ -29,13 +34,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   Reread(a, ca, comparison.targets);
   ListConflicts(comparison, options.limit, report);
 
-  std::set_intersection(report.servers_a.begin(), report.servers_a.end(), report.servers_b.begin(),
-                        report.servers_b.end(), std::back_inserter(report.servers_shared));
-  uint64_t overlap = 0;
-  for (const KeyReport& k : report.keys) overlap += k.overlap;
-  report.verdict = overlap > 0                      ? Report::Verdict::kConflict
-                   : !report.servers_shared.empty() ? Report::Verdict::kRisk
-                                                    : Report::Verdict::kSafe;
+  Decide(report);
   return report;
 }
 
