@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace steadyflake::mergecheck {
@@ -306,37 +307,10 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
   return true;
 }
 
-ReportValue ToReportValue(const OwnedValue& value) {
-  ReportValue r;
-  switch (value.tag) {
-    case Tag::kNull:
-      r.type = ReportValue::Type::kNull;
-      break;
-    case Tag::kInteger:
-      r.type = ReportValue::Type::kInteger;
-      r.text = std::to_string(value.integer);
-      break;
-    case Tag::kBigInteger:
-      r.type = ReportValue::Type::kInteger;
-      r.text = value.bytes;
-      break;
-    case Tag::kReal: {
-      char buffer[40];
-      const auto res = std::to_chars(buffer, buffer + sizeof buffer, value.real);
-      r.type = ReportValue::Type::kReal;
-      r.text.assign(buffer, res.ptr);
-      break;
-    }
-    case Tag::kText:
-      r.type = ReportValue::Type::kText;
-      r.text = value.bytes;
-      break;
-    case Tag::kBlob:
-      r.type = ReportValue::Type::kBlob;
-      r.text = value.bytes;
-      break;
-  }
-  return r;
+void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit) {
+  std::sort(tuples.begin(), tuples.end(), TupleLess);
+  tuples.erase(std::unique(tuples.begin(), tuples.end(), TupleEqual), tuples.end());
+  if (limit != 0 && tuples.size() > limit) tuples.resize(limit);
 }
 
 void KeySet::Sort() {

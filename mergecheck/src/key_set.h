@@ -27,7 +27,6 @@
 
 #include "schema.h"
 #include "source.h"
-#include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck {
 
@@ -66,7 +65,7 @@ struct Hash128 {
 // would show as a false overlap, has probability about n^2 / 2^129 for n keys.
 Hash128 HashBytes(std::string_view bytes);
 
-// An owned copy of a Value, for reports.
+// An owned copy of a Value, for reports (the comparison turns it into a ReportValue).
 struct OwnedValue {
   Value::Tag tag = Value::Tag::kNull;
   int64_t integer = 0;
@@ -78,7 +77,9 @@ OwnedValue Own(const Value& value);
 int Compare(const OwnedValue& a, const OwnedValue& b);
 bool TupleLess(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
 bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
-ReportValue ToReportValue(const OwnedValue& value);
+// Sorts `tuples` by TupleLess, drops duplicates (TupleEqual) and keeps the first `limit` (all
+// when 0).
+void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.
 class KeySet {

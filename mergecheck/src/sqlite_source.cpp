@@ -111,10 +111,46 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-std::string_view ColumnText(sqlite3_stmt* stmt, int i) {
-  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
-  if (text == nullptr) return {};
-  return std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
+// The bytes of column `i` of the current row: as UTF-8 text when `as_text` (SQLite converts a
+// number; NULL is empty), else as a blob. Valid until the statement steps again.
+std::string_view ColumnBytes(sqlite3_stmt* stmt, int i, bool as_text) {
+  const void* data = as_text ? static_cast<const void*>(sqlite3_column_text(stmt, i))
+                             : sqlite3_column_blob(stmt, i);
+  if (data == nullptr) return {};
+  return std::string_view(static_cast<const char*>(data),
+                          static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
+}
+
+std::string_view ColumnText(sqlite3_stmt* stmt, int i) { return ColumnBytes(stmt, i, true); }
+
+// Column `i` of the current row as a Cell. A REAL's literal (Cell::bytes) is written into
+// `real_text`; text and blobs point into SQLite's buffers, valid until the statement steps
+// again.
+void ReadCell(sqlite3_stmt* stmt, int i, std::array<char, 32>& real_text, Cell& cell) {
+  const int type = sqlite3_column_type(stmt, i);
+  switch (type) {
+    case SQLITE_INTEGER:
+      cell.type = Cell::Type::kInteger;
+      cell.integer = sqlite3_column_int64(stmt, i);
+      break;
+    case SQLITE_FLOAT: {
+      cell.type = Cell::Type::kReal;
+      cell.real = sqlite3_column_double(stmt, i);
+      char* const first = real_text.data();
+      const auto r = std::to_chars(first, first + real_text.size(), cell.real);
+      cell.bytes = std::string_view(first, static_cast<std::size_t>(r.ptr - first));
+      break;
+    }
+    case SQLITE_TEXT:
+    case SQLITE_BLOB:
+      cell.type = type == SQLITE_TEXT ? Cell::Type::kText : Cell::Type::kBlob;
+      cell.bytes = ColumnBytes(stmt, i, type == SQLITE_TEXT);
+      break;
+    default:
+      cell.type = Cell::Type::kNull;
+      cell.bytes = {};
+      break;
+  }
 }
 
 class SqliteSource final : public Source {
@@ -382,39 +418,7 @@ class SqliteSource final : public Source {
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) Fail(what, rc);
       for (std::size_t i = 0; i < cells.size(); ++i) {
-        const int col = static_cast<int>(i) + 1;
-        Cell& cell = cells[i];
-        switch (sqlite3_column_type(s, col)) {
-          case SQLITE_INTEGER:
-            cell.type = Cell::Type::kInteger;
-            cell.integer = sqlite3_column_int64(s, col);
-            break;
-          case SQLITE_FLOAT: {
-            cell.type = Cell::Type::kReal;
-            cell.real = sqlite3_column_double(s, col);
-            const auto r =
-                std::to_chars(reals[i].data(), reals[i].data() + reals[i].size(), cell.real);
-            cell.bytes = std::string_view(reals[i].data(),
-                                          static_cast<std::size_t>(r.ptr - reals[i].data()));
-            break;
-          }
-          case SQLITE_TEXT:
-            cell.type = Cell::Type::kText;
-            cell.bytes = ColumnText(s, col);
-            break;
-          case SQLITE_BLOB: {
-            cell.type = Cell::Type::kBlob;
-            const void* blob = sqlite3_column_blob(s, col);
-            const auto n = static_cast<std::size_t>(sqlite3_column_bytes(s, col));
-            cell.bytes = blob == nullptr ? std::string_view()
-                                         : std::string_view(static_cast<const char*>(blob), n);
-            break;
-          }
-          default:
-            cell.type = Cell::Type::kNull;
-            cell.bytes = {};
-            break;
-        }
+        ReadCell(s, static_cast<int>(i) + 1, reals[i], cells[i]);
       }
       const uint64_t position =
           rowid.empty() ? ordinal : static_cast<uint64_t>(sqlite3_column_int64(s, 0));

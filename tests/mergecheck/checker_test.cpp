@@ -247,6 +247,31 @@ TEST(CheckerTest, SameInputTwiceOverlapsEverywhere) {
   EXPECT_EQ(r.servers_shared, (std::vector<uint64_t>{101}));
 }
 
+// Many overlapping text keys: the second read of input A cuts its list down as it goes (past
+// 2 * limit + 1024 values) and still reports the first ones, ascending.
+TEST(CheckerTest, ListsTheFirstConflictsOfAHashedKeyWithManyOverlaps) {
+  TempDir dir;
+  // Names n4999 down to n2000 in A, n3999 down to n0000 in B: n2000..n3999 are in both.
+  auto shard = [&](const std::string& name, int from) {
+    const std::string path = dir.File(name);
+    testing::ExecSql(path,
+                     "CREATE TABLE guild(name TEXT PRIMARY KEY) WITHOUT ROWID;"
+                     "WITH RECURSIVE n(i) AS (SELECT " +
+                         std::to_string(from) + " UNION ALL SELECT i - 1 FROM n WHERE i > " +
+                         std::to_string(from - 2999) +
+                         ") INSERT INTO guild SELECT printf('n%04d', i) FROM n;");
+    return path;
+  };
+  Options options = Opts();
+  options.limit = 10;
+  const Report r = Check(shard("a.db", 4999), shard("b.db", 3999), options);
+  const KeyReport& name = KeyOf(r, "guild", {"name"});
+  EXPECT_EQ(name.overlap, 2000u);
+  EXPECT_EQ(Texts(name.conflicts),
+            (std::vector<std::string>{"n2000", "n2001", "n2002", "n2003", "n2004", "n2005", "n2006",
+                                      "n2007", "n2008", "n2009"}));
+}
+
 TEST(CheckerTest, MissingInputIsAnErrorNamingIt) {
   TempDir dir;
   const std::string a = MakeShard(dir, "a.db", 'a');

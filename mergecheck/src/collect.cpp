@@ -1,0 +1,267 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Collection: a Collector is the SourceVisitor that turns one input's rows into key sets. For
+// each table it builds the keys to check (the declared PRIMARY KEY and UNIQUE keys plus --key
+// extras) and asks the source for just their columns; each row's key becomes an integer or a
+// hash (KeyOf) appended to that key's KeySet. A dump may declare a key after some of its table's
+// rows (ALTER TABLE ... ADD PRIMARY KEY at the end of a mysqldump): such a table is marked stale,
+// its sets are dropped, and it is read again once the whole input is known. At the end each set
+// is sorted, the IDs of integer single-column keys are decoded into server ids (before
+// duplicates are dropped, so legacy counts rows), and the sets are deduplicated, ready for the
+// comparison (compare.cpp).
+
+#include "collect.h"
+
+#include <algorithm>
+#include <exception>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+#include "steadyflake/error.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// The legacy count and distinct server ids of a decoded key. REQUIRES: ids sorted.
+void DecodeIds(const std::vector<int64_t>& ids, const Layout& layout, int64_t cutoff_ms,
+               uint64_t& legacy, std::vector<uint64_t>& servers) {
+  const int q = layout.sequence_bits();
+  const int s = layout.server_bits();
+  const int shift = q + s;
+  const int64_t max_id = static_cast<int64_t>((uint64_t{1} << (layout.time_bits() + shift)) - 1);
+  // The last tick whose start is not after the cutoff; -1: every ID is after it.
+  const int64_t last_tick =
+      cutoff_ms < layout.epoch_ms()
+          ? -1
+          : static_cast<int64_t>(std::min<uint64_t>(layout.TickAt(cutoff_ms), layout.max_tick()));
+  const uint64_t mask = layout.max_server_id();
+  const bool bitmap = s <= 24;
+  std::vector<uint64_t> bits(bitmap ? ((uint64_t{1} << s) + 63) / 64 : 0);
+  std::vector<uint64_t> list;
+  for (const int64_t id : ids) {
+    if (id < 0 || id > max_id || (id >> shift) > last_tick) {
+      ++legacy;
+      continue;
+    }
+    const uint64_t server = (static_cast<uint64_t>(id) >> q) & mask;
+    if (bitmap) {
+      bits[server >> 6] |= uint64_t{1} << (server & 63);
+    } else {
+      list.push_back(server);
+    }
+  }
+  servers.clear();
+  if (bitmap) {
+    for (std::size_t w = 0; w < bits.size(); ++w) {
+      for (uint64_t word = bits[w]; word != 0; word &= word - 1) {
+        servers.push_back(w * 64 + static_cast<uint64_t>(__builtin_ctzll(word)));
+      }
+    }
+  } else {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    servers = std::move(list);
+  }
+}
+
+}  // namespace
+
+bool Selected(const Options& options, const std::string& table) {
+  return options.tables.empty() ||
+         std::find(options.tables.begin(), options.tables.end(), table) != options.tables.end();
+}
+
+std::vector<int> MapWanted(const TableState& final_state, const Table& now) {
+  std::vector<int> wanted;
+  for (const int column : final_state.wanted) {
+    const std::string name =
+        Lower(final_state.table.columns[static_cast<std::size_t>(column)].name);
+    int found = -1;
+    for (std::size_t i = 0; i < now.columns.size() && found < 0; ++i) {
+      if (Lower(now.columns[i].name) == name) found = static_cast<int>(i);
+    }
+    wanted.push_back(found >= 0 ? found : column);
+  }
+  return wanted;
+}
+
+void Collector::Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<bool>& cancelled) {
+  cancelled_ = &cancelled;
+  source_.Scan(*this, options_.tables);
+  std::vector<std::string> stale;
+  for (TableState& t : tables_) {
+    if (!t.stale) continue;
+    stale.push_back(t.table.name);
+    for (KeyState& k : t.keys) {
+      k.set.Clear();
+      k.legacy = 0;
+    }
+  }
+  if (!stale.empty()) {
+    rereading_ = true;
+    source_.Scan(*this, stale);
+    rereading_ = false;
+  }
+  for (TableState& t : tables_) {
+    for (KeyState& k : t.keys) {
+      k.set.Sort();
+      if (k.decoded) DecodeIds(k.set.integers(), layout, cutoff_ms, k.legacy, k.servers);
+      k.set.Dedupe();
+    }
+  }
+  cancelled_ = nullptr;
+}
+
+std::vector<int> Collector::OnTable(const Table& table) {
+  auto [it, inserted] = index_.try_emplace(table.name, tables_.size());
+  if (inserted) tables_.emplace_back();
+  TableState& t = tables_[it->second];
+  last_ = nullptr;
+  if (rereading_) {
+    // Keep the final definition from the first read.
+    return t.stale ? MapWanted(t, table) : std::vector<int>();
+  }
+  t.selected = Selected(options_, table.name);
+  const bool had_rows = t.rows > 0;
+  std::vector<std::vector<std::string>> before;
+  for (const KeyState& k : t.keys) before.push_back(k.lower);
+  t.table = table;
+  BuildKeys(t);
+  std::vector<std::vector<std::string>> after;
+  for (const KeyState& k : t.keys) after.push_back(k.lower);
+  if (had_rows && before != after) t.stale = true;
+  if (!t.selected || t.stale) return {};
+  return t.wanted;
+}
+
+void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
+  if (last_ == nullptr || last_->table.name != table.name) {
+    last_ = &tables_[index_.at(table.name)];
+  }
+  TableState& t = *last_;
+  if (!rereading_) {
+    ++t.rows;
+    ++rows_;
+  }
+  if ((++since_progress_ & 0xffff) == 0) Tick();
+  if (!t.selected || (t.stale && !rereading_)) return;
+  int64_t integer = 0;
+  Hash128 hash;
+  for (KeyState& k : t.keys) {
+    switch (KeyOf(k, cells, scratch_, integer, hash)) {
+      case KeyKind::kNull:
+        break;
+      case KeyKind::kInteger:
+        k.set.AddInteger(integer);
+        break;
+      case KeyKind::kHash:
+        if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
+        k.set.AddHash(hash);
+        break;
+    }
+  }
+}
+
+void Collector::Tick() {
+  if (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) throw Cancelled();
+  if (options_.progress) options_.progress(input_, source_.bytes_read(), source_.rows_read());
+}
+
+// The keys of t.table plus the --key extras for it; t.wanted and the cell indexes to match.
+void Collector::BuildKeys(TableState& t) {
+  const Table& table = t.table;
+  std::vector<Key> keys = table.keys;
+  for (const Options::ExtraKey& extra : options_.extra_keys) {
+    if (extra.table != table.name) continue;
+    Key key;
+    key.kind = Key::Kind::kUnique;
+    key.name = "--key";
+    for (const std::string& name : extra.columns) {
+      int found = -1;
+      for (std::size_t i = 0; i < table.columns.size() && found < 0; ++i) {
+        if (Lower(table.columns[i].name) == Lower(name)) found = static_cast<int>(i);
+      }
+      if (found < 0) {
+        throw Error(Error::Code::kInvalidArgument, "--key " + extra.table + ": table " +
+                                                       table.name + " has no column " + name +
+                                                       "; name columns the table has");
+      }
+      key.columns.push_back(found);
+    }
+    bool duplicate = false;
+    for (const Key& k : keys) duplicate = duplicate || k.columns == key.columns;
+    if (!duplicate) keys.push_back(std::move(key));
+  }
+  t.keys.clear();
+  t.wanted.clear();
+  for (const Key& key : keys) {
+    for (const int c : key.columns) t.wanted.push_back(c);
+  }
+  std::sort(t.wanted.begin(), t.wanted.end());
+  t.wanted.erase(std::unique(t.wanted.begin(), t.wanted.end()), t.wanted.end());
+  for (const Key& key : keys) {
+    KeyState k;
+    k.key = key;
+    for (const int c : key.columns) {
+      const Column& column = table.columns.at(static_cast<std::size_t>(c));
+      k.names.push_back(column.name);
+      k.lower.push_back(Lower(column.name));
+      k.affinity.push_back(column.affinity);
+      k.cell.push_back(static_cast<int>(std::lower_bound(t.wanted.begin(), t.wanted.end(), c) -
+                                        t.wanted.begin()));
+    }
+    k.decoded = key.columns.size() == 1 && k.affinity[0] == Affinity::kInteger;
+    t.keys.push_back(std::move(k));
+  }
+}
+
+void CollectBoth(Collector& a, Collector& b, const Layout& layout, int64_t cutoff_ms) {
+  std::atomic<bool> cancelled{false};
+  Collector* collectors[2] = {&a, &b};
+  std::exception_ptr errors[2];
+  auto run = [&](int i) {
+    try {
+      collectors[i]->Run(layout, cutoff_ms, cancelled);
+    } catch (const Collector::Cancelled&) {
+      // The other input failed; its error is reported.
+    } catch (...) {
+      errors[i] = std::current_exception();
+      // Relaxed: the flag only asks the other thread to stop early; join() orders the rest.
+      cancelled.store(true, std::memory_order_relaxed);
+    }
+  };
+  std::thread thread_b(run, 1);
+  run(0);
+  thread_b.join();
+  if (errors[0]) std::rethrow_exception(errors[0]);
+  if (errors[1]) std::rethrow_exception(errors[1]);
+}
+
+InputReport DescribeInput(const std::string& path, const Source& source,
+                          const Collector& collector) {
+  InputReport in;
+  in.path = path;
+  in.format = source.format();
+  in.tables = collector.tables().size();
+  in.rows = collector.rows();
+  in.bytes = source.bytes_read();
+  for (const TableState& t : collector.tables()) {
+    for (const KeyState& k : t.keys) {
+      in.keys_held += k.set.rows();
+      in.key_bytes += k.set.bytes_held();
+    }
+  }
+  return in;
+}
+
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,146 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// Collection, the checker's first stage: reads one input into a key set per table and key
+// (key_set.h), then sorts the sets and decodes integer IDs into server ids. CollectBoth reads
+// the two inputs on two threads.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_COLLECT_H_
+#define STEADYFLAKE_MERGECHECK_SRC_COLLECT_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "key_set.h"
+#include "schema.h"
+#include "source.h"
+#include "steadyflake/layout.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// One key of a table as collected from one input.
+struct KeyState {
+  Key key;
+  std::vector<std::string> names;  // column names as declared
+  std::vector<std::string> lower;  // the same, lowercase, for matching across inputs
+  std::vector<int> cell;           // per key column: its index into OnRow's cells
+  std::vector<Affinity> affinity;  // per key column
+  bool decoded = false;            // a single column of INTEGER affinity: IDs
+  KeySet set;
+  uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
+  std::vector<uint64_t> servers;  // decoded: distinct server ids, ascending
+};
+
+struct TableState {
+  Table table;              // the last definition seen
+  std::vector<int> wanted;  // columns OnRow receives, ascending
+  std::vector<KeyState> keys;
+  bool selected = true;  // by --table
+  bool stale = false;    // keys changed after rows were read: reread the table
+  uint64_t rows = 0;
+};
+
+// True when Options::tables (--table) selects `table`: it names it, or names nothing.
+bool Selected(const Options& options, const std::string& table);
+
+// What one row's key is: NULL (not counted), an integer of a single-column key, or a hash.
+enum class KeyKind { kNull, kInteger, kHash };
+
+// Buffers KeyOf reuses from row to row.
+struct KeyScratch {
+  std::string encoding;
+  ValueBuffer buffer;
+};
+
+// The key `key` of the row `cells`: sets `integer` (kInteger) or `hash` (kHash). Called for
+// every key of every row, so it is inline.
+inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
+                     int64_t& integer, Hash128& hash) {
+  scratch.encoding.clear();
+  for (std::size_t i = 0; i < key.cell.size(); ++i) {
+    const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
+                                  scratch.buffer);
+    if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
+    if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
+      integer = v.integer;
+      return KeyKind::kInteger;
+    }
+    AppendEncoding(v, scratch.encoding);
+  }
+  hash = HashBytes(scratch.encoding);
+  return KeyKind::kHash;
+}
+
+// The columns of `now` (a table's definition as the source gives it during a reread) that hold
+// what `final_state`'s wanted columns hold, matched by name.
+std::vector<int> MapWanted(const TableState& final_state, const Table& now);
+
+// Reads one input into key sets. Not thread-safe: one thread runs it and owns it until joined.
+class Collector : public SourceVisitor {
+ public:
+  // Thrown by Run when another thread set its `cancelled` flag.
+  struct Cancelled {};
+
+  // `input`: 0 for A, 1 for B (passed to Options::progress). `options` and `source` must
+  // outlive the Collector.
+  Collector(const Options& options, int input, Source& source)
+      : options_(options), input_(input), source_(source) {}
+
+  // Reads the input, rereads stale tables, then sorts the sets and decodes IDs (IDs whose time
+  // is after `cutoff_ms` are legacy). Throws Cancelled once `cancelled` is set (it is checked
+  // every 65,536 rows), and what the source or an --key naming a missing column throws.
+  void Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<bool>& cancelled);
+
+  std::vector<int> OnTable(const Table& table) override;
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
+
+  // The tables in the order the source defined them.
+  const std::vector<TableState>& tables() const { return tables_; }
+  // The table named `name`, or nullptr.
+  const TableState* Find(const std::string& name) const {
+    const auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &tables_[it->second];
+  }
+  // Rows read by the first pass (of every table, selected or not).
+  uint64_t rows() const { return rows_; }
+
+ private:
+  void Tick();
+  void BuildKeys(TableState& t);
+
+  const Options& options_;
+  const int input_;
+  Source& source_;
+  const std::atomic<bool>* cancelled_ = nullptr;  // during Run
+  std::vector<TableState> tables_;                // in the order the source defined them
+  std::unordered_map<std::string, std::size_t> index_;
+  TableState* last_ = nullptr;  // the table of the previous row
+  bool rereading_ = false;
+  uint64_t rows_ = 0;
+  uint64_t since_progress_ = 0;
+  KeyScratch scratch_;
+};
+
+// Runs a.Run on the calling thread and b.Run on a thread of its own. When one input fails, the
+// other stops early; then throws that input's error (input A's first when both fail).
+//
+// Threads: each thread owns its Collector (and the key sets in it) until it is joined; the only
+// state the threads share is a cancellation flag (set by the thread whose input failed) and the
+// Options (read-only, except the progress callback, which must be thread-safe).
+void CollectBoth(Collector& a, Collector& b, const Layout& layout, int64_t cutoff_ms);
+
+// The report's summary of one input: its path and format, the tables, rows and bytes read, and
+// the key values held.
+InputReport DescribeInput(const std::string& path, const Source& source,
+                          const Collector& collector);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_COLLECT_H_

@@ -1,0 +1,206 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Comparison. Tables are matched by name (as the database spells it) and keys by their columns'
+// names, lowercase; anything matched on one side only is drift, reported and otherwise ignored.
+// For a matched key the two sorted, deduplicated key sets are intersected by one linear merge
+// per kind (integers, hashes), so the cost is that of reading the sets once and the memory is
+// that of the overlap. Integer values in both are kept as they are (up to the report's limit);
+// hashes in both become targets of the re-read of input A (reread.cpp), the only way to name
+// the values behind them, and ListConflicts then merges both kinds into the report's sorted
+// list. The report is built in a fixed order (tables by name, primary keys first, drift sorted)
+// so the same two inputs give the same report whatever order they define their tables in.
+
+#include "compare.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "key_set.h"
+#include "steadyflake/error.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// `value` as the report shows it.
+ReportValue ToReportValue(const OwnedValue& value) {
+  ReportValue r;
+  switch (value.tag) {
+    case Value::Tag::kNull:
+      r.type = ReportValue::Type::kNull;
+      break;
+    case Value::Tag::kInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = std::to_string(value.integer);
+      break;
+    case Value::Tag::kBigInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = value.bytes;
+      break;
+    case Value::Tag::kReal: {
+      char buffer[40];
+      const auto res = std::to_chars(buffer, buffer + sizeof buffer, value.real);
+      r.type = ReportValue::Type::kReal;
+      r.text.assign(buffer, res.ptr);
+      break;
+    }
+    case Value::Tag::kText:
+      r.type = ReportValue::Type::kText;
+      r.text = value.bytes;
+      break;
+    case Value::Tag::kBlob:
+      r.type = ReportValue::Type::kBlob;
+      r.text = value.bytes;
+      break;
+  }
+  return r;
+}
+
+void Union(std::vector<uint64_t>& into, const std::vector<uint64_t>& more) {
+  std::vector<uint64_t> merged;
+  std::set_union(into.begin(), into.end(), more.begin(), more.end(), std::back_inserter(merged));
+  into = std::move(merged);
+}
+
+// Throws unless `a` or `b` has the table `name` that `option` (--table, --key) names.
+void RequireTable(const Collector& a, const Collector& b, const std::string& option,
+                  const std::string& name) {
+  if (a.Find(name) != nullptr || b.Find(name) != nullptr) return;
+  throw Error(Error::Code::kInvalidArgument, option + " " + name + ": neither input has a table " +
+                                                 name + "; check the name (it is case-sensitive)");
+}
+
+// The names of the tables in `a` or `b`, sorted.
+std::vector<std::string> TableNames(const Collector& a, const Collector& b) {
+  std::vector<std::string> names;
+  for (const TableState& t : a.tables()) names.push_back(t.table.name);
+  for (const TableState& t : b.tables()) {
+    if (a.Find(t.table.name) == nullptr) names.push_back(t.table.name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The keys of `t`, primary first, then by columns.
+std::vector<const KeyState*> SortedKeys(const TableState& t) {
+  std::vector<const KeyState*> keys;
+  for (const KeyState& k : t.keys) keys.push_back(&k);
+  std::sort(keys.begin(), keys.end(), [](const KeyState* x, const KeyState* y) {
+    const bool px = x->key.kind == Key::Kind::kPrimary;
+    const bool py = y->key.kind == Key::Kind::kPrimary;
+    if (px != py) return px;
+    return x->lower < y->lower;
+  });
+  return keys;
+}
+
+// Adds the KeyReport of key `ka` of input A against the same key `kb` of input B.
+void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb, uint64_t limit,
+                Comparison& comparison, Report& report) {
+  KeyReport kr;
+  kr.table = table;
+  kr.columns = ka.names;
+  // A primary key in either input is reported as one.
+  kr.kind = ka.key.kind == Key::Kind::kPrimary || kb.key.kind == Key::Kind::kPrimary
+                ? KeyReport::Kind::kPrimary
+                : KeyReport::Kind::kUnique;
+  kr.rows_a = ka.set.rows();
+  kr.rows_b = kb.set.rows();
+  Comparison::Pending p;
+  p.report_index = report.keys.size();
+  kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), limit, p.integers);
+  std::vector<Hash128> common;
+  kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
+  if (!common.empty()) {
+    std::vector<RereadTarget>& list = comparison.targets[table];
+    p.target = list.size();
+    list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
+  }
+  kr.decoded = ka.decoded && kb.decoded;
+  if (kr.decoded) {
+    kr.legacy_a = ka.legacy;
+    kr.legacy_b = kb.legacy;
+    Union(report.servers_a, ka.servers);
+    Union(report.servers_b, kb.servers);
+  }
+  comparison.pending.push_back(std::move(p));
+  report.keys.push_back(std::move(kr));
+}
+
+// Matches the keys of table `name` in both inputs: a KeyReport for each key in both, drift for
+// each key in one only.
+void CompareTable(const std::string& name, const TableState& ta, const TableState& tb,
+                  uint64_t limit, Comparison& comparison, Report& report) {
+  std::vector<bool> matched_b(tb.keys.size(), false);
+  for (const KeyState* ka : SortedKeys(ta)) {
+    const KeyState* kb = nullptr;
+    for (std::size_t j = 0; j < tb.keys.size() && kb == nullptr; ++j) {
+      if (!matched_b[j] && tb.keys[j].lower == ka->lower) {
+        kb = &tb.keys[j];
+        matched_b[j] = true;
+      }
+    }
+    if (kb == nullptr) {
+      report.drift.push_back(Drift{name, ka->names, "a"});
+      continue;
+    }
+    CompareKey(name, *ka, *kb, limit, comparison, report);
+  }
+  for (std::size_t j = 0; j < tb.keys.size(); ++j) {
+    if (!matched_b[j]) report.drift.push_back(Drift{name, tb.keys[j].names, "b"});
+  }
+}
+
+}  // namespace
+
+Comparison Compare(const Collector& a, const Collector& b, const Options& options, Report& report) {
+  for (const std::string& name : options.tables) RequireTable(a, b, "--table", name);
+  for (const Options::ExtraKey& extra : options.extra_keys) {
+    RequireTable(a, b, "--key", extra.table);
+  }
+  Comparison comparison;
+  for (const std::string& name : TableNames(a, b)) {
+    if (!Selected(options, name)) continue;
+    const TableState* ta = a.Find(name);
+    const TableState* tb = b.Find(name);
+    if (ta == nullptr || tb == nullptr) {
+      report.drift.push_back(Drift{name, {}, ta != nullptr ? "a" : "b"});
+      continue;
+    }
+    CompareTable(name, *ta, *tb, options.limit, comparison, report);
+  }
+  std::sort(report.drift.begin(), report.drift.end(), [](const Drift& x, const Drift& y) {
+    return std::tie(x.table, x.columns, x.only_in) < std::tie(y.table, y.columns, y.only_in);
+  });
+  return comparison;
+}
+
+void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
+  for (Comparison::Pending& p : comparison.pending) {
+    KeyReport& kr = report.keys[p.report_index];
+    std::vector<std::vector<OwnedValue>> values;
+    for (const int64_t v : p.integers) {
+      OwnedValue o;
+      o.tag = Value::Tag::kInteger;
+      o.integer = v;
+      values.push_back({std::move(o)});
+    }
+    if (p.target) {
+      for (auto& tuple : comparison.targets.at(kr.table)[*p.target].found) {
+        values.push_back(std::move(tuple));
+      }
+    }
+    SortDistinct(values, limit);
+    for (const auto& tuple : values) {
+      std::vector<ReportValue> row;
+      for (const OwnedValue& v : tuple) row.push_back(ToReportValue(v));
+      kr.conflicts.push_back(std::move(row));
+    }
+  }
+}
+
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,50 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// Comparison, the checker's stage between collection and the re-read: matches the two inputs'
+// tables and keys, reports what one input has and the other lacks (drift), intersects the key
+// sets of every matched key, and lists the conflicting values in the report.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_COMPARE_H_
+#define STEADYFLAKE_MERGECHECK_SRC_COMPARE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "collect.h"
+#include "reread.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// What Compare leaves for the re-read of input A and for ListConflicts.
+struct Comparison {
+  // The hashed keys whose values input A must give again.
+  RereadTargets targets;
+  // One per KeyReport Compare added.
+  struct Pending {
+    std::size_t report_index;           // into Report::keys
+    std::vector<int64_t> integers;      // the first `limit` integers in both inputs, ascending
+    std::optional<std::size_t> target;  // its RereadTarget in targets[table], if any
+  };
+  std::vector<Pending> pending;
+};
+
+// Compares the key sets `a` and `b` collected (each sorted and deduplicated) for the tables
+// Options::tables selects. Appends to report.keys one KeyReport per key found in both inputs
+// (tables by name; keys primary first, then by columns; conflicts still empty), to report.drift
+// what only one input has (sorted), and to report.servers_a and servers_b the server ids of
+// keys decoded in both. Throws Error(kInvalidArgument) when Options::tables or extra_keys name a
+// table neither input has.
+Comparison Compare(const Collector& a, const Collector& b, const Options& options, Report& report);
+
+// Fills each KeyReport's conflicts from `comparison` once Reread has filled its targets: the
+// first `limit` (all when 0) distinct values in both inputs, ascending in SQLite's order.
+void ListConflicts(Comparison& comparison, uint64_t limit, Report& report);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_COMPARE_H_

@@ -1,0 +1,75 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The re-read of input A. The first pass keeps a composite, text, real or blob key only as the
+// hash of its canonical encoding, which is enough to count the overlap but not to name the
+// conflicting values. So, when such hashes are in both inputs, input A is scanned a second
+// time, only the tables with such keys, and each row's key is hashed again exactly as the
+// Collector hashed it (KeyOf, the same columns matched by name); a row whose hash is one of
+// the common ones gives its values, converted with the column's affinity. The cost is one more
+// read of those tables; memory stays bounded by the report's limit, since the values found are
+// cut down to the first `limit` distinct ones whenever they pile up.
+
+#include "reread.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// The values of `key` in the row `cells`, after affinity.
+std::vector<OwnedValue> KeyValues(const KeyState& key, std::span<const Cell> cells) {
+  std::vector<OwnedValue> values;
+  ValueBuffer buffer;
+  for (std::size_t i = 0; i < key.cell.size(); ++i) {
+    values.push_back(
+        Own(ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i], buffer)));
+  }
+  return values;
+}
+
+// Collects the values behind the common hashes while input A is read again.
+class Recoverer : public SourceVisitor {
+ public:
+  Recoverer(const Collector& a, RereadTargets& targets) : a_(a), targets_(targets) {}
+
+  std::vector<int> OnTable(const Table& table) override {
+    const TableState* t = a_.Find(table.name);
+    if (t == nullptr || targets_.count(table.name) == 0) return {};
+    return MapWanted(*t, table);
+  }
+
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    const auto it = targets_.find(table.name);
+    if (it == targets_.end()) return;
+    int64_t integer = 0;
+    Hash128 hash;
+    for (RereadTarget& target : it->second) {
+      if (KeyOf(*target.key, cells, scratch_, integer, hash) != KeyKind::kHash) continue;
+      if (!std::binary_search(target.hashes.begin(), target.hashes.end(), hash)) continue;
+      target.found.push_back(KeyValues(*target.key, cells));
+      if (target.limit != 0 && target.found.size() > 2 * target.limit + 1024) {
+        SortDistinct(target.found, target.limit);
+      }
+    }
+  }
+
+ private:
+  const Collector& a_;
+  RereadTargets& targets_;
+  KeyScratch scratch_;
+};
+
+}  // namespace
+
+void Reread(Source& a, const Collector& collected_a, RereadTargets& targets) {
+  if (targets.empty()) return;
+  std::vector<std::string> only;
+  for (const auto& [name, list] : targets) only.push_back(name);
+  Recoverer recoverer(collected_a, targets);
+  a.Scan(recoverer, only);
+}
+
+}  // namespace steadyflake::mergecheck
