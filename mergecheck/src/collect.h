@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -86,7 +87,9 @@ std::vector<int> MapWanted(const TableState& final_state, const Table& now);
 class Collector : public SourceVisitor {
  public:
   // Thrown by Run when another thread set its `cancelled` flag.
-  struct Cancelled {};
+  struct Cancelled : std::exception {
+    const char* what() const noexcept override { return "merge check cancelled"; }
+  };
 
   // `input`: 0 for A, 1 for B (passed to Options::progress). `options` and `source` must
   // outlive the Collector.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
 
@@ -25,13 +26,8 @@ json ToJson(const ReportValue& v) {
     case ReportValue::Type::kText:
       return v.text;
     case ReportValue::Type::kBlob: {
-      static constexpr char kHex[] = "0123456789abcdef";
       std::string out = "x'";
-      for (const char c : v.text) {
-        const auto b = static_cast<unsigned char>(c);
-        out += kHex[b >> 4];
-        out += kHex[b & 15];
-      }
+      AppendHex(out, v.text);
       return out + "'";
     }
   }

@@ -19,15 +19,21 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace steadyflake::mergecheck {
 
 class RowidReader {
  public:
-  struct Corrupt {
-    uint32_t page;
-    std::string what;
+  // A damaged page: what() says how, page() which page (0: the file as a whole).
+  class Corrupt : public std::runtime_error {
+   public:
+    Corrupt(uint32_t page, const std::string& what) : std::runtime_error(what), page_(page) {}
+    uint32_t page() const noexcept { return page_; }
+
+   private:
+    uint32_t page_;
   };
 
   static constexpr int kMaxDepth = 64;

@@ -31,6 +31,7 @@
 #include "rowid_reader.h"
 #include "source.h"
 #include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
 
@@ -47,7 +48,6 @@ bool FileExists(const std::string& path) {
 
 // "file:" URI for `path`, every byte but unreserved ones and '/' percent-encoded.
 std::string FileUri(const std::string& path, bool immutable) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string uri = "file:";
   for (const char ch : path) {
     const auto c = static_cast<unsigned char>(ch);
@@ -56,8 +56,7 @@ std::string FileUri(const std::string& path, bool immutable) {
       uri += ch;
     } else {
       uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
+      AppendHexByte(uri, c);
     }
   }
   uri += "?mode=ro";
@@ -83,18 +82,6 @@ std::string QuoteIdentifier(std::string_view name) {
   }
   out += '"';
   return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
 }
 
 // A prepared statement, finalized on destruction.
@@ -450,8 +437,8 @@ class SqliteSource final : public Source {
       });
     } catch (const RowidReader::Corrupt& corrupt) {
       throw Error(Error::Code::kInvalidArgument, path_ + ": cannot read table " + table.name +
-                                                     ": page " + std::to_string(corrupt.page) +
-                                                     " is damaged (" + corrupt.what + "); " +
+                                                     ": page " + std::to_string(corrupt.page()) +
+                                                     " is damaged (" + corrupt.what() + "); " +
                                                      kCorruptFix);
     }
     rows_.fetch_add(unpublished, std::memory_order_relaxed);
