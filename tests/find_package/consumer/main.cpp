@@ -43,11 +43,11 @@ int main() {
                    static_cast<unsigned long long>(decoded.server_id));
       return 1;
     }
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("steadyflake-consumer-" + std::to_string(second));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("steadyflake-consumer-" + std::to_string(second));
     std::filesystem::create_directories(dir);
-    const steadyflake::mergecheck::Report report = steadyflake::mergecheck::Check(
-        WriteDump(dir, "a.sql", 5), WriteDump(dir, "b.sql", 5), {});
+    const steadyflake::mergecheck::Report report =
+        steadyflake::mergecheck::Check(WriteDump(dir, "a.sql", 5), WriteDump(dir, "b.sql", 5), {});
     std::filesystem::remove_all(dir);
     if (report.verdict != steadyflake::mergecheck::Report::Verdict::kConflict) {
       std::fprintf(stderr, "consumer: merge check of two dumps sharing key 5 did not conflict\n");
