@@ -22,6 +22,7 @@
 #include "dump/byte_stream.h"
 #include "dump/ddl.h"
 #include "dump/sqlite_expr.h"
+#include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck::dump {
@@ -34,19 +35,6 @@ bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
 }
 
-// Statement keywords a dump may start a statement with. Anything else is not a dump.
-bool IsStatementKeyword(std::string_view word) {
-  static constexpr std::string_view kWords[] = {
-      "ALTER",  "ANALYZE",  "BEGIN",  "CHANGE", "COMMIT",   "CREATE",    "DELETE", "DELIMITER",
-      "DROP",   "END",      "FLUSH",  "GRANT",  "INSERT",   "LOCK",      "PRAGMA", "RELEASE",
-      "RENAME", "REPLACE",  "RESET",  "REVOKE", "ROLLBACK", "SAVEPOINT", "SELECT", "SET",
-      "START",  "TRUNCATE", "UNLOCK", "UPDATE", "USE",      "VACUUM",    "WITH"};
-  for (std::string_view w : kWords) {
-    if (EqualsIgnoreCase(word, w)) return true;
-  }
-  return false;
-}
-
 size_t CountLines(std::string_view text) {
   return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
 }
@@ -56,8 +44,6 @@ size_t CountLines(std::string_view text) {
   throw Error(Error::Code::kInvalidArgument, path + ":" + std::to_string(line) + ": " +
                                                  std::string(problem) + "; " + std::string(fix));
 }
-
-inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 
 inline int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -95,6 +81,7 @@ class Parser {
         kind_(kind),
         mysql_(kind.dialect == Dialect::kMysql),
         chunk_(chunk_size == 0 ? 1 : chunk_size),
+        scanner_(kind.dialect),
         visitor_(visitor),
         only_(only),
         progress_(progress) {}
@@ -106,17 +93,18 @@ class Parser {
     scratch_.reserve(1 << 16);
     for (;;) {
       const char* p = buf_.get() + pos_;
-      need_at_ = base_ + pos_;
-      need_what_ = "a statement";
+      need_ = {p, "a statement"};
       const char* next = Step(p, buf_.get() + len_);
       if (next == kDone) break;
       if (next != nullptr) {
         pos_ = static_cast<size_t>(next - buf_.get());
         continue;
       }
+      // need_.at is still in the buffer: Refill moves nothing when it returns false.
       if (!Refill()) {
-        Fail(need_at_, "the dump ends inside " + std::string(need_what_) + " (it is cut short)",
-             "copy or dump the database again; a complete dump ends between statements");
+        FailAtPtr(need_.at,
+                  "the dump ends inside " + std::string(need_.what) + " (it is cut short)",
+                  "copy or dump the database again; a complete dump ends between statements");
       }
     }
     progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
@@ -213,12 +201,6 @@ class Parser {
     return nullptr;
   }
 
-  bool AtDelimiter(const char* p, const char* end) const {
-    if (delim_.size() == 1) return *p == delim_[0];
-    return static_cast<size_t>(end - p) >= delim_.size() &&
-           std::memcmp(p, delim_.data(), delim_.size()) == 0;
-  }
-
   const char* StepStatement(const char* p, const char* end) {
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) {
@@ -240,22 +222,21 @@ class Parser {
     }
     if (p + 1 >= end && !eof_ && (c == '-' || c == '/')) return nullptr;
     if ((c == '-' && p + 1 < end && p[1] == '-') || (c == '#' && mysql_)) {
-      const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      if (eol == nullptr && !eof_) return nullptr;
-      const char* stop = eol == nullptr ? end : eol + 1;
+      const char* stop = FindLineEnd(p, end, eof_);
+      if (stop == nullptr) return nullptr;
       OnLineComment(std::string_view(p, static_cast<size_t>(stop - p)));
       return stop;
     }
     if (c == '/' && p + 1 < end && p[1] == '*') {
       const char* close = FindBlockCommentEnd(p + 2, end);
       if (close == nullptr) {
-        need_what_ = "a /* comment */";
+        need_.what = "a /* comment */";
         return nullptr;
       }
       OnBlockComment(p, std::string_view(p, static_cast<size_t>(close - p)));
       return close;
     }
-    if (AtDelimiter(p, end)) return p + delim_.size();
+    if (scanner_.AtDelimiter(p, end)) return p + scanner_.delimiter().size();
     if (c == ';') return p + 1;  // an empty statement (e.g. after a /*!40101 ... */)
     if (!IsWordByte(static_cast<unsigned char>(c)) || (c >= '0' && c <= '9')) {
       FailAtPtr(
@@ -279,149 +260,28 @@ class Parser {
       const char* e = d;
       while (e < stop && !IsSpace(*e)) ++e;
       if (d == e) FailAtPtr(p, "DELIMITER without a delimiter", kFixUnreadable);
-      delim_.assign(d, e);
+      scanner_.set_delimiter(std::string_view(d, static_cast<size_t>(e - d)));
       return stop;
     }
     if (!IsStatementKeyword(word)) {
       FailAtPtr(p, "expected an SQL statement, found '" + Printable(word) + "'", kFixUnreadable);
     }
-    const char* stmt_end = FindStatementEnd(p, end, IsTrigger(p, end));
+    const char* stmt_end =
+        scanner_.FindStatementEnd(p, end, eof_, scanner_.IsTrigger(p, end), need_);
     if (stmt_end == nullptr) return nullptr;
     OnStatement(p, std::string_view(p, static_cast<size_t>(stmt_end - p)));
-    return stmt_end == end ? end : stmt_end + delim_.size();
-  }
-
-  // `CREATE [TEMP|TEMPORARY] TRIGGER`: SQLite's trigger bodies hold `;`.
-  bool IsTrigger(const char* p, const char* end) const {
-    if (mysql_) return false;
-    Lexer lx(std::string_view(p, static_cast<size_t>(std::min<ptrdiff_t>(end - p, 64))),
-             kind_.dialect);
-    try {
-      if (!lx.Next().IsWord("CREATE")) return false;
-      Lexer::Token t = lx.Next();
-      if (t.IsWord("TEMP") || t.IsWord("TEMPORARY")) t = lx.Next();
-      return t.IsWord("TRIGGER");
-    } catch (const SyntaxError&) {
-      return false;
-    }
-  }
-
-  // Where `/*` ... `*/` ends (q is after the `/*`): after the `*/`, or nullptr.
-  static const char* FindBlockCommentEnd(const char* q, const char* end) {
-    while (q < end) {
-      const char* star = static_cast<const char*>(std::memchr(q, '*', end - q));
-      if (star == nullptr || star + 1 >= end) return nullptr;
-      if (star[1] == '/') return star + 2;
-      q = star + 1;
-    }
-    return nullptr;
-  }
-
-  // Where the quoted text opened at p ends: after its closing quote, or nullptr when the
-  // buffer ends first. `backslashes`: MySQL strings, where \x escapes the next byte.
-  const char* SkipQuoted(const char* p, const char* end, char close, bool backslashes) {
-    const char* q = p + 1;
-    for (;;) {
-      const char* e = static_cast<const char*>(std::memchr(q, close, end - q));
-      if (e == nullptr) break;
-      if (backslashes) {
-        const char* b = e;
-        while (b > p + 1 && b[-1] == '\\') --b;
-        if (((e - b) & 1) != 0) {  // an odd run of backslashes escapes this quote
-          q = e + 1;
-          continue;
-        }
-      }
-      if (close == ']') return e + 1;
-      if (e + 1 >= end) break;  // a doubled quote may follow
-      if (e[1] == close) {
-        q = e + 2;
-        continue;
-      }
-      return e + 1;
-    }
-    need_at_ = base_ + static_cast<uint64_t>(p - buf_.get());
-    need_what_ = "a quoted string";
-    return nullptr;
-  }
-
-  // The end of the statement starting at p: the position of its delimiter, `end` when the
-  // input ends without one, or nullptr (more input needed).
-  const char* FindStatementEnd(const char* p, const char* end, bool trigger) {
-    // SQLite triggers: their body's statements end in `;` too; the trigger ends at `END;`,
-    // where END does not close a CASE.
-    bool last_word_end = false;
-    int case_depth = 0;
-    while (p < end) {
-      const char c = *p;
-      if (c == '\'' || c == '"' || c == '`' || (c == '[' && !mysql_)) {
-        const char close = c == '[' ? ']' : c;
-        p = SkipQuoted(p, end, close, mysql_ && (c == '\'' || c == '"'));
-        if (p == nullptr) return nullptr;
-        last_word_end = false;
-        continue;
-      }
-      if (c == '-' || c == '/' || c == '#') {
-        if (p + 1 >= end && !eof_) return nullptr;
-        if (c == '-' && p + 1 < end && p[1] == '-' && (!mysql_ || p + 2 >= end || IsSpace(p[2]))) {
-          const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-          if (eol == nullptr) return eof_ ? end : nullptr;
-          p = eol + 1;
-          continue;
-        }
-        if (c == '#' && mysql_) {
-          const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-          if (eol == nullptr) return eof_ ? end : nullptr;
-          p = eol + 1;
-          continue;
-        }
-        if (c == '/' && p + 1 < end && p[1] == '*') {
-          const char* close = FindBlockCommentEnd(p + 2, end);
-          if (close == nullptr) {
-            need_what_ = "a /* comment */";
-            return nullptr;
-          }
-          p = close;
-          continue;
-        }
-      }
-      if (AtDelimiter(p, end)) {
-        if (!trigger || last_word_end) return p;
-      }
-      if (IsWordByte(static_cast<unsigned char>(c))) {
-        const char* w = p;
-        while (w < end && IsWordByte(static_cast<unsigned char>(*w))) ++w;
-        if (w == end && !eof_) return nullptr;  // the word may go on
-        const std::string_view word(p, static_cast<size_t>(w - p));
-        last_word_end = false;
-        if (trigger && EqualsIgnoreCase(word, "CASE")) {
-          ++case_depth;
-        } else if (trigger && EqualsIgnoreCase(word, "END")) {
-          if (case_depth > 0) {
-            --case_depth;
-          } else {
-            last_word_end = true;
-          }
-        }
-        p = w;
-        continue;
-      }
-      if (!IsSpace(c)) last_word_end = false;
-      ++p;
-    }
-    // A delimiter of several bytes may straddle the end.
-    return eof_ ? end : nullptr;
+    return stmt_end == end ? end : stmt_end + scanner_.delimiter().size();
   }
 
   const char* StepSkipStatement(const char* p, const char* end) {
-    const char* stmt_end = FindStatementEnd(p, end, false);
+    const char* stmt_end = scanner_.FindStatementEnd(p, end, eof_, false, need_);
     if (stmt_end == nullptr) return nullptr;
     if (stmt_end == end) {
-      need_what_ = "an INSERT statement";
+      need_.what = "an INSERT statement";
       return nullptr;  // at the end of the input: no delimiter, so it is cut short
     }
     state_ = State::kStatement;
-    return stmt_end + delim_.size();
+    return stmt_end + scanner_.delimiter().size();
   }
 
   // --- Comments and whole statements ----------------------------------------------------------
@@ -576,37 +436,9 @@ class Parser {
 
   // p: at INSERT or REPLACE. Reads the header through VALUES, sets up the row mapping.
   const char* StartInsert(const char* p, const char* end) {
-    // Find the VALUES keyword outside quotes.
-    const char* q = p;
-    const char* values_end = nullptr;
-    while (q < end) {
-      const char c = *q;
-      if (c == '\'' || c == '"' || c == '`' || (c == '[' && !mysql_)) {
-        q = SkipQuoted(q, end, c == '[' ? ']' : c, mysql_ && (c == '\'' || c == '"'));
-        if (q == nullptr) return nullptr;
-        continue;
-      }
-      if (IsWordByte(static_cast<unsigned char>(c))) {
-        const char* w = q;
-        while (w < end && IsWordByte(static_cast<unsigned char>(*w))) ++w;
-        if (w == end) return nullptr;
-        const std::string_view word(q, static_cast<size_t>(w - q));
-        if (EqualsIgnoreCase(word, "VALUES") || EqualsIgnoreCase(word, "VALUE")) {
-          values_end = w;
-          break;
-        }
-        if (EqualsIgnoreCase(word, "SELECT") || EqualsIgnoreCase(word, "SET") ||
-            EqualsIgnoreCase(word, "DEFAULT")) {
-          break;  // INSERT ... SELECT / SET / DEFAULT VALUES: no literal rows
-        }
-        q = w;
-        continue;
-      }
-      if (AtDelimiter(q, end)) break;
-      ++q;
-    }
-    if (values_end == nullptr) {
-      if (q == end) return nullptr;
+    const char* values_end = scanner_.FindInsertValues(p, end, need_);
+    if (values_end == nullptr) return nullptr;
+    if (values_end == p) {
       FailAtPtr(p, "an INSERT without VALUES (INSERT ... SELECT or SET) is not a dump's row",
                 kFixUnreadable);
     }
@@ -708,18 +540,19 @@ class Parser {
   const char* StepAfterTuple(const char* p, const char* end) {
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) {
-      need_what_ = "an INSERT statement";
+      need_.what = "an INSERT statement";
       return nullptr;
     }
     if (*p == ',') {
       state_ = State::kTuple;
       return p + 1;
     }
-    if (AtDelimiter(p, end)) {
+    const std::string& delim = scanner_.delimiter();
+    if (scanner_.AtDelimiter(p, end)) {
       state_ = State::kStatement;
-      return p + delim_.size();
+      return p + delim.size();
     }
-    if (delim_.size() > 1 && static_cast<size_t>(end - p) < delim_.size() && !eof_) {
+    if (delim.size() > 1 && static_cast<size_t>(end - p) < delim.size() && !eof_) {
       return nullptr;
     }
     // ON DUPLICATE KEY UPDATE ... and the like: skip to the delimiter.
@@ -729,7 +562,7 @@ class Parser {
 
   // One `( value, ... )` row.
   const char* StepTuple(const char* p, const char* end) {
-    need_what_ = "a row of an INSERT";
+    need_.what = "a row of an INSERT";
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) return nullptr;
     if (*p != '(') {
@@ -739,7 +572,7 @@ class Parser {
                 kFixUnreadable);
     }
     const char* row_start = p;
-    need_at_ = base_ + static_cast<uint64_t>(p - buf_.get());
+    need_.at = p;
     ++p;
     TableState* table = insert_table_;
     const bool emit = table != nullptr && table->rows;
@@ -820,14 +653,14 @@ class Parser {
   const char* SkipValue(const char* p, const char* end) {
     const char c = *p;
     if (c == '\'') {
-      const char* e = SkipQuoted(p, end, '\'', mysql_);
+      const char* e = SkipQuoted(p, end, '\'', mysql_, need_);
       if (e == nullptr || mysql_) return e;
-      return e < end && *e != '|' ? e : SkipExpression(p, end);  // 'a'||char(10)||'b'
+      return e < end && *e != '|' ? e : SkipExpression(p, end, mysql_, need_);  // 'a'||char(10)
     }
-    if (c == '"' && mysql_) return SkipQuoted(p, end, '"', true);
+    if (c == '"' && mysql_) return SkipQuoted(p, end, '"', true, need_);
     if (c == '(' ||
         (!mysql_ && (c == 'r' || c == 'R' || c == 'c' || c == 'C' || c == 'u' || c == 'U'))) {
-      return SkipExpression(p, end);
+      return SkipExpression(p, end, mysql_, need_);
     }
     // Numbers, NULL, 0x.., X'..', _binary '..', b'..'.
     const char* q = p;
@@ -835,10 +668,10 @@ class Parser {
       while (q < end && IsWordByte(static_cast<unsigned char>(*q))) ++q;
       while (q < end && IsSpace(*q)) ++q;
       if (q == end) return nullptr;
-      if (*q == '\'') return SkipQuoted(q, end, '\'', mysql_);
+      if (*q == '\'') return SkipQuoted(q, end, '\'', mysql_, need_);
     }
     if ((*q == 'x' || *q == 'X' || *q == 'b' || *q == 'B') && q + 1 < end && q[1] == '\'') {
-      return SkipQuoted(q + 1, end, '\'', false);
+      return SkipQuoted(q + 1, end, '\'', false, need_);
     }
     while (q < end &&
            (IsWordByte(static_cast<unsigned char>(*q)) || *q == '.' || *q == '-' || *q == '+')) {
@@ -850,30 +683,6 @@ class Parser {
                 kFixUnreadable);
     }
     return q;
-  }
-
-  // An expression value (SQLite's replace()/char()/||): up to the ',' or ')' that ends it.
-  const char* SkipExpression(const char* p, const char* end) {
-    int depth = 0;
-    const char* q = p;
-    while (q < end) {
-      const char c = *q;
-      if (c == '\'') {
-        q = SkipQuoted(q, end, '\'', mysql_);
-        if (q == nullptr) return nullptr;
-        continue;
-      }
-      if (c == '(') {
-        ++depth;
-      } else if (c == ')') {
-        if (depth == 0) return q;
-        --depth;
-      } else if (c == ',' && depth == 0) {
-        return q;
-      }
-      ++q;
-    }
-    return nullptr;
   }
 
   // Decodes one value into cells_[slot]. Returns the position after it or nullptr.
@@ -931,7 +740,7 @@ class Parser {
 
   const char* DecodeString(const char* p, const char* end, size_t slot, Cell::Type type) {
     const char quote = *p;
-    const char* e = SkipQuoted(p, end, quote, mysql_);
+    const char* e = SkipQuoted(p, end, quote, mysql_, need_);
     if (e == nullptr) return nullptr;
     if (!mysql_ && e < end && *e == '|') return DecodeExpression(p, end, slot);
     if (!mysql_ && e == end) return nullptr;  // `||` may follow
@@ -1077,7 +886,7 @@ class Parser {
   }
 
   const char* DecodeExpression(const char* p, const char* end, size_t slot) {
-    const char* e = SkipExpression(p, end);
+    const char* e = SkipExpression(p, end, mysql_, need_);
     if (e == nullptr) return nullptr;
     while (e > p && IsSpace(e[-1])) --e;
     const size_t off = scratch_.size();
@@ -1102,6 +911,7 @@ class Parser {
   const DumpKind kind_;
   const bool mysql_;
   const size_t chunk_;
+  StatementScanner scanner_;
   SourceVisitor& visitor_;
   const std::vector<std::string>& only_;
   ScanProgress& progress_;
@@ -1115,11 +925,9 @@ class Parser {
   bool eof_ = false;
 
   // Where and in what the current step ran out of input (for "cut short" errors).
-  uint64_t need_at_ = 0;
-  const char* need_what_ = "a statement";
+  Shortfall need_;
 
   State state_ = State::kStatement;
-  std::string delim_ = ";";
   bool saw_begin_ = false;
   bool saw_commit_ = false;
   bool saw_trailer_ = false;

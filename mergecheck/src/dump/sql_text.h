@@ -43,6 +43,9 @@ inline bool IsWordByte(unsigned char c) {
          c == '$' || c >= 0x80;
 }
 
+// True for white space and control bytes, which separate tokens.
+inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
 // ASCII case-insensitive equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
