@@ -7,6 +7,11 @@
 // the unit's start. Rows are therefore emitted exactly once, and a token may straddle any
 // number of chunks. Memory is bounded by the largest unit (a row, or a schema statement), not
 // by the size of the dump.
+//
+// The parser keeps the buffer and the state machine; the work of each step is done by units
+// that know nothing of either: the statement scanner (statement_scanner.h) finds where a
+// statement, comment or quoted string ends, and the literal decoder (literal_decoder.h) turns
+// each wanted value of a row into a Cell.
 
 #include "dump/dump_parser.h"
 
@@ -21,7 +26,7 @@
 
 #include "dump/byte_stream.h"
 #include "dump/ddl.h"
-#include "dump/sqlite_expr.h"
+#include "dump/literal_decoder.h"
 #include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
 
@@ -43,33 +48,6 @@ size_t CountLines(std::string_view text) {
                          std::string_view fix) {
   throw Error(Error::Code::kInvalidArgument, path + ":" + std::to_string(line) + ": " +
                                                  std::string(problem) + "; " + std::string(fix));
-}
-
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
-// as \xNN, for error messages.
-std::string Printable(std::string_view text) {
-  std::string out;
-  text = text.substr(0, 24);
-  text = text.substr(0, text.find('\n'));
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out.push_back(c);
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 15]);
-    }
-  }
-  return out;
 }
 
 class Parser {
@@ -192,7 +170,11 @@ class Parser {
       case State::kStatement:
         return StepStatement(p, end);
       case State::kTuple:
-        return StepTuple(p, end);
+        try {
+          return StepTuple(p, end);
+        } catch (const SyntaxError& e) {  // from the literal decoder
+          FailAtPtr(value_ + e.offset, e.problem, kFixUnreadable);
+        }
       case State::kAfterTuple:
         return StepAfterTuple(p, end);
       case State::kSkipStatement:
@@ -596,10 +578,18 @@ class Parser {
                       " columns of table '" + table->table.name + "'",
                   kFixUnreadable);
       }
+      value_ = p;
       if (slot >= 0 && emit) {
-        p = DecodeValue(p, end, static_cast<size_t>(slot));
+        const auto cell = static_cast<size_t>(slot);
+        const size_t off = scratch_.size();
+        const Decoded d = DecodeLiteral(p, end, eof_, kind_.dialect, cells_[cell], scratch_, need_);
+        if (d.in_scratch) {
+          // Pointed at once the row is read, as scratch_ may move while it grows.
+          in_scratch_.emplace_back(cell, std::make_pair(off, scratch_.size() - off));
+        }
+        p = d.next;
       } else {
-        p = SkipValue(p, end);
+        p = SkipLiteral(p, end, kind_.dialect, need_);
       }
       if (p == nullptr) return nullptr;
       ++index;
@@ -641,269 +631,6 @@ class Parser {
     return p;
   }
 
-  // --- Values ---------------------------------------------------------------------------------
-
-  // Records that cell `slot` holds scratch_[off, off + len) (resolved once the row is read,
-  // as scratch_ may move while it grows).
-  void SetScratch(size_t slot, size_t off) {
-    in_scratch_.emplace_back(slot, std::make_pair(off, scratch_.size() - off));
-  }
-
-  // Skips one value (any form DecodeValue reads). Returns the position after it or nullptr.
-  const char* SkipValue(const char* p, const char* end) {
-    const char c = *p;
-    if (c == '\'') {
-      const char* e = SkipQuoted(p, end, '\'', mysql_, need_);
-      if (e == nullptr || mysql_) return e;
-      return e < end && *e != '|' ? e : SkipExpression(p, end, mysql_, need_);  // 'a'||char(10)
-    }
-    if (c == '"' && mysql_) return SkipQuoted(p, end, '"', true, need_);
-    if (c == '(' ||
-        (!mysql_ && (c == 'r' || c == 'R' || c == 'c' || c == 'C' || c == 'u' || c == 'U'))) {
-      return SkipExpression(p, end, mysql_, need_);
-    }
-    // Numbers, NULL, 0x.., X'..', _binary '..', b'..'.
-    const char* q = p;
-    if (*q == '_') {  // an introducer: _binary '...'
-      while (q < end && IsWordByte(static_cast<unsigned char>(*q))) ++q;
-      while (q < end && IsSpace(*q)) ++q;
-      if (q == end) return nullptr;
-      if (*q == '\'') return SkipQuoted(q, end, '\'', mysql_, need_);
-    }
-    if ((*q == 'x' || *q == 'X' || *q == 'b' || *q == 'B') && q + 1 < end && q[1] == '\'') {
-      return SkipQuoted(q + 1, end, '\'', false, need_);
-    }
-    while (q < end &&
-           (IsWordByte(static_cast<unsigned char>(*q)) || *q == '.' || *q == '-' || *q == '+')) {
-      ++q;
-    }
-    if (q == end) return nullptr;
-    if (q == p) {
-      FailAtPtr(p, "expected a value, found '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
-    }
-    return q;
-  }
-
-  // Decodes one value into cells_[slot]. Returns the position after it or nullptr.
-  const char* DecodeValue(const char* p, const char* end, size_t slot) {
-    Cell& cell = cells_[slot];
-    const char c = *p;
-    if (c == '\'' || (c == '"' && mysql_)) return DecodeString(p, end, slot, Cell::Type::kText);
-    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
-      if (c == '0' && p + 1 < end && (p[1] == 'x' || p[1] == 'X')) {
-        return DecodeHex(p + 2, end, slot, /*quoted=*/false);
-      }
-      return DecodeNumber(p, end, cell);
-    }
-    if ((c == 'x' || c == 'X') && p + 1 < end && p[1] == '\'') {
-      return DecodeHex(p + 2, end, slot, /*quoted=*/true);
-    }
-    if (c == 'N' || c == 'n') {
-      if (end - p < 5) return nullptr;
-      if (EqualsIgnoreCase(std::string_view(p, 4), "NULL") &&
-          !IsWordByte(static_cast<unsigned char>(p[4]))) {
-        cell = Cell{};
-        return p + 4;
-      }
-    }
-    if (c == '_' && mysql_) {  // _binary '...', _utf8mb4 '...'
-      const char* q = p;
-      while (q < end && IsWordByte(static_cast<unsigned char>(*q))) ++q;
-      const bool binary =
-          EqualsIgnoreCase(std::string_view(p, static_cast<size_t>(q - p)), "_binary");
-      while (q < end && IsSpace(*q)) ++q;
-      if (q + 1 >= end) return nullptr;
-      const Cell::Type type = binary ? Cell::Type::kBlob : Cell::Type::kText;
-      if (*q == '\'') return DecodeString(q, end, slot, type);
-      if (*q == '0' && (q[1] == 'x' || q[1] == 'X')) {
-        const char* after = DecodeHex(q + 2, end, slot, false);
-        if (after != nullptr && !binary) cell.type = Cell::Type::kText;
-        return after;
-      }
-      if ((*q == 'x' || *q == 'X') && q[1] == '\'') {
-        const char* after = DecodeHex(q + 2, end, slot, true);
-        if (after != nullptr && !binary) cell.type = Cell::Type::kText;
-        return after;
-      }
-    }
-    if ((c == 'b' || c == 'B') && p + 1 < end && p[1] == '\'' && mysql_) {
-      return DecodeBits(p + 2, end, cell);
-    }
-    if (!mysql_ && IsWordByte(static_cast<unsigned char>(c))) {
-      return DecodeExpression(p, end, slot);
-    }
-    if (p + 1 >= end && !eof_) return nullptr;
-    FailAtPtr(p, "expected a value, found '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-              kFixUnreadable);
-  }
-
-  const char* DecodeString(const char* p, const char* end, size_t slot, Cell::Type type) {
-    const char quote = *p;
-    const char* e = SkipQuoted(p, end, quote, mysql_, need_);
-    if (e == nullptr) return nullptr;
-    if (!mysql_ && e < end && *e == '|') return DecodeExpression(p, end, slot);
-    if (!mysql_ && e == end) return nullptr;  // `||` may follow
-    Cell& cell = cells_[slot];
-    cell.type = type;
-    const std::string_view body(p + 1, static_cast<size_t>(e - p - 2));
-    const bool escaped = std::memchr(body.data(), quote, body.size()) != nullptr ||
-                         (mysql_ && std::memchr(body.data(), '\\', body.size()) != nullptr);
-    if (!escaped) {
-      cell.bytes = body;
-      return e;
-    }
-    const size_t off = scratch_.size();
-    if (mysql_) {
-      AppendMysqlUnescaped(body, quote, scratch_);
-    } else {
-      AppendUndoubled(body, quote, scratch_);
-    }
-    SetScratch(slot, off);
-    return e;
-  }
-
-  // Hex digits from p: X'..' when `quoted` (p after the quote), 0x.. otherwise.
-  const char* DecodeHex(const char* p, const char* end, size_t slot, bool quoted) {
-    const char* q = p;
-    while (q < end && HexValue(*q) >= 0) ++q;
-    if (q == end) return nullptr;
-    if (quoted && *q != '\'') {
-      FailAtPtr(q, "an X'...' blob holds a non-hex character", kFixUnreadable);
-    }
-    if (!quoted && IsWordByte(static_cast<unsigned char>(*q))) {
-      FailAtPtr(q, "a 0x... literal holds a non-hex character", kFixUnreadable);
-    }
-    const size_t digits = static_cast<size_t>(q - p);
-    const size_t off = scratch_.size();
-    size_t i = 0;
-    if (digits % 2 != 0) {
-      if (quoted) FailAtPtr(p, "an X'...' blob has an odd number of hex digits", kFixUnreadable);
-      scratch_.push_back(static_cast<char>(HexValue(p[0])));  // MySQL pads 0xABC as 0x0ABC
-      i = 1;
-    }
-    for (; i < digits; i += 2) {
-      scratch_.push_back(static_cast<char>(HexValue(p[i]) * 16 + HexValue(p[i + 1])));
-    }
-    Cell& cell = cells_[slot];
-    cell = Cell{};
-    cell.type = Cell::Type::kBlob;
-    SetScratch(slot, off);
-    return quoted ? q + 1 : q;
-  }
-
-  // b'0101' (MySQL BIT): an integer.
-  const char* DecodeBits(const char* p, const char* end, Cell& cell) {
-    const char* q = p;
-    uint64_t value = 0;
-    while (q < end && (*q == '0' || *q == '1'))
-      value = value << 1 | static_cast<uint64_t>(*q++ - '0');
-    if (q == end) return nullptr;
-    if (*q != '\'')
-      FailAtPtr(q, "a b'...' literal holds a character other than 0 and 1", kFixUnreadable);
-    cell = Cell{};
-    if (value > static_cast<uint64_t>(INT64_MAX)) {
-      FailAtPtr(p, "a b'...' literal above 2^63-1", kFixUnreadable);
-    }
-    cell.type = Cell::Type::kInteger;
-    cell.integer = static_cast<int64_t>(value);
-    return q + 1;
-  }
-
-  const char* DecodeNumber(const char* p, const char* end, Cell& cell) {
-    const char* q = p;
-    bool negative = false;
-    if (*q == '-' || *q == '+') {
-      negative = *q == '-';
-      ++q;
-    }
-    const char* digits = q;
-    uint64_t magnitude = 0;
-    bool overflow = false;
-    while (q < end && static_cast<unsigned>(*q - '0') <= 9) {
-      const uint64_t d = static_cast<uint64_t>(*q - '0');
-      if (magnitude > (UINT64_MAX - d) / 10) overflow = true;
-      magnitude = magnitude * 10 + d;
-      ++q;
-    }
-    bool real = false;
-    if (q < end && *q == '.') {
-      real = true;
-      ++q;
-      while (q < end && static_cast<unsigned>(*q - '0') <= 9) ++q;
-    }
-    if (q < end && (*q == 'e' || *q == 'E')) {
-      real = true;
-      ++q;
-      if (q < end && (*q == '-' || *q == '+')) ++q;
-      while (q < end && static_cast<unsigned>(*q - '0') <= 9) ++q;
-    }
-    if (q == end) return nullptr;
-    if (IsWordByte(static_cast<unsigned char>(*q)) || q == digits ||
-        (q == digits + 1 && *digits == '.')) {
-      FailAtPtr(p, "a malformed number '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
-    }
-    const std::string_view literal(p, static_cast<size_t>(q - p));
-    cell = Cell{};
-    if (!real && !overflow) {
-      if (!negative && magnitude <= static_cast<uint64_t>(INT64_MAX)) {
-        cell.type = Cell::Type::kInteger;
-        cell.integer = static_cast<int64_t>(magnitude);
-        return q;
-      }
-      if (negative && magnitude <= static_cast<uint64_t>(INT64_MAX) + 1) {
-        cell.type = Cell::Type::kInteger;
-        cell.integer = static_cast<int64_t>(0 - magnitude);
-        return q;
-      }
-    }
-    if (!real && !negative && mysql_) {
-      // BIGINT UNSIGNED and DECIMAL(n,0) beyond int64: decimal digits, no leading zeros.
-      const char* d = digits;
-      while (d + 1 < q && *d == '0') ++d;
-      cell.type = Cell::Type::kBigInteger;
-      cell.bytes = std::string_view(d, static_cast<size_t>(q - d));
-      return q;
-    }
-    // A decimal, an exponent, or (SQLite) an integer literal beyond int64, which SQLite reads
-    // as a REAL.
-    char small[64];
-    std::string large;
-    const char* text;
-    if (literal.size() < sizeof(small)) {
-      std::memcpy(small, literal.data(), literal.size());
-      small[literal.size()] = '\0';
-      text = small;
-    } else {
-      large.assign(literal);
-      text = large.c_str();
-    }
-    cell.type = Cell::Type::kReal;
-    cell.real = std::strtod(text, nullptr);
-    cell.bytes = literal;
-    return q;
-  }
-
-  const char* DecodeExpression(const char* p, const char* end, size_t slot) {
-    const char* e = SkipExpression(p, end, mysql_, need_);
-    if (e == nullptr) return nullptr;
-    while (e > p && IsSpace(e[-1])) --e;
-    const size_t off = scratch_.size();
-    Cell& cell = cells_[slot];
-    try {
-      EvalSqliteExpression(std::string_view(p, static_cast<size_t>(e - p)), cell, scratch_);
-    } catch (const SyntaxError& error) {
-      FailAtPtr(p + error.offset, error.problem, kFixUnreadable);
-    }
-    if (cell.type == Cell::Type::kText || cell.type == Cell::Type::kBlob) {
-      SetScratch(slot, off);
-    } else if (cell.type == Cell::Type::kReal) {
-      cell.bytes = std::string_view(p, static_cast<size_t>(e - p));
-    }
-    return e;
-  }
-
   // --- State ----------------------------------------------------------------------------------
 
   const std::string& path_;
@@ -942,6 +669,7 @@ class Parser {
   std::string cached_header_;  // "INSERT INTO item VALUES" of the last INSERT, for reuse
 
   // The row being read.
+  const char* value_ = nullptr;  // the value being read, for the decoder's errors
   std::vector<Cell> cells_;
   std::string scratch_;  // decoded bytes that are not a plain slice of the input
   std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;

@@ -18,23 +18,7 @@
 //   4. Every INSERT names a table created earlier in the dump (sqlite's own sqlite_* tables
 //      excepted: their rows are skipped), and every row has one value per column.
 //
-// The Cells a row's values become (no column affinity applied; the checker does that):
-//   NULL                          kNull
-//   123, -5, -0, +7               kInteger (fits int64)
-//   18446744073709551615          kBigInteger, digits without leading zeros (MySQL only; in a
-//                                 sqlite3 dump an integer beyond int64 is a REAL, as SQLite
-//                                 reads it: kReal). Below INT64_MIN: kReal.
-//   1.5, 1e10, 12.50, 1e999       kReal: `real` = strtod(literal), `bytes` = the literal
-//   'text' (and MySQL "text")     kText, escapes resolved ('' always; MySQL's backslash
-//                                 escapes). Raw bytes of a MySQL binary column dumped without
-//                                 --hex-blob arrive here too, as kText, byte for byte.
-//   X'00ff', 0xA5FF (MySQL)       kBlob, the decoded bytes (X'' and 0x: empty)
-//   _binary '...'                 kBlob, escapes resolved; other _charset '...' introducers:
-//                                 kText
-//   b'101' (MySQL BIT)            kInteger
-//   replace(...)/char(...)/       kText, evaluated as SQLite would (sqlite_expr.h)
-//   unistr(...)/'a'||'b' (SQLite)
-// A MySQL empty blob dumped with --hex-blob is written '' and arrives as kText "".
+// The Cells a row's values become are listed in literal_decoder.h.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_

@@ -75,6 +75,24 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::string Printable(std::string_view text) {
+  std::string out;
+  text = text.substr(0, 24);
+  text = text.substr(0, text.find('\n'));
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out.push_back(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 15]);
+    }
+  }
+  return out;
+}
+
 const Lexer::Token& Lexer::Peek() {
   if (!has_peeked_) {
     peeked_ = Scan();

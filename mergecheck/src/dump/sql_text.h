@@ -4,7 +4,7 @@
 //
 // SQL text as the two dump dialects write it: string-literal decoding and a tokenizer for
 // whole statements (used for CREATE TABLE, CREATE INDEX, ALTER TABLE and INSERT headers; the
-// row values have their own streaming scanner in dump_parser.cpp).
+// row values have their own streaming decoder, literal_decoder.h).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_SQL_TEXT_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_SQL_TEXT_H_
@@ -48,6 +48,10 @@ inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 
 // ASCII case-insensitive equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
+// as \xNN, for error messages.
+std::string Printable(std::string_view text);
 
 // Splits one complete statement into tokens, skipping white space and comments (`-- ...`,
 // `# ...` in MySQL, `/* ... */` including MySQL's `/*!40101 ... */`).
