@@ -135,7 +135,9 @@ inline const char* DecodeNumber(const char* p, const char* end, Dialect dialect,
   bool overflow = false;
   while (q < end && static_cast<unsigned>(*q - '0') <= 9) {
     const uint64_t d = static_cast<uint64_t>(*q - '0');
-    if (magnitude > (UINT64_MAX - d) / 10) overflow = true;
+    // magnitude * 10 + d > UINT64_MAX, with one compare while the magnitude is below the cutoff.
+    constexpr uint64_t kCutoff = UINT64_MAX / 10;
+    if (magnitude >= kCutoff && (magnitude > kCutoff || d > UINT64_MAX % 10)) overflow = true;
     magnitude = magnitude * 10 + d;
     ++q;
   }
