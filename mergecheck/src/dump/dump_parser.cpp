@@ -426,7 +426,7 @@ class Parser {
     }
     const std::string_view header(p, static_cast<size_t>(values_end - p));
     try {
-      ParseInsertHeader(header);
+      StartRows(header);
     } catch (const SyntaxError& e) {
       FailAtPtr(p + e.offset, e.problem, kFixUnreadable);
     }
@@ -436,86 +436,32 @@ class Parser {
     return values_end;
   }
 
-  // Fills insert_table_, slot_of_value_ and insert_arity_ for the header
-  // `INSERT [OR x] [IGNORE] INTO name [(columns)] VALUES`.
-  void ParseInsertHeader(std::string_view header) {
-    Lexer lx(header, kind_.dialect);
-    lx.Next();  // INSERT or REPLACE
-    for (;;) {
-      const Lexer::Token& t = lx.Peek();
-      if (t.IsWord("OR")) {
-        lx.Next();
-        lx.Next();
-      } else if (t.IsWord("IGNORE") || t.IsWord("LOW_PRIORITY") || t.IsWord("DELAYED") ||
-                 t.IsWord("HIGH_PRIORITY") || t.IsWord("INTO")) {
-        lx.Next();
-      } else {
-        break;
-      }
-    }
-    Lexer::Token name = lx.Next();
-    if (!name.IsName() && !(name.kind == Lexer::Token::Kind::kString && !mysql_)) {
-      throw SyntaxError{name.offset, "expected a table name after INSERT INTO"};
-    }
-    while (lx.Peek().IsPunct('.')) {
-      lx.Next();
-      name = lx.Next();
-    }
-    std::vector<std::string> columns;
-    bool has_columns = false;
-    if (lx.Peek().IsPunct('(')) {
-      lx.Next();
-      has_columns = true;
-      for (;;) {
-        Lexer::Token c = lx.Next();
-        if (c.IsPunct(')')) break;
-        if (c.IsPunct(',')) continue;
-        if (!c.IsName() && c.kind != Lexer::Token::Kind::kString) {
-          throw SyntaxError{c.offset, "expected a column name in INSERT's column list"};
-        }
-        columns.push_back(std::move(c.value));
-      }
-    }
-    TableState* state = FindTable(name.value);
+  // Fills insert_table_, slot_of_value_ and insert_arity_ for an INSERT's header (ddl.h).
+  void StartRows(std::string_view header) {
+    const InsertHeader parsed = ParseInsertHeader(header, kind_.dialect);
+    TableState* state = FindTable(parsed.table);
     insert_table_ = state;
     slot_of_value_.clear();
     insert_arity_ = 0;
     if (state == nullptr) {
-      if (!mysql_ && IsSqliteInternalTable(name.value)) return;  // skipped: SQLite's own rows
-      throw SyntaxError{name.offset, "INSERT into table '" + name.value +
-                                         "', which the dump does not create (a data-only dump?)"};
+      if (!mysql_ && IsSqliteInternalTable(parsed.table)) return;  // skipped: SQLite's own rows
+      throw SyntaxError{parsed.table_offset,
+                        "INSERT into table '" + parsed.table +
+                            "', which the dump does not create (a data-only dump?)"};
     }
-    const std::vector<Column>& cols = state->table.columns;
-    if (!has_columns) {
-      insert_arity_ = cols.size();
-      for (size_t i = 0; i < cols.size(); ++i) {
+    if (!parsed.has_columns) {
+      insert_arity_ = state->table.columns.size();
+      for (size_t i = 0; i < insert_arity_; ++i) {
         slot_of_value_.push_back(state->rows ? state->slot_of_column[i] : -1);
       }
       return;
     }
+    const std::vector<int> columns =
+        ResolveInsertColumns(parsed.columns, state->table, state->rowid_alias, kind_.dialect);
     insert_arity_ = columns.size();
-    for (const std::string& c : columns) {
-      int index = -1;
-      for (size_t i = 0; i < cols.size(); ++i) {
-        if (EqualsIgnoreCase(cols[i].name, c)) {
-          index = static_cast<int>(i);
-          break;
-        }
-      }
-      if (index < 0 && !mysql_ &&
-          (EqualsIgnoreCase(c, "rowid") || EqualsIgnoreCase(c, "_rowid_") ||
-           EqualsIgnoreCase(c, "oid"))) {
-        index = state->rowid_alias;  // -1: a hidden rowid, not a column: skipped
-        slot_of_value_.push_back(
-            index >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(index)] : -1);
-        continue;
-      }
-      if (index < 0) {
-        throw SyntaxError{0, "INSERT names column '" + c + "', which table '" + state->table.name +
-                                 "' does not have"};
-      }
-      slot_of_value_.push_back(state->rows ? state->slot_of_column[static_cast<size_t>(index)]
-                                           : -1);
+    for (const int column : columns) {  // -1: SQLite's hidden rowid, skipped
+      slot_of_value_.push_back(
+          column >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(column)] : -1);
     }
   }
 
