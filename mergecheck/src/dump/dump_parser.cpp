@@ -26,29 +26,14 @@
 
 #include "dump/byte_stream.h"
 #include "dump/ddl.h"
+#include "dump/dump_error.h"
 #include "dump/literal_decoder.h"
 #include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck::dump {
+
 namespace {
-
-constexpr std::string_view kFixUnreadable =
-    "pass a complete dump written by sqlite3 .dump, mysqldump or mariadb-dump";
-
-bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
-}
-
-size_t CountLines(std::string_view text) {
-  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
-[[noreturn]] void FailAt(const std::string& path, uint64_t line, std::string_view problem,
-                         std::string_view fix) {
-  throw Error(Error::Code::kInvalidArgument, path + ":" + std::to_string(line) + ": " +
-                                                 std::string(problem) + "; " + std::string(fix));
-}
 
 class Parser {
  public:
@@ -107,27 +92,10 @@ class Parser {
 
   // --- Errors -------------------------------------------------------------------------------
 
-  // Line of byte `offset` of the uncompressed input: counted by reading it again (errors only).
-  uint64_t LineOf(uint64_t offset) {
-    std::unique_ptr<ByteStream> in = OpenByteStream(path_, gzip_);
-    std::vector<char> chunk(1 << 20);
-    uint64_t line = 1, seen = 0;
-    while (seen < offset) {
-      const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), offset - seen));
-      const size_t got = in->Read(chunk.data(), want);
-      if (got == 0) break;
-      line += CountLines(std::string_view(chunk.data(), got));
-      seen += got;
-    }
-    return line;
-  }
-
-  [[noreturn]] void Fail(uint64_t offset, std::string_view problem, std::string_view fix) {
-    FailAt(path_, LineOf(offset), problem, fix);
-  }
-
+  // Throws the error for the input at p: "<path>:<line>: <problem>; <fix>".
   [[noreturn]] void FailAtPtr(const char* p, std::string_view problem, std::string_view fix) {
-    Fail(base_ + static_cast<uint64_t>(p - buf_.get()), problem, fix);
+    const uint64_t offset = base_ + static_cast<uint64_t>(p - buf_.get());
+    FailAt(path_, LineOfOffset(path_, gzip_, offset), problem, fix);
   }
 
   // --- Input --------------------------------------------------------------------------------
@@ -623,59 +591,6 @@ class Parser {
 };
 
 }  // namespace
-
-DumpKind DetectDumpKind(std::string_view head, const std::string& path) {
-  std::string_view text = head;
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  size_t i = 0;
-  while (i < text.size() && IsSpace(text[i])) ++i;
-  if (i == text.size()) {
-    FailAt(path, 1 + CountLines(head), "the file is empty, not an SQL dump", kFixUnreadable);
-  }
-  DumpKind kind;
-  const std::string_view rest = text.substr(i);
-  kind.has_header_comment = head.find("-- MySQL dump") != std::string_view::npos ||
-                            head.find("-- MariaDB dump") != std::string_view::npos;
-  if (kind.has_header_comment || rest.starts_with("/*!") || rest.starts_with("/*M!")) {
-    kind.dialect = Dialect::kMysql;
-    return kind;
-  }
-  if (StartsWithIgnoreCase(rest, "PRAGMA") || StartsWithIgnoreCase(rest, "BEGIN TRANSACTION")) {
-    kind.dialect = Dialect::kSqlite;
-    return kind;
-  }
-  // Skip comments to the first statement, which must start with an SQL keyword.
-  for (;;) {
-    while (i < text.size() && IsSpace(text[i])) ++i;
-    if (text.substr(i, 2) == "--" || text.substr(i, 1) == "#") {
-      const size_t eol = text.find('\n', i);
-      i = eol == std::string_view::npos ? text.size() : eol + 1;
-    } else if (text.substr(i, 2) == "/*") {
-      const size_t close = text.find("*/", i + 2);
-      i = close == std::string_view::npos ? text.size() : close + 2;
-    } else if (text.substr(i, 1) == ";") {
-      ++i;  // an empty statement, as after /*!40101 ... */
-    } else {
-      break;
-    }
-  }
-  size_t w = i;
-  while (w < text.size() && IsWordByte(static_cast<unsigned char>(text[w]))) ++w;
-  const std::string_view word = text.substr(i, w - i);
-  if (!IsStatementKeyword(word)) {
-    const size_t offset = static_cast<size_t>(text.data() - head.data()) + i;
-    FailAt(
-        path, 1 + CountLines(head.substr(0, offset)),
-        "not an SQL dump: expected an SQL statement, found '" + Printable(text.substr(i, 24)) + "'",
-        kFixUnreadable);
-  }
-  const bool mysql_signs = head.find('`') != std::string_view::npos ||
-                           head.find("ENGINE=") != std::string_view::npos ||
-                           head.find("LOCK TABLES") != std::string_view::npos ||
-                           head.find("/*!") != std::string_view::npos;
-  kind.dialect = mysql_signs ? Dialect::kMysql : Dialect::kSqlite;
-  return kind;
-}
 
 void ParseDump(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
                SourceVisitor& visitor, const std::vector<std::string>& only,

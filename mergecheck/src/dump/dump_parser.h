@@ -35,21 +35,11 @@
 
 namespace steadyflake::mergecheck::dump {
 
-// What the first bytes of a file say about it.
+// What the first bytes of a file say about it (DetectDumpKind, dump_source.h).
 struct DumpKind {
   Dialect dialect = Dialect::kSqlite;
   bool has_header_comment = false;  // "-- MySQL dump ..." / "-- MariaDB dump ...": rule 3
 };
-
-// How many leading bytes DetectDumpKind wants to see (fewer only when the file is shorter).
-inline constexpr size_t kDetectBytes = 64 * 1024;
-
-// Decides from the first bytes of a file (`head`) whether it is an SQL dump and which program
-// wrote it: sqlite3 .dump (PRAGMA foreign_keys / BEGIN TRANSACTION, double-quoted identifiers)
-// or mysqldump / mariadb-dump (their header comment, /*!40101 or /*M!999999 conditional
-// comments, backticks, ENGINE=, LOCK TABLES). Throws Error(kInvalidArgument) naming `path` and
-// the line when the file is empty or does not start with an SQL statement.
-DumpKind DetectDumpKind(std::string_view head, const std::string& path);
 
 // Progress of a scan, readable from any thread. Relaxed atomics: the values are advisory and
 // order nothing else.

@@ -49,6 +49,11 @@ inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 // ASCII case-insensitive equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
+// True when `text` starts with `prefix`, ASCII case-insensitively.
+inline bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
+}
+
 // Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
 // as \xNN, for error messages.
 std::string Printable(std::string_view text);
