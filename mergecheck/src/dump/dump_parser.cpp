@@ -202,15 +202,8 @@ class Parser {
       return StartInsert(p, end);
     }
     if (EqualsIgnoreCase(word, "DELIMITER")) {
-      const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      if (eol == nullptr && !eof_) return nullptr;
-      const char* stop = eol == nullptr ? end : eol;
-      const char* d = w;
-      while (d < stop && IsSpace(*d)) ++d;
-      const char* e = d;
-      while (e < stop && !IsSpace(*e)) ++e;
-      if (d == e) FailAtPtr(p, "DELIMITER without a delimiter", kFixUnreadable);
-      scanner_.set_delimiter(std::string_view(d, static_cast<size_t>(e - d)));
+      const char* stop = scanner_.ReadDelimiterCommand(p, w, end, eof_);
+      if (stop == p) FailAtPtr(p, "DELIMITER without a delimiter", kFixUnreadable);
       return stop;
     }
     if (!IsStatementKeyword(word)) {

@@ -41,6 +41,20 @@ const char* SkipExpression(const char* p, const char* end, bool backslashes, Sho
   return nullptr;
 }
 
+const char* StatementScanner::ReadDelimiterCommand(const char* p, const char* args, const char* end,
+                                                   bool at_eof) {
+  const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+  if (eol == nullptr && !at_eof) return nullptr;
+  const char* stop = eol == nullptr ? end : eol;
+  const char* d = args;
+  while (d < stop && IsSpace(*d)) ++d;
+  const char* e = d;
+  while (e < stop && !IsSpace(*e)) ++e;
+  if (d == e) return p;
+  delim_.assign(d, e);
+  return stop;
+}
+
 bool StatementScanner::IsTrigger(const char* p, const char* end) const {
   if (mysql_) return false;
   Lexer lx(std::string_view(p, static_cast<size_t>(std::min<ptrdiff_t>(end - p, 64))),

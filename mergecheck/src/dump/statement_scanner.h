@@ -99,7 +99,11 @@ class StatementScanner {
 
   // The statement delimiter: ";" until a mysql client `DELIMITER x` line makes it x.
   const std::string& delimiter() const { return delim_; }
-  void set_delimiter(std::string_view delimiter) { delim_.assign(delimiter); }
+
+  // Reads the mysql client command `DELIMITER x` (p at DELIMITER, `args` after the word) and
+  // makes x the delimiter. Returns the end of its line (the '\n' is left unread), p when the
+  // line names no delimiter, or nullptr when more input is needed.
+  const char* ReadDelimiterCommand(const char* p, const char* args, const char* end, bool at_eof);
 
   // True when the delimiter starts at p.
   bool AtDelimiter(const char* p, const char* end) const {
