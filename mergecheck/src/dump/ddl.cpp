@@ -324,20 +324,10 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
             return k.kind == Key::Kind::kPrimary;
           });
           if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
-          KeySpec spec;
-          spec.kind = Key::Kind::kPrimary;
-          spec.name = constraint_name;
-          spec.columns.push_back(column.name);
-          spec.offset = name_offset;
-          keys.push_back(std::move(spec));
+          keys.push_back(KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, name_offset});
         } else if (t.IsWord("UNIQUE")) {
           if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
-          KeySpec spec;
-          spec.kind = Key::Kind::kUnique;
-          spec.name = constraint_name;
-          spec.columns.push_back(column.name);
-          spec.offset = name_offset;
-          keys.push_back(std::move(spec));
+          keys.push_back(KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, name_offset});
         }
       }
       result.table.columns.push_back(std::move(column));
