@@ -324,20 +324,10 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
             return k.kind == Key::Kind::kPrimary;
           });
           if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
-          KeySpec spec;
-          spec.kind = Key::Kind::kPrimary;
-          spec.name = constraint_name;
-          spec.columns.push_back(column.name);
-          spec.offset = name_offset;
-          keys.push_back(std::move(spec));
+          keys.push_back(KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, name_offset});
         } else if (t.IsWord("UNIQUE")) {
           if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
-          KeySpec spec;
-          spec.kind = Key::Kind::kUnique;
-          spec.name = constraint_name;
-          spec.columns.push_back(column.name);
-          spec.offset = name_offset;
-          keys.push_back(std::move(spec));
+          keys.push_back(KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, name_offset});
         }
       }
       result.table.columns.push_back(std::move(column));
@@ -427,6 +417,73 @@ AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect) {
     const Token t = lx.Next();
     if (t.kind == Kind::kEnd) break;
     if (!t.IsPunct(',')) throw SyntaxError{t.offset, "unexpected ')' in ALTER TABLE"};
+  }
+  return result;
+}
+
+InsertHeader ParseInsertHeader(std::string_view header, Dialect dialect) {
+  Lexer lx(header, dialect);
+  lx.Next();  // INSERT or REPLACE
+  for (;;) {
+    const Token& t = lx.Peek();
+    if (t.IsWord("OR")) {
+      lx.Next();
+      lx.Next();
+    } else if (t.IsWord("IGNORE") || t.IsWord("LOW_PRIORITY") || t.IsWord("DELAYED") ||
+               t.IsWord("HIGH_PRIORITY") || t.IsWord("INTO")) {
+      lx.Next();
+    } else {
+      break;
+    }
+  }
+  Token name = lx.Next();
+  if (!IsNameToken(name, dialect)) {
+    throw SyntaxError{name.offset, "expected a table name after INSERT INTO"};
+  }
+  while (lx.Peek().IsPunct('.')) {
+    lx.Next();
+    name = lx.Next();
+  }
+  InsertHeader result;
+  result.table = std::move(name.value);
+  result.table_offset = name.offset;
+  if (lx.Peek().IsPunct('(')) {
+    lx.Next();
+    result.has_columns = true;
+    for (;;) {
+      Token c = lx.Next();
+      if (c.IsPunct(')')) break;
+      if (c.IsPunct(',')) continue;
+      if (!c.IsName() && c.kind != Kind::kString) {
+        throw SyntaxError{c.offset, "expected a column name in INSERT's column list"};
+      }
+      result.columns.push_back(std::move(c.value));
+    }
+  }
+  return result;
+}
+
+std::vector<int> ResolveInsertColumns(const std::vector<std::string>& columns, const Table& table,
+                                      int rowid_alias, Dialect dialect) {
+  std::vector<int> result;
+  result.reserve(columns.size());
+  for (const std::string& c : columns) {
+    int index = -1;
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (EqualsIgnoreCase(table.columns[i].name, c)) {
+        index = static_cast<int>(i);
+        break;
+      }
+    }
+    if (index < 0 && dialect == Dialect::kSqlite &&
+        (EqualsIgnoreCase(c, "rowid") || EqualsIgnoreCase(c, "_rowid_") ||
+         EqualsIgnoreCase(c, "oid"))) {
+      index = rowid_alias;  // -1: a hidden rowid, not a column
+    } else if (index < 0) {
+      throw SyntaxError{
+          0, "INSERT names column '" + c + "', which table '" + table.name + "' does not have"};
+    }
+    result.push_back(index);
   }
   return result;
 }

@@ -3,9 +3,10 @@
 // Internal functions that may change between releases.
 //
 // Reads the schema statements of a dump: CREATE TABLE, CREATE UNIQUE INDEX and ALTER TABLE ...
-// ADD PRIMARY KEY / ADD UNIQUE, into the checker's Table (schema.h). Every function takes one
-// whole statement without its terminator and throws SyntaxError (sql_text.h) when it cannot be
-// read.
+// ADD PRIMARY KEY / ADD UNIQUE, into the checker's Table (schema.h); and the header of each
+// INSERT, which names the table and (--complete-insert) the columns its rows fill. Every parse
+// function takes one whole statement without its terminator (an INSERT: up to its VALUES) and
+// throws SyntaxError (sql_text.h) when it cannot be read.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
@@ -63,6 +64,24 @@ AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect);
 // false, changing nothing, when the key adds nothing new. Throws SyntaxError when a column is
 // not in the table.
 bool AddKey(Table& table, const KeySpec& spec);
+
+// The header of an INSERT, through its VALUES keyword:
+// `INSERT|REPLACE [OR x] [IGNORE|LOW_PRIORITY|DELAYED|HIGH_PRIORITY] [INTO] [schema.]name
+// [(columns)] VALUES`.
+struct InsertHeader {
+  std::string table;
+  size_t table_offset = 0;   // of the table's name in the header, for errors
+  bool has_columns = false;  // a column list follows the name (--complete-insert)
+  std::vector<std::string> columns;
+};
+InsertHeader ParseInsertHeader(std::string_view header, Dialect dialect);
+
+// For an INSERT with a column list: the column of `table` each value of a row goes to (its
+// index in table.columns), or -1 for SQLite's hidden rowid (`rowid`, `_rowid_` or `oid` when no
+// column aliases it; `rowid_alias` as CreateTable has it). Names match case-insensitively.
+// Throws SyntaxError (offset 0) naming a column the table does not have.
+std::vector<int> ResolveInsertColumns(const std::vector<std::string>& columns, const Table& table,
+                                      int rowid_alias, Dialect dialect);
 
 // True for "sqlite_..." names (sqlite_sequence, sqlite_stat1, sqlite_schema...): SQLite's own
 // tables, never user data.

@@ -7,6 +7,11 @@
 // the unit's start. Rows are therefore emitted exactly once, and a token may straddle any
 // number of chunks. Memory is bounded by the largest unit (a row, or a schema statement), not
 // by the size of the dump.
+//
+// The parser keeps the buffer and the state machine; the work of each step is done by units
+// that know nothing of either: the statement scanner (statement_scanner.h) finds where a
+// statement, comment or quoted string ends, and the literal decoder (literal_decoder.h) turns
+// each wanted value of a row into a Cell.
 
 #include "dump/dump_parser.h"
 
@@ -21,70 +26,14 @@
 
 #include "dump/byte_stream.h"
 #include "dump/ddl.h"
-#include "dump/sqlite_expr.h"
+#include "dump/dump_error.h"
+#include "dump/literal_decoder.h"
+#include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck::dump {
+
 namespace {
-
-constexpr std::string_view kFixUnreadable =
-    "pass a complete dump written by sqlite3 .dump, mysqldump or mariadb-dump";
-
-bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
-}
-
-// Statement keywords a dump may start a statement with. Anything else is not a dump.
-bool IsStatementKeyword(std::string_view word) {
-  static constexpr std::string_view kWords[] = {
-      "ALTER",  "ANALYZE",  "BEGIN",  "CHANGE", "COMMIT",   "CREATE",    "DELETE", "DELIMITER",
-      "DROP",   "END",      "FLUSH",  "GRANT",  "INSERT",   "LOCK",      "PRAGMA", "RELEASE",
-      "RENAME", "REPLACE",  "RESET",  "REVOKE", "ROLLBACK", "SAVEPOINT", "SELECT", "SET",
-      "START",  "TRUNCATE", "UNLOCK", "UPDATE", "USE",      "VACUUM",    "WITH"};
-  for (std::string_view w : kWords) {
-    if (EqualsIgnoreCase(word, w)) return true;
-  }
-  return false;
-}
-
-size_t CountLines(std::string_view text) {
-  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
-[[noreturn]] void FailAt(const std::string& path, uint64_t line, std::string_view problem,
-                         std::string_view fix) {
-  throw Error(Error::Code::kInvalidArgument, path + ":" + std::to_string(line) + ": " +
-                                                 std::string(problem) + "; " + std::string(fix));
-}
-
-inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
-
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
-// as \xNN, for error messages.
-std::string Printable(std::string_view text) {
-  std::string out;
-  text = text.substr(0, 24);
-  text = text.substr(0, text.find('\n'));
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out.push_back(c);
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 15]);
-    }
-  }
-  return out;
-}
 
 class Parser {
  public:
@@ -95,6 +44,7 @@ class Parser {
         kind_(kind),
         mysql_(kind.dialect == Dialect::kMysql),
         chunk_(chunk_size == 0 ? 1 : chunk_size),
+        scanner_(kind.dialect),
         visitor_(visitor),
         only_(only),
         progress_(progress) {}
@@ -106,17 +56,18 @@ class Parser {
     scratch_.reserve(1 << 16);
     for (;;) {
       const char* p = buf_.get() + pos_;
-      need_at_ = base_ + pos_;
-      need_what_ = "a statement";
+      need_ = {p, "a statement"};
       const char* next = Step(p, buf_.get() + len_);
       if (next == kDone) break;
       if (next != nullptr) {
         pos_ = static_cast<size_t>(next - buf_.get());
         continue;
       }
+      // need_.at is still in the buffer: Refill moves nothing when it returns false.
       if (!Refill()) {
-        Fail(need_at_, "the dump ends inside " + std::string(need_what_) + " (it is cut short)",
-             "copy or dump the database again; a complete dump ends between statements");
+        FailAtPtr(need_.at,
+                  "the dump ends inside " + std::string(need_.what) + " (it is cut short)",
+                  "copy or dump the database again; a complete dump ends between statements");
       }
     }
     progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
@@ -141,27 +92,10 @@ class Parser {
 
   // --- Errors -------------------------------------------------------------------------------
 
-  // Line of byte `offset` of the uncompressed input: counted by reading it again (errors only).
-  uint64_t LineOf(uint64_t offset) {
-    std::unique_ptr<ByteStream> in = OpenByteStream(path_, gzip_);
-    std::vector<char> chunk(1 << 20);
-    uint64_t line = 1, seen = 0;
-    while (seen < offset) {
-      const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), offset - seen));
-      const size_t got = in->Read(chunk.data(), want);
-      if (got == 0) break;
-      line += CountLines(std::string_view(chunk.data(), got));
-      seen += got;
-    }
-    return line;
-  }
-
-  [[noreturn]] void Fail(uint64_t offset, std::string_view problem, std::string_view fix) {
-    FailAt(path_, LineOf(offset), problem, fix);
-  }
-
+  // Throws the error for the input at p: "<path>:<line>: <problem>; <fix>".
   [[noreturn]] void FailAtPtr(const char* p, std::string_view problem, std::string_view fix) {
-    Fail(base_ + static_cast<uint64_t>(p - buf_.get()), problem, fix);
+    const uint64_t offset = base_ + static_cast<uint64_t>(p - buf_.get());
+    FailAt(path_, LineOfOffset(path_, gzip_, offset), problem, fix);
   }
 
   // --- Input --------------------------------------------------------------------------------
@@ -204,19 +138,17 @@ class Parser {
       case State::kStatement:
         return StepStatement(p, end);
       case State::kTuple:
-        return StepTuple(p, end);
+        try {
+          return StepTuple(p, end);
+        } catch (const SyntaxError& e) {  // from the literal decoder
+          FailAtPtr(value_ + e.offset, e.problem, kFixUnreadable);
+        }
       case State::kAfterTuple:
         return StepAfterTuple(p, end);
       case State::kSkipStatement:
         return StepSkipStatement(p, end);
     }
     return nullptr;
-  }
-
-  bool AtDelimiter(const char* p, const char* end) const {
-    if (delim_.size() == 1) return *p == delim_[0];
-    return static_cast<size_t>(end - p) >= delim_.size() &&
-           std::memcmp(p, delim_.data(), delim_.size()) == 0;
   }
 
   const char* StepStatement(const char* p, const char* end) {
@@ -240,22 +172,21 @@ class Parser {
     }
     if (p + 1 >= end && !eof_ && (c == '-' || c == '/')) return nullptr;
     if ((c == '-' && p + 1 < end && p[1] == '-') || (c == '#' && mysql_)) {
-      const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      if (eol == nullptr && !eof_) return nullptr;
-      const char* stop = eol == nullptr ? end : eol + 1;
+      const char* stop = FindLineEnd(p, end, eof_);
+      if (stop == nullptr) return nullptr;
       OnLineComment(std::string_view(p, static_cast<size_t>(stop - p)));
       return stop;
     }
     if (c == '/' && p + 1 < end && p[1] == '*') {
       const char* close = FindBlockCommentEnd(p + 2, end);
       if (close == nullptr) {
-        need_what_ = "a /* comment */";
+        need_.what = "a /* comment */";
         return nullptr;
       }
       OnBlockComment(p, std::string_view(p, static_cast<size_t>(close - p)));
       return close;
     }
-    if (AtDelimiter(p, end)) return p + delim_.size();
+    if (scanner_.AtDelimiter(p, end)) return p + scanner_.delimiter().size();
     if (c == ';') return p + 1;  // an empty statement (e.g. after a /*!40101 ... */)
     if (!IsWordByte(static_cast<unsigned char>(c)) || (c >= '0' && c <= '9')) {
       FailAtPtr(
@@ -271,157 +202,29 @@ class Parser {
       return StartInsert(p, end);
     }
     if (EqualsIgnoreCase(word, "DELIMITER")) {
-      const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      if (eol == nullptr && !eof_) return nullptr;
-      const char* stop = eol == nullptr ? end : eol;
-      const char* d = w;
-      while (d < stop && IsSpace(*d)) ++d;
-      const char* e = d;
-      while (e < stop && !IsSpace(*e)) ++e;
-      if (d == e) FailAtPtr(p, "DELIMITER without a delimiter", kFixUnreadable);
-      delim_.assign(d, e);
+      const char* stop = scanner_.ReadDelimiterCommand(p, w, end, eof_);
+      if (stop == p) FailAtPtr(p, "DELIMITER without a delimiter", kFixUnreadable);
       return stop;
     }
     if (!IsStatementKeyword(word)) {
       FailAtPtr(p, "expected an SQL statement, found '" + Printable(word) + "'", kFixUnreadable);
     }
-    const char* stmt_end = FindStatementEnd(p, end, IsTrigger(p, end));
+    const char* stmt_end =
+        scanner_.FindStatementEnd(p, end, eof_, scanner_.IsTrigger(p, end), need_);
     if (stmt_end == nullptr) return nullptr;
     OnStatement(p, std::string_view(p, static_cast<size_t>(stmt_end - p)));
-    return stmt_end == end ? end : stmt_end + delim_.size();
-  }
-
-  // `CREATE [TEMP|TEMPORARY] TRIGGER`: SQLite's trigger bodies hold `;`.
-  bool IsTrigger(const char* p, const char* end) const {
-    if (mysql_) return false;
-    Lexer lx(std::string_view(p, static_cast<size_t>(std::min<ptrdiff_t>(end - p, 64))),
-             kind_.dialect);
-    try {
-      if (!lx.Next().IsWord("CREATE")) return false;
-      Lexer::Token t = lx.Next();
-      if (t.IsWord("TEMP") || t.IsWord("TEMPORARY")) t = lx.Next();
-      return t.IsWord("TRIGGER");
-    } catch (const SyntaxError&) {
-      return false;
-    }
-  }
-
-  // Where `/*` ... `*/` ends (q is after the `/*`): after the `*/`, or nullptr.
-  static const char* FindBlockCommentEnd(const char* q, const char* end) {
-    while (q < end) {
-      const char* star = static_cast<const char*>(std::memchr(q, '*', end - q));
-      if (star == nullptr || star + 1 >= end) return nullptr;
-      if (star[1] == '/') return star + 2;
-      q = star + 1;
-    }
-    return nullptr;
-  }
-
-  // Where the quoted text opened at p ends: after its closing quote, or nullptr when the
-  // buffer ends first. `backslashes`: MySQL strings, where \x escapes the next byte.
-  const char* SkipQuoted(const char* p, const char* end, char close, bool backslashes) {
-    const char* q = p + 1;
-    for (;;) {
-      const char* e = static_cast<const char*>(std::memchr(q, close, end - q));
-      if (e == nullptr) break;
-      if (backslashes) {
-        const char* b = e;
-        while (b > p + 1 && b[-1] == '\\') --b;
-        if (((e - b) & 1) != 0) {  // an odd run of backslashes escapes this quote
-          q = e + 1;
-          continue;
-        }
-      }
-      if (close == ']') return e + 1;
-      if (e + 1 >= end) break;  // a doubled quote may follow
-      if (e[1] == close) {
-        q = e + 2;
-        continue;
-      }
-      return e + 1;
-    }
-    need_at_ = base_ + static_cast<uint64_t>(p - buf_.get());
-    need_what_ = "a quoted string";
-    return nullptr;
-  }
-
-  // The end of the statement starting at p: the position of its delimiter, `end` when the
-  // input ends without one, or nullptr (more input needed).
-  const char* FindStatementEnd(const char* p, const char* end, bool trigger) {
-    // SQLite triggers: their body's statements end in `;` too; the trigger ends at `END;`,
-    // where END does not close a CASE.
-    bool last_word_end = false;
-    int case_depth = 0;
-    while (p < end) {
-      const char c = *p;
-      if (c == '\'' || c == '"' || c == '`' || (c == '[' && !mysql_)) {
-        const char close = c == '[' ? ']' : c;
-        p = SkipQuoted(p, end, close, mysql_ && (c == '\'' || c == '"'));
-        if (p == nullptr) return nullptr;
-        last_word_end = false;
-        continue;
-      }
-      if (c == '-' || c == '/' || c == '#') {
-        if (p + 1 >= end && !eof_) return nullptr;
-        if (c == '-' && p + 1 < end && p[1] == '-' && (!mysql_ || p + 2 >= end || IsSpace(p[2]))) {
-          const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-          if (eol == nullptr) return eof_ ? end : nullptr;
-          p = eol + 1;
-          continue;
-        }
-        if (c == '#' && mysql_) {
-          const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-          if (eol == nullptr) return eof_ ? end : nullptr;
-          p = eol + 1;
-          continue;
-        }
-        if (c == '/' && p + 1 < end && p[1] == '*') {
-          const char* close = FindBlockCommentEnd(p + 2, end);
-          if (close == nullptr) {
-            need_what_ = "a /* comment */";
-            return nullptr;
-          }
-          p = close;
-          continue;
-        }
-      }
-      if (AtDelimiter(p, end)) {
-        if (!trigger || last_word_end) return p;
-      }
-      if (IsWordByte(static_cast<unsigned char>(c))) {
-        const char* w = p;
-        while (w < end && IsWordByte(static_cast<unsigned char>(*w))) ++w;
-        if (w == end && !eof_) return nullptr;  // the word may go on
-        const std::string_view word(p, static_cast<size_t>(w - p));
-        last_word_end = false;
-        if (trigger && EqualsIgnoreCase(word, "CASE")) {
-          ++case_depth;
-        } else if (trigger && EqualsIgnoreCase(word, "END")) {
-          if (case_depth > 0) {
-            --case_depth;
-          } else {
-            last_word_end = true;
-          }
-        }
-        p = w;
-        continue;
-      }
-      if (!IsSpace(c)) last_word_end = false;
-      ++p;
-    }
-    // A delimiter of several bytes may straddle the end.
-    return eof_ ? end : nullptr;
+    return stmt_end == end ? end : stmt_end + scanner_.delimiter().size();
   }
 
   const char* StepSkipStatement(const char* p, const char* end) {
-    const char* stmt_end = FindStatementEnd(p, end, false);
+    const char* stmt_end = scanner_.FindStatementEnd(p, end, eof_, false, need_);
     if (stmt_end == nullptr) return nullptr;
     if (stmt_end == end) {
-      need_what_ = "an INSERT statement";
+      need_.what = "an INSERT statement";
       return nullptr;  // at the end of the input: no delimiter, so it is cut short
     }
     state_ = State::kStatement;
-    return stmt_end + delim_.size();
+    return stmt_end + scanner_.delimiter().size();
   }
 
   // --- Comments and whole statements ----------------------------------------------------------
@@ -576,43 +379,15 @@ class Parser {
 
   // p: at INSERT or REPLACE. Reads the header through VALUES, sets up the row mapping.
   const char* StartInsert(const char* p, const char* end) {
-    // Find the VALUES keyword outside quotes.
-    const char* q = p;
-    const char* values_end = nullptr;
-    while (q < end) {
-      const char c = *q;
-      if (c == '\'' || c == '"' || c == '`' || (c == '[' && !mysql_)) {
-        q = SkipQuoted(q, end, c == '[' ? ']' : c, mysql_ && (c == '\'' || c == '"'));
-        if (q == nullptr) return nullptr;
-        continue;
-      }
-      if (IsWordByte(static_cast<unsigned char>(c))) {
-        const char* w = q;
-        while (w < end && IsWordByte(static_cast<unsigned char>(*w))) ++w;
-        if (w == end) return nullptr;
-        const std::string_view word(q, static_cast<size_t>(w - q));
-        if (EqualsIgnoreCase(word, "VALUES") || EqualsIgnoreCase(word, "VALUE")) {
-          values_end = w;
-          break;
-        }
-        if (EqualsIgnoreCase(word, "SELECT") || EqualsIgnoreCase(word, "SET") ||
-            EqualsIgnoreCase(word, "DEFAULT")) {
-          break;  // INSERT ... SELECT / SET / DEFAULT VALUES: no literal rows
-        }
-        q = w;
-        continue;
-      }
-      if (AtDelimiter(q, end)) break;
-      ++q;
-    }
-    if (values_end == nullptr) {
-      if (q == end) return nullptr;
+    const char* values_end = scanner_.FindInsertValues(p, end, need_);
+    if (values_end == nullptr) return nullptr;
+    if (values_end == p) {
       FailAtPtr(p, "an INSERT without VALUES (INSERT ... SELECT or SET) is not a dump's row",
                 kFixUnreadable);
     }
     const std::string_view header(p, static_cast<size_t>(values_end - p));
     try {
-      ParseInsertHeader(header);
+      StartRows(header);
     } catch (const SyntaxError& e) {
       FailAtPtr(p + e.offset, e.problem, kFixUnreadable);
     }
@@ -622,104 +397,51 @@ class Parser {
     return values_end;
   }
 
-  // Fills insert_table_, slot_of_value_ and insert_arity_ for the header
-  // `INSERT [OR x] [IGNORE] INTO name [(columns)] VALUES`.
-  void ParseInsertHeader(std::string_view header) {
-    Lexer lx(header, kind_.dialect);
-    lx.Next();  // INSERT or REPLACE
-    for (;;) {
-      const Lexer::Token& t = lx.Peek();
-      if (t.IsWord("OR")) {
-        lx.Next();
-        lx.Next();
-      } else if (t.IsWord("IGNORE") || t.IsWord("LOW_PRIORITY") || t.IsWord("DELAYED") ||
-                 t.IsWord("HIGH_PRIORITY") || t.IsWord("INTO")) {
-        lx.Next();
-      } else {
-        break;
-      }
-    }
-    Lexer::Token name = lx.Next();
-    if (!name.IsName() && !(name.kind == Lexer::Token::Kind::kString && !mysql_)) {
-      throw SyntaxError{name.offset, "expected a table name after INSERT INTO"};
-    }
-    while (lx.Peek().IsPunct('.')) {
-      lx.Next();
-      name = lx.Next();
-    }
-    std::vector<std::string> columns;
-    bool has_columns = false;
-    if (lx.Peek().IsPunct('(')) {
-      lx.Next();
-      has_columns = true;
-      for (;;) {
-        Lexer::Token c = lx.Next();
-        if (c.IsPunct(')')) break;
-        if (c.IsPunct(',')) continue;
-        if (!c.IsName() && c.kind != Lexer::Token::Kind::kString) {
-          throw SyntaxError{c.offset, "expected a column name in INSERT's column list"};
-        }
-        columns.push_back(std::move(c.value));
-      }
-    }
-    TableState* state = FindTable(name.value);
+  // Fills insert_table_, slot_of_value_ and insert_arity_ for an INSERT's header (ddl.h).
+  void StartRows(std::string_view header) {
+    const InsertHeader parsed = ParseInsertHeader(header, kind_.dialect);
+    TableState* state = FindTable(parsed.table);
     insert_table_ = state;
     slot_of_value_.clear();
     insert_arity_ = 0;
     if (state == nullptr) {
-      if (!mysql_ && IsSqliteInternalTable(name.value)) return;  // skipped: SQLite's own rows
-      throw SyntaxError{name.offset, "INSERT into table '" + name.value +
-                                         "', which the dump does not create (a data-only dump?)"};
+      if (!mysql_ && IsSqliteInternalTable(parsed.table)) return;  // skipped: SQLite's own rows
+      throw SyntaxError{parsed.table_offset,
+                        "INSERT into table '" + parsed.table +
+                            "', which the dump does not create (a data-only dump?)"};
     }
-    const std::vector<Column>& cols = state->table.columns;
-    if (!has_columns) {
-      insert_arity_ = cols.size();
-      for (size_t i = 0; i < cols.size(); ++i) {
+    if (!parsed.has_columns) {
+      insert_arity_ = state->table.columns.size();
+      for (size_t i = 0; i < insert_arity_; ++i) {
         slot_of_value_.push_back(state->rows ? state->slot_of_column[i] : -1);
       }
       return;
     }
+    const std::vector<int> columns =
+        ResolveInsertColumns(parsed.columns, state->table, state->rowid_alias, kind_.dialect);
     insert_arity_ = columns.size();
-    for (const std::string& c : columns) {
-      int index = -1;
-      for (size_t i = 0; i < cols.size(); ++i) {
-        if (EqualsIgnoreCase(cols[i].name, c)) {
-          index = static_cast<int>(i);
-          break;
-        }
-      }
-      if (index < 0 && !mysql_ &&
-          (EqualsIgnoreCase(c, "rowid") || EqualsIgnoreCase(c, "_rowid_") ||
-           EqualsIgnoreCase(c, "oid"))) {
-        index = state->rowid_alias;  // -1: a hidden rowid, not a column: skipped
-        slot_of_value_.push_back(
-            index >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(index)] : -1);
-        continue;
-      }
-      if (index < 0) {
-        throw SyntaxError{0, "INSERT names column '" + c + "', which table '" + state->table.name +
-                                 "' does not have"};
-      }
-      slot_of_value_.push_back(state->rows ? state->slot_of_column[static_cast<size_t>(index)]
-                                           : -1);
+    for (const int column : columns) {  // -1: SQLite's hidden rowid, skipped
+      slot_of_value_.push_back(
+          column >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(column)] : -1);
     }
   }
 
   const char* StepAfterTuple(const char* p, const char* end) {
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) {
-      need_what_ = "an INSERT statement";
+      need_.what = "an INSERT statement";
       return nullptr;
     }
     if (*p == ',') {
       state_ = State::kTuple;
       return p + 1;
     }
-    if (AtDelimiter(p, end)) {
+    const std::string& delim = scanner_.delimiter();
+    if (scanner_.AtDelimiter(p, end)) {
       state_ = State::kStatement;
-      return p + delim_.size();
+      return p + delim.size();
     }
-    if (delim_.size() > 1 && static_cast<size_t>(end - p) < delim_.size() && !eof_) {
+    if (delim.size() > 1 && static_cast<size_t>(end - p) < delim.size() && !eof_) {
       return nullptr;
     }
     // ON DUPLICATE KEY UPDATE ... and the like: skip to the delimiter.
@@ -729,7 +451,7 @@ class Parser {
 
   // One `( value, ... )` row.
   const char* StepTuple(const char* p, const char* end) {
-    need_what_ = "a row of an INSERT";
+    need_.what = "a row of an INSERT";
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) return nullptr;
     if (*p != '(') {
@@ -739,7 +461,7 @@ class Parser {
                 kFixUnreadable);
     }
     const char* row_start = p;
-    need_at_ = base_ + static_cast<uint64_t>(p - buf_.get());
+    need_.at = p;
     ++p;
     TableState* table = insert_table_;
     const bool emit = table != nullptr && table->rows;
@@ -763,10 +485,18 @@ class Parser {
                       " columns of table '" + table->table.name + "'",
                   kFixUnreadable);
       }
+      value_ = p;
       if (slot >= 0 && emit) {
-        p = DecodeValue(p, end, static_cast<size_t>(slot));
+        const auto cell = static_cast<size_t>(slot);
+        const size_t off = scratch_.size();
+        const Decoded d = DecodeLiteral(p, end, eof_, kind_.dialect, cells_[cell], scratch_, need_);
+        if (d.in_scratch) {
+          // Pointed at once the row is read, as scratch_ may move while it grows.
+          in_scratch_.emplace_back(cell, std::make_pair(off, scratch_.size() - off));
+        }
+        p = d.next;
       } else {
-        p = SkipValue(p, end);
+        p = SkipLiteral(p, end, kind_.dialect, need_);
       }
       if (p == nullptr) return nullptr;
       ++index;
@@ -808,293 +538,6 @@ class Parser {
     return p;
   }
 
-  // --- Values ---------------------------------------------------------------------------------
-
-  // Records that cell `slot` holds scratch_[off, off + len) (resolved once the row is read,
-  // as scratch_ may move while it grows).
-  void SetScratch(size_t slot, size_t off) {
-    in_scratch_.emplace_back(slot, std::make_pair(off, scratch_.size() - off));
-  }
-
-  // Skips one value (any form DecodeValue reads). Returns the position after it or nullptr.
-  const char* SkipValue(const char* p, const char* end) {
-    const char c = *p;
-    if (c == '\'') {
-      const char* e = SkipQuoted(p, end, '\'', mysql_);
-      if (e == nullptr || mysql_) return e;
-      return e < end && *e != '|' ? e : SkipExpression(p, end);  // 'a'||char(10)||'b'
-    }
-    if (c == '"' && mysql_) return SkipQuoted(p, end, '"', true);
-    if (c == '(' ||
-        (!mysql_ && (c == 'r' || c == 'R' || c == 'c' || c == 'C' || c == 'u' || c == 'U'))) {
-      return SkipExpression(p, end);
-    }
-    // Numbers, NULL, 0x.., X'..', _binary '..', b'..'.
-    const char* q = p;
-    if (*q == '_') {  // an introducer: _binary '...'
-      while (q < end && IsWordByte(static_cast<unsigned char>(*q))) ++q;
-      while (q < end && IsSpace(*q)) ++q;
-      if (q == end) return nullptr;
-      if (*q == '\'') return SkipQuoted(q, end, '\'', mysql_);
-    }
-    if ((*q == 'x' || *q == 'X' || *q == 'b' || *q == 'B') && q + 1 < end && q[1] == '\'') {
-      return SkipQuoted(q + 1, end, '\'', false);
-    }
-    while (q < end &&
-           (IsWordByte(static_cast<unsigned char>(*q)) || *q == '.' || *q == '-' || *q == '+')) {
-      ++q;
-    }
-    if (q == end) return nullptr;
-    if (q == p) {
-      FailAtPtr(p, "expected a value, found '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
-    }
-    return q;
-  }
-
-  // An expression value (SQLite's replace()/char()/||): up to the ',' or ')' that ends it.
-  const char* SkipExpression(const char* p, const char* end) {
-    int depth = 0;
-    const char* q = p;
-    while (q < end) {
-      const char c = *q;
-      if (c == '\'') {
-        q = SkipQuoted(q, end, '\'', mysql_);
-        if (q == nullptr) return nullptr;
-        continue;
-      }
-      if (c == '(') {
-        ++depth;
-      } else if (c == ')') {
-        if (depth == 0) return q;
-        --depth;
-      } else if (c == ',' && depth == 0) {
-        return q;
-      }
-      ++q;
-    }
-    return nullptr;
-  }
-
-  // Decodes one value into cells_[slot]. Returns the position after it or nullptr.
-  const char* DecodeValue(const char* p, const char* end, size_t slot) {
-    Cell& cell = cells_[slot];
-    const char c = *p;
-    if (c == '\'' || (c == '"' && mysql_)) return DecodeString(p, end, slot, Cell::Type::kText);
-    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
-      if (c == '0' && p + 1 < end && (p[1] == 'x' || p[1] == 'X')) {
-        return DecodeHex(p + 2, end, slot, /*quoted=*/false);
-      }
-      return DecodeNumber(p, end, cell);
-    }
-    if ((c == 'x' || c == 'X') && p + 1 < end && p[1] == '\'') {
-      return DecodeHex(p + 2, end, slot, /*quoted=*/true);
-    }
-    if (c == 'N' || c == 'n') {
-      if (end - p < 5) return nullptr;
-      if (EqualsIgnoreCase(std::string_view(p, 4), "NULL") &&
-          !IsWordByte(static_cast<unsigned char>(p[4]))) {
-        cell = Cell{};
-        return p + 4;
-      }
-    }
-    if (c == '_' && mysql_) {  // _binary '...', _utf8mb4 '...'
-      const char* q = p;
-      while (q < end && IsWordByte(static_cast<unsigned char>(*q))) ++q;
-      const bool binary =
-          EqualsIgnoreCase(std::string_view(p, static_cast<size_t>(q - p)), "_binary");
-      while (q < end && IsSpace(*q)) ++q;
-      if (q + 1 >= end) return nullptr;
-      const Cell::Type type = binary ? Cell::Type::kBlob : Cell::Type::kText;
-      if (*q == '\'') return DecodeString(q, end, slot, type);
-      if (*q == '0' && (q[1] == 'x' || q[1] == 'X')) {
-        const char* after = DecodeHex(q + 2, end, slot, false);
-        if (after != nullptr && !binary) cell.type = Cell::Type::kText;
-        return after;
-      }
-      if ((*q == 'x' || *q == 'X') && q[1] == '\'') {
-        const char* after = DecodeHex(q + 2, end, slot, true);
-        if (after != nullptr && !binary) cell.type = Cell::Type::kText;
-        return after;
-      }
-    }
-    if ((c == 'b' || c == 'B') && p + 1 < end && p[1] == '\'' && mysql_) {
-      return DecodeBits(p + 2, end, cell);
-    }
-    if (!mysql_ && IsWordByte(static_cast<unsigned char>(c))) {
-      return DecodeExpression(p, end, slot);
-    }
-    if (p + 1 >= end && !eof_) return nullptr;
-    FailAtPtr(p, "expected a value, found '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-              kFixUnreadable);
-  }
-
-  const char* DecodeString(const char* p, const char* end, size_t slot, Cell::Type type) {
-    const char quote = *p;
-    const char* e = SkipQuoted(p, end, quote, mysql_);
-    if (e == nullptr) return nullptr;
-    if (!mysql_ && e < end && *e == '|') return DecodeExpression(p, end, slot);
-    if (!mysql_ && e == end) return nullptr;  // `||` may follow
-    Cell& cell = cells_[slot];
-    cell.type = type;
-    const std::string_view body(p + 1, static_cast<size_t>(e - p - 2));
-    const bool escaped = std::memchr(body.data(), quote, body.size()) != nullptr ||
-                         (mysql_ && std::memchr(body.data(), '\\', body.size()) != nullptr);
-    if (!escaped) {
-      cell.bytes = body;
-      return e;
-    }
-    const size_t off = scratch_.size();
-    if (mysql_) {
-      AppendMysqlUnescaped(body, quote, scratch_);
-    } else {
-      AppendUndoubled(body, quote, scratch_);
-    }
-    SetScratch(slot, off);
-    return e;
-  }
-
-  // Hex digits from p: X'..' when `quoted` (p after the quote), 0x.. otherwise.
-  const char* DecodeHex(const char* p, const char* end, size_t slot, bool quoted) {
-    const char* q = p;
-    while (q < end && HexValue(*q) >= 0) ++q;
-    if (q == end) return nullptr;
-    if (quoted && *q != '\'') {
-      FailAtPtr(q, "an X'...' blob holds a non-hex character", kFixUnreadable);
-    }
-    if (!quoted && IsWordByte(static_cast<unsigned char>(*q))) {
-      FailAtPtr(q, "a 0x... literal holds a non-hex character", kFixUnreadable);
-    }
-    const size_t digits = static_cast<size_t>(q - p);
-    const size_t off = scratch_.size();
-    size_t i = 0;
-    if (digits % 2 != 0) {
-      if (quoted) FailAtPtr(p, "an X'...' blob has an odd number of hex digits", kFixUnreadable);
-      scratch_.push_back(static_cast<char>(HexValue(p[0])));  // MySQL pads 0xABC as 0x0ABC
-      i = 1;
-    }
-    for (; i < digits; i += 2) {
-      scratch_.push_back(static_cast<char>(HexValue(p[i]) * 16 + HexValue(p[i + 1])));
-    }
-    Cell& cell = cells_[slot];
-    cell = Cell{};
-    cell.type = Cell::Type::kBlob;
-    SetScratch(slot, off);
-    return quoted ? q + 1 : q;
-  }
-
-  // b'0101' (MySQL BIT): an integer.
-  const char* DecodeBits(const char* p, const char* end, Cell& cell) {
-    const char* q = p;
-    uint64_t value = 0;
-    while (q < end && (*q == '0' || *q == '1'))
-      value = value << 1 | static_cast<uint64_t>(*q++ - '0');
-    if (q == end) return nullptr;
-    if (*q != '\'')
-      FailAtPtr(q, "a b'...' literal holds a character other than 0 and 1", kFixUnreadable);
-    cell = Cell{};
-    if (value > static_cast<uint64_t>(INT64_MAX)) {
-      FailAtPtr(p, "a b'...' literal above 2^63-1", kFixUnreadable);
-    }
-    cell.type = Cell::Type::kInteger;
-    cell.integer = static_cast<int64_t>(value);
-    return q + 1;
-  }
-
-  const char* DecodeNumber(const char* p, const char* end, Cell& cell) {
-    const char* q = p;
-    bool negative = false;
-    if (*q == '-' || *q == '+') {
-      negative = *q == '-';
-      ++q;
-    }
-    const char* digits = q;
-    uint64_t magnitude = 0;
-    bool overflow = false;
-    while (q < end && static_cast<unsigned>(*q - '0') <= 9) {
-      const uint64_t d = static_cast<uint64_t>(*q - '0');
-      if (magnitude > (UINT64_MAX - d) / 10) overflow = true;
-      magnitude = magnitude * 10 + d;
-      ++q;
-    }
-    bool real = false;
-    if (q < end && *q == '.') {
-      real = true;
-      ++q;
-      while (q < end && static_cast<unsigned>(*q - '0') <= 9) ++q;
-    }
-    if (q < end && (*q == 'e' || *q == 'E')) {
-      real = true;
-      ++q;
-      if (q < end && (*q == '-' || *q == '+')) ++q;
-      while (q < end && static_cast<unsigned>(*q - '0') <= 9) ++q;
-    }
-    if (q == end) return nullptr;
-    if (IsWordByte(static_cast<unsigned char>(*q)) || q == digits ||
-        (q == digits + 1 && *digits == '.')) {
-      FailAtPtr(p, "a malformed number '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
-    }
-    const std::string_view literal(p, static_cast<size_t>(q - p));
-    cell = Cell{};
-    if (!real && !overflow) {
-      if (!negative && magnitude <= static_cast<uint64_t>(INT64_MAX)) {
-        cell.type = Cell::Type::kInteger;
-        cell.integer = static_cast<int64_t>(magnitude);
-        return q;
-      }
-      if (negative && magnitude <= static_cast<uint64_t>(INT64_MAX) + 1) {
-        cell.type = Cell::Type::kInteger;
-        cell.integer = static_cast<int64_t>(0 - magnitude);
-        return q;
-      }
-    }
-    if (!real && !negative && mysql_) {
-      // BIGINT UNSIGNED and DECIMAL(n,0) beyond int64: decimal digits, no leading zeros.
-      const char* d = digits;
-      while (d + 1 < q && *d == '0') ++d;
-      cell.type = Cell::Type::kBigInteger;
-      cell.bytes = std::string_view(d, static_cast<size_t>(q - d));
-      return q;
-    }
-    // A decimal, an exponent, or (SQLite) an integer literal beyond int64, which SQLite reads
-    // as a REAL.
-    char small[64];
-    std::string large;
-    const char* text;
-    if (literal.size() < sizeof(small)) {
-      std::memcpy(small, literal.data(), literal.size());
-      small[literal.size()] = '\0';
-      text = small;
-    } else {
-      large.assign(literal);
-      text = large.c_str();
-    }
-    cell.type = Cell::Type::kReal;
-    cell.real = std::strtod(text, nullptr);
-    cell.bytes = literal;
-    return q;
-  }
-
-  const char* DecodeExpression(const char* p, const char* end, size_t slot) {
-    const char* e = SkipExpression(p, end);
-    if (e == nullptr) return nullptr;
-    while (e > p && IsSpace(e[-1])) --e;
-    const size_t off = scratch_.size();
-    Cell& cell = cells_[slot];
-    try {
-      EvalSqliteExpression(std::string_view(p, static_cast<size_t>(e - p)), cell, scratch_);
-    } catch (const SyntaxError& error) {
-      FailAtPtr(p + error.offset, error.problem, kFixUnreadable);
-    }
-    if (cell.type == Cell::Type::kText || cell.type == Cell::Type::kBlob) {
-      SetScratch(slot, off);
-    } else if (cell.type == Cell::Type::kReal) {
-      cell.bytes = std::string_view(p, static_cast<size_t>(e - p));
-    }
-    return e;
-  }
-
   // --- State ----------------------------------------------------------------------------------
 
   const std::string& path_;
@@ -1102,6 +545,7 @@ class Parser {
   const DumpKind kind_;
   const bool mysql_;
   const size_t chunk_;
+  StatementScanner scanner_;
   SourceVisitor& visitor_;
   const std::vector<std::string>& only_;
   ScanProgress& progress_;
@@ -1115,11 +559,9 @@ class Parser {
   bool eof_ = false;
 
   // Where and in what the current step ran out of input (for "cut short" errors).
-  uint64_t need_at_ = 0;
-  const char* need_what_ = "a statement";
+  Shortfall need_;
 
   State state_ = State::kStatement;
-  std::string delim_ = ";";
   bool saw_begin_ = false;
   bool saw_commit_ = false;
   bool saw_trailer_ = false;
@@ -1134,6 +576,7 @@ class Parser {
   std::string cached_header_;  // "INSERT INTO item VALUES" of the last INSERT, for reuse
 
   // The row being read.
+  const char* value_ = nullptr;  // the value being read, for the decoder's errors
   std::vector<Cell> cells_;
   std::string scratch_;  // decoded bytes that are not a plain slice of the input
   std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;
@@ -1141,59 +584,6 @@ class Parser {
 };
 
 }  // namespace
-
-DumpKind DetectDumpKind(std::string_view head, const std::string& path) {
-  std::string_view text = head;
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  size_t i = 0;
-  while (i < text.size() && IsSpace(text[i])) ++i;
-  if (i == text.size()) {
-    FailAt(path, 1 + CountLines(head), "the file is empty, not an SQL dump", kFixUnreadable);
-  }
-  DumpKind kind;
-  const std::string_view rest = text.substr(i);
-  kind.has_header_comment = head.find("-- MySQL dump") != std::string_view::npos ||
-                            head.find("-- MariaDB dump") != std::string_view::npos;
-  if (kind.has_header_comment || rest.starts_with("/*!") || rest.starts_with("/*M!")) {
-    kind.dialect = Dialect::kMysql;
-    return kind;
-  }
-  if (StartsWithIgnoreCase(rest, "PRAGMA") || StartsWithIgnoreCase(rest, "BEGIN TRANSACTION")) {
-    kind.dialect = Dialect::kSqlite;
-    return kind;
-  }
-  // Skip comments to the first statement, which must start with an SQL keyword.
-  for (;;) {
-    while (i < text.size() && IsSpace(text[i])) ++i;
-    if (text.substr(i, 2) == "--" || text.substr(i, 1) == "#") {
-      const size_t eol = text.find('\n', i);
-      i = eol == std::string_view::npos ? text.size() : eol + 1;
-    } else if (text.substr(i, 2) == "/*") {
-      const size_t close = text.find("*/", i + 2);
-      i = close == std::string_view::npos ? text.size() : close + 2;
-    } else if (text.substr(i, 1) == ";") {
-      ++i;  // an empty statement, as after /*!40101 ... */
-    } else {
-      break;
-    }
-  }
-  size_t w = i;
-  while (w < text.size() && IsWordByte(static_cast<unsigned char>(text[w]))) ++w;
-  const std::string_view word = text.substr(i, w - i);
-  if (!IsStatementKeyword(word)) {
-    const size_t offset = static_cast<size_t>(text.data() - head.data()) + i;
-    FailAt(
-        path, 1 + CountLines(head.substr(0, offset)),
-        "not an SQL dump: expected an SQL statement, found '" + Printable(text.substr(i, 24)) + "'",
-        kFixUnreadable);
-  }
-  const bool mysql_signs = head.find('`') != std::string_view::npos ||
-                           head.find("ENGINE=") != std::string_view::npos ||
-                           head.find("LOCK TABLES") != std::string_view::npos ||
-                           head.find("/*!") != std::string_view::npos;
-  kind.dialect = mysql_signs ? Dialect::kMysql : Dialect::kSqlite;
-  return kind;
-}
 
 void ParseDump(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
                SourceVisitor& visitor, const std::vector<std::string>& only,

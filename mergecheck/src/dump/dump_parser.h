@@ -18,23 +18,7 @@
 //   4. Every INSERT names a table created earlier in the dump (sqlite's own sqlite_* tables
 //      excepted: their rows are skipped), and every row has one value per column.
 //
-// The Cells a row's values become (no column affinity applied; the checker does that):
-//   NULL                          kNull
-//   123, -5, -0, +7               kInteger (fits int64)
-//   18446744073709551615          kBigInteger, digits without leading zeros (MySQL only; in a
-//                                 sqlite3 dump an integer beyond int64 is a REAL, as SQLite
-//                                 reads it: kReal). Below INT64_MIN: kReal.
-//   1.5, 1e10, 12.50, 1e999       kReal: `real` = strtod(literal), `bytes` = the literal
-//   'text' (and MySQL "text")     kText, escapes resolved ('' always; MySQL's backslash
-//                                 escapes). Raw bytes of a MySQL binary column dumped without
-//                                 --hex-blob arrive here too, as kText, byte for byte.
-//   X'00ff', 0xA5FF (MySQL)       kBlob, the decoded bytes (X'' and 0x: empty)
-//   _binary '...'                 kBlob, escapes resolved; other _charset '...' introducers:
-//                                 kText
-//   b'101' (MySQL BIT)            kInteger
-//   replace(...)/char(...)/       kText, evaluated as SQLite would (sqlite_expr.h)
-//   unistr(...)/'a'||'b' (SQLite)
-// A MySQL empty blob dumped with --hex-blob is written '' and arrives as kText "".
+// The Cells a row's values become are listed in literal_decoder.h.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_PARSER_H_
@@ -51,21 +35,11 @@
 
 namespace steadyflake::mergecheck::dump {
 
-// What the first bytes of a file say about it.
+// What the first bytes of a file say about it (DetectDumpKind, dump_source.h).
 struct DumpKind {
   Dialect dialect = Dialect::kSqlite;
   bool has_header_comment = false;  // "-- MySQL dump ..." / "-- MariaDB dump ...": rule 3
 };
-
-// How many leading bytes DetectDumpKind wants to see (fewer only when the file is shorter).
-inline constexpr size_t kDetectBytes = 64 * 1024;
-
-// Decides from the first bytes of a file (`head`) whether it is an SQL dump and which program
-// wrote it: sqlite3 .dump (PRAGMA foreign_keys / BEGIN TRANSACTION, double-quoted identifiers)
-// or mysqldump / mariadb-dump (their header comment, /*!40101 or /*M!999999 conditional
-// comments, backticks, ENGINE=, LOCK TABLES). Throws Error(kInvalidArgument) naming `path` and
-// the line when the file is empty or does not start with an SQL statement.
-DumpKind DetectDumpKind(std::string_view head, const std::string& path);
 
 // Progress of a scan, readable from any thread. Relaxed atomics: the values are advisory and
 // order nothing else.

@@ -1,7 +1,8 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // OpenDumpSource: the Source for SQL dumps (sqlite3 .dump, mysqldump, mariadb-dump), plain or
-// gzip-compressed. The parsing is in dump_parser.cpp.
+// gzip-compressed, and DetectDumpKind, which tells them apart by their first bytes. The parsing
+// is in dump_parser.cpp.
 
 #include "dump/dump_source.h"
 
@@ -11,9 +12,69 @@
 #include <vector>
 
 #include "dump/byte_stream.h"
+#include "dump/dump_error.h"
 #include "dump/dump_parser.h"
+#include "dump/statement_scanner.h"
 
 namespace steadyflake::mergecheck {
+
+namespace dump {
+
+DumpKind DetectDumpKind(std::string_view head, const std::string& path) {
+  std::string_view text = head;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  size_t i = 0;
+  while (i < text.size() && IsSpace(text[i])) ++i;
+  if (i == text.size()) {
+    FailAt(path, 1 + CountLines(head), "the file is empty, not an SQL dump", kFixUnreadable);
+  }
+  DumpKind kind;
+  const std::string_view rest = text.substr(i);
+  kind.has_header_comment = head.find("-- MySQL dump") != std::string_view::npos ||
+                            head.find("-- MariaDB dump") != std::string_view::npos;
+  if (kind.has_header_comment || rest.starts_with("/*!") || rest.starts_with("/*M!")) {
+    kind.dialect = Dialect::kMysql;
+    return kind;
+  }
+  if (StartsWithIgnoreCase(rest, "PRAGMA") || StartsWithIgnoreCase(rest, "BEGIN TRANSACTION")) {
+    kind.dialect = Dialect::kSqlite;
+    return kind;
+  }
+  // Skip comments to the first statement, which must start with an SQL keyword.
+  for (;;) {
+    while (i < text.size() && IsSpace(text[i])) ++i;
+    if (text.substr(i, 2) == "--" || text.substr(i, 1) == "#") {
+      const size_t eol = text.find('\n', i);
+      i = eol == std::string_view::npos ? text.size() : eol + 1;
+    } else if (text.substr(i, 2) == "/*") {
+      const size_t close = text.find("*/", i + 2);
+      i = close == std::string_view::npos ? text.size() : close + 2;
+    } else if (text.substr(i, 1) == ";") {
+      ++i;  // an empty statement, as after /*!40101 ... */
+    } else {
+      break;
+    }
+  }
+  size_t w = i;
+  while (w < text.size() && IsWordByte(static_cast<unsigned char>(text[w]))) ++w;
+  const std::string_view word = text.substr(i, w - i);
+  if (!IsStatementKeyword(word)) {
+    const size_t offset = static_cast<size_t>(text.data() - head.data()) + i;
+    FailAt(
+        path, 1 + CountLines(head.substr(0, offset)),
+        "not an SQL dump: expected an SQL statement, found '" + Printable(text.substr(i, 24)) + "'",
+        kFixUnreadable);
+  }
+  const bool mysql_signs = head.find('`') != std::string_view::npos ||
+                           head.find("ENGINE=") != std::string_view::npos ||
+                           head.find("LOCK TABLES") != std::string_view::npos ||
+                           head.find("/*!") != std::string_view::npos;
+  kind.dialect = mysql_signs ? Dialect::kMysql : Dialect::kSqlite;
+  return kind;
+}
+
+}  // namespace dump
+
 namespace {
 
 // One dump file. Scan may run again (each run reads the file from the start); the file is

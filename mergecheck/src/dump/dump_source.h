@@ -2,7 +2,8 @@
 //
 // Internal functions that may change between releases.
 //
-// Test hooks of the dump reader (OpenDumpSource itself is declared in source.h).
+// Test hooks of the dump reader (OpenDumpSource itself is declared in source.h), and how it
+// tells a dump's kind from its first bytes.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_SOURCE_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_SOURCE_H_
@@ -10,7 +11,9 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
+#include "dump/dump_parser.h"
 #include "source.h"
 
 namespace steadyflake::mergecheck {
@@ -22,6 +25,20 @@ inline constexpr size_t kDumpChunkSize = 4 << 20;
 // a dump across a chunk boundary.
 std::unique_ptr<Source> OpenDumpSourceForTest(const std::string& path, bool gzip,
                                               size_t chunk_size);
+
+namespace dump {
+
+// How many leading bytes DetectDumpKind wants to see (fewer only when the file is shorter).
+inline constexpr size_t kDetectBytes = 64 * 1024;
+
+// Decides from the first bytes of a file (`head`) whether it is an SQL dump and which program
+// wrote it: sqlite3 .dump (PRAGMA foreign_keys / BEGIN TRANSACTION, double-quoted identifiers)
+// or mysqldump / mariadb-dump (their header comment, /*!40101 or /*M!999999 conditional
+// comments, backticks, ENGINE=, LOCK TABLES). Throws Error(kInvalidArgument) naming `path` and
+// the line when the file is empty or does not start with an SQL statement.
+DumpKind DetectDumpKind(std::string_view head, const std::string& path);
+
+}  // namespace dump
 
 }  // namespace steadyflake::mergecheck
 

@@ -5,6 +5,18 @@
 #include <cstring>
 
 namespace steadyflake::mergecheck::dump {
+namespace {
+
+// The byte MySQL's escape `\e` stands for: \0 \b \n \r \t as in C, \Z for 0x1a (Ctrl-Z), any
+// other e for itself.
+char MysqlEscaped(char e) {
+  static constexpr std::string_view kEscapes = "0bnrtZ";
+  static constexpr std::string_view kBytes("\0\b\n\r\t\x1a", 6);
+  const size_t k = kEscapes.find(e);
+  return k == std::string_view::npos ? e : kBytes[k];
+}
+
+}  // namespace
 
 void AppendMysqlUnescaped(std::string_view body, char quote, std::string& out) {
   size_t i = 0;
@@ -13,34 +25,8 @@ void AppendMysqlUnescaped(std::string_view body, char quote, std::string& out) {
     if (c == '\\' && i + 1 < body.size()) {
       const char e = body[i + 1];
       i += 2;
-      switch (e) {
-        case '0':
-          out.push_back('\0');
-          break;
-        case 'b':
-          out.push_back('\b');
-          break;
-        case 'n':
-          out.push_back('\n');
-          break;
-        case 'r':
-          out.push_back('\r');
-          break;
-        case 't':
-          out.push_back('\t');
-          break;
-        case 'Z':
-          out.push_back('\x1a');
-          break;
-        case '%':
-        case '_':
-          out.push_back('\\');
-          out.push_back(e);
-          break;
-        default:
-          out.push_back(e);
-          break;
-      }
+      if (e == '%' || e == '_') out.push_back('\\');  // kept as two bytes, as MySQL keeps them
+      out.push_back(MysqlEscaped(e));
     } else if (c == quote && i + 1 < body.size() && body[i + 1] == quote) {
       out.push_back(quote);
       i += 2;
@@ -73,6 +59,24 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
+}
+
+std::string Printable(std::string_view text) {
+  std::string out;
+  text = text.substr(0, 24);
+  text = text.substr(0, text.find('\n'));
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out.push_back(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 15]);
+    }
+  }
+  return out;
 }
 
 const Lexer::Token& Lexer::Peek() {

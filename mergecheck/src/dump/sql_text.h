@@ -4,7 +4,7 @@
 //
 // SQL text as the two dump dialects write it: string-literal decoding and a tokenizer for
 // whole statements (used for CREATE TABLE, CREATE INDEX, ALTER TABLE and INSERT headers; the
-// row values have their own streaming scanner in dump_parser.cpp).
+// row values have their own streaming decoder, literal_decoder.h).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_SQL_TEXT_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_SQL_TEXT_H_
@@ -43,8 +43,20 @@ inline bool IsWordByte(unsigned char c) {
          c == '$' || c >= 0x80;
 }
 
+// True for white space and control bytes, which separate tokens.
+inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
 // ASCII case-insensitive equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// True when `text` starts with `prefix`, ASCII case-insensitively.
+inline bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
+}
+
+// Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
+// as \xNN, for error messages.
+std::string Printable(std::string_view text);
 
 // Splits one complete statement into tokens, skipping white space and comments (`-- ...`,
 // `# ...` in MySQL, `/* ... */` including MySQL's `/*!40101 ... */`).

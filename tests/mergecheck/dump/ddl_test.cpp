@@ -1,7 +1,7 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// The dump reader's schema statements (CREATE TABLE, CREATE UNIQUE INDEX, ALTER TABLE) on the
-// forms the fixtures do not show.
+// The dump reader's schema statements (CREATE TABLE, CREATE UNIQUE INDEX, ALTER TABLE) and INSERT
+// headers, on the forms the fixtures do not show.
 
 #include "dump/ddl.h"
 
@@ -121,6 +121,41 @@ TEST(Ddl, AlterTableAddsKeys) {
 TEST(Ddl, KeyOverAMissingColumnIsAnError) {
   EXPECT_THROW(ParseCreateTable("CREATE TABLE t(a, PRIMARY KEY(b))", Dialect::kSqlite),
                SyntaxError);
+}
+
+TEST(Ddl, InsertHeaders) {
+  const InsertHeader h =
+      ParseInsertHeader("INSERT OR IGNORE INTO \"main\".\"t\"(\"a\", b) VALUES", Dialect::kSqlite);
+  EXPECT_EQ(h.table, "t");
+  EXPECT_EQ(h.table_offset, 29u);
+  EXPECT_TRUE(h.has_columns);
+  EXPECT_EQ(h.columns, (std::vector<std::string>{"a", "b"}));
+
+  const InsertHeader m =
+      ParseInsertHeader("INSERT LOW_PRIORITY IGNORE INTO `db`.`t` VALUES", Dialect::kMysql);
+  EXPECT_EQ(m.table, "t");
+  EXPECT_FALSE(m.has_columns);
+  EXPECT_EQ(ParseInsertHeader("REPLACE INTO 't' VALUES", Dialect::kSqlite).table, "t");
+  EXPECT_THROW(ParseInsertHeader("REPLACE INTO 't' VALUES", Dialect::kMysql), SyntaxError);
+  EXPECT_THROW(ParseInsertHeader("INSERT INTO t (a, 1) VALUES", Dialect::kSqlite), SyntaxError);
+}
+
+TEST(Ddl, InsertColumnsResolveCaseInsensitivelyAndToTheRowid) {
+  const CreateTable aliased = Parse("CREATE TABLE t(id INTEGER PRIMARY KEY, v)", Dialect::kSqlite);
+  EXPECT_EQ(
+      ResolveInsertColumns({"V", "ROWID"}, aliased.table, aliased.rowid_alias, Dialect::kSqlite),
+      (std::vector<int>{1, 0}));
+  const CreateTable hidden = Parse("CREATE TABLE t(a, b)", Dialect::kSqlite);
+  EXPECT_EQ(ResolveInsertColumns({"oid", "b", "_rowid_"}, hidden.table, hidden.rowid_alias,
+                                 Dialect::kSqlite),
+            (std::vector<int>{-1, 1, -1}));
+  // MySQL has no rowid.
+  try {
+    ResolveInsertColumns({"a", "rowid"}, hidden.table, -1, Dialect::kMysql);
+    ADD_FAILURE() << "no error";
+  } catch (const SyntaxError& e) {
+    EXPECT_EQ(e.problem, "INSERT names column 'rowid', which table 't' does not have");
+  }
 }
 
 }  // namespace
