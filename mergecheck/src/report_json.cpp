@@ -25,11 +25,8 @@ json ToJson(const ReportValue& v) {
     case ReportValue::Type::kReal:
     case ReportValue::Type::kText:
       return v.text;
-    case ReportValue::Type::kBlob: {
-      std::string out = "x'";
-      AppendHex(out, v.text);
-      return out + "'";
-    }
+    case ReportValue::Type::kBlob:
+      return BlobLiteral(v.text);
   }
   return nullptr;
 }

@@ -28,11 +28,8 @@ std::string Show(const ReportValue& v) {
     case ReportValue::Type::kInteger:
     case ReportValue::Type::kReal:
       return v.text;
-    case ReportValue::Type::kBlob: {
-      std::string out = "x'";
-      AppendHex(out, v.text);
-      return out + "'";
-    }
+    case ReportValue::Type::kBlob:
+      return BlobLiteral(v.text);
     case ReportValue::Type::kText: {
       std::string escaped;
       AppendEscaped(escaped, v.text, Escape::kControl);

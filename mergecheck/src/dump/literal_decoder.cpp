@@ -5,16 +5,10 @@
 #include <cstdlib>
 
 #include "dump/sqlite_expr.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck::dump {
 namespace {
-
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // A problem at `at` in the literal that starts at `start`.
 [[noreturn]] void Throw(const char* start, const char* at, std::string problem) {
@@ -49,7 +43,7 @@ Decoded DecodeHex(const char* start, const char* digits, const char* end, bool q
                   std::string& scratch) {
   const char* p = digits;
   const char* q = p;
-  while (q < end && HexValue(*q) >= 0) ++q;
+  while (q < end && HexDigitValue(*q) >= 0) ++q;
   if (q == end) return {};
   if (quoted && *q != '\'') Throw(start, q, "an X'...' blob holds a non-hex character");
   if (!quoted && IsWordByte(static_cast<unsigned char>(*q))) {
@@ -60,11 +54,11 @@ Decoded DecodeHex(const char* start, const char* digits, const char* end, bool q
   size_t i = 0;
   if (count % 2 != 0) {
     if (quoted) Throw(start, p, "an X'...' blob has an odd number of hex digits");
-    scratch.push_back(static_cast<char>(HexValue(p[0])));  // MySQL pads 0xABC as 0x0ABC
+    scratch.push_back(static_cast<char>(HexDigitValue(p[0])));  // MySQL pads 0xABC as 0x0ABC
     i = 1;
   }
   for (; i < count; i += 2) {
-    scratch.push_back(static_cast<char>(HexValue(p[i]) * 16 + HexValue(p[i + 1])));
+    scratch.push_back(static_cast<char>(HexDigitValue(p[i]) * 16 + HexDigitValue(p[i + 1])));
   }
   cell = Cell{};
   cell.type = Cell::Type::kBlob;

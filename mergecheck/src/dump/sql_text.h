@@ -10,8 +10,11 @@
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_SQL_TEXT_H_
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck::dump {
 
@@ -24,7 +27,9 @@ enum class Dialect { kSqlite, kMysql };
 
 // A problem in one statement, at `offset` bytes from the statement's start. The dump parser
 // turns it into an Error naming the file and line.
-struct SyntaxError {
+struct SyntaxError : std::runtime_error {
+  SyntaxError(size_t offset_in_statement, const std::string& what_is_wrong)
+      : std::runtime_error(what_is_wrong), offset(offset_in_statement), problem(what_is_wrong) {}
   size_t offset;
   std::string problem;
 };
@@ -45,9 +50,6 @@ inline bool IsWordByte(unsigned char c) {
 
 // True for white space and control bytes, which separate tokens.
 inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
-
-// ASCII case-insensitive equality.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 // True when `text` starts with `prefix`, ASCII case-insensitively.
 inline bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {

@@ -36,13 +36,6 @@ void AppendUtf8(uint32_t cp, std::string& out) {
   }
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 class Evaluator {
  public:
   explicit Evaluator(std::string_view text) : text_(text) {}
@@ -139,7 +132,7 @@ class Evaluator {
       const std::string_view hex = text_.substr(pos_ + 2, q - pos_ - 2);
       if (hex.size() % 2 != 0) Fail("an X'' blob has an odd number of hex digits");
       for (size_t i = 0; i < hex.size(); i += 2) {
-        const int hi = HexDigit(hex[i]), lo = HexDigit(hex[i + 1]);
+        const int hi = HexDigitValue(hex[i]), lo = HexDigitValue(hex[i + 1]);
         if (hi < 0 || lo < 0) Fail("an X'' blob holds a non-hex digit");
         v.bytes.push_back(static_cast<char>(hi * 16 + lo));
       }
@@ -249,7 +242,7 @@ class Evaluator {
         if (i + skip + digits > s.size()) Fail("unistr() has a short \\ escape");
         uint32_t cp = 0;
         for (size_t k = 0; k < digits; ++k) {
-          const int d = HexDigit(s[i + skip + k]);
+          const int d = HexDigitValue(s[i + skip + k]);
           if (d < 0) Fail("unistr() has a bad \\ escape");
           cp = cp * 16 + static_cast<uint32_t>(d);
         }

@@ -76,7 +76,7 @@ SyntaxError DecodeError(std::string_view text, Dialect dialect) {
     return e;
   }
   ADD_FAILURE() << "no error for " << text;
-  return {};
+  return SyntaxError(0, "");
 }
 
 // Whether decoding the window `text` (more input may follow) asks for more.

@@ -45,6 +45,14 @@ inline void AppendHex(std::string& out, std::string_view bytes) {
   for (const char c : bytes) AppendHexByte(out, static_cast<unsigned char>(c));
 }
 
+// `bytes` as an SQL blob literal, x'0aff': how reports show a BLOB value.
+inline std::string BlobLiteral(std::string_view bytes) {
+  std::string out = "x'";
+  AppendHex(out, bytes);
+  out += '\'';
+  return out;
+}
+
 // Which bytes AppendEscaped writes as \xNN.
 enum class Escape {
   kNonAscii,  // all but printable ASCII (0x20..0x7e): for one-line error messages
