@@ -183,6 +183,17 @@ TEST(StateFileTest, CrashRightAfterStartStillCoversEverything) {
   EXPECT_GT(generator.next(), largest);
 }
 
+// Writes `text` as server 7's state file, starts a generator on it, and expects Error(kState)
+// whose message holds `message`, with the file left byte for byte as it was.
+void ExpectRefusedAndUntouched(const std::string& text, const std::string& message) {
+  SCOPED_TRACE("state file text: " + text);
+  TempDir dir;
+  WriteFile(StatePath(dir), text);
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState, message);
+  EXPECT_EQ(ReadFile(StatePath(dir)), text) << "a refused state file was modified";
+}
+
 // Issue 9.6: a state file whose last line before the checksum lacked its newline made the
 // parser loop forever; the constructor never returned.
 TEST(StateFileTest, LastLineWithoutItsNewlineIsCorruptNotAHang) {
@@ -190,13 +201,7 @@ TEST(StateFileTest, LastLineWithoutItsNewlineIsCorruptNotAHang) {
   std::string body = internal::StateFile::Render(game, 7, game.TickAt(kJune2026 / kMs));
   body = body.substr(0, body.find("checksum "));
   body.pop_back();  // "reserved_until N" without its '\n'
-  const std::string text = internal::StateFile::Seal(body);
-  TempDir dir;
-  WriteFile(StatePath(dir), text);
-  SimulatedClock clock(kJune2026);
-  EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
-                           "has no line end");
-  EXPECT_EQ(ReadFile(StatePath(dir)), text);
+  ExpectRefusedAndUntouched(internal::StateFile::Seal(body), "has no line end");
 }
 
 // Issue 9.7: reserved_until = 2^64 - 1 with a valid checksum was accepted; reserved + 1 wrapped
@@ -204,13 +209,8 @@ TEST(StateFileTest, LastLineWithoutItsNewlineIsCorruptNotAHang) {
 TEST(StateFileTest, ReservationBeyondTheLayoutIsCorruptAndLeftAlone) {
   const Layout game = Layout::Game();
   for (const uint64_t reserved : {UINT64_MAX, game.max_tick() + 1}) {
-    const std::string text = internal::StateFile::Render(game, 7, reserved);
-    TempDir dir;
-    WriteFile(StatePath(dir), text);
-    SimulatedClock clock(kJune2026);
-    EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState,
-                             "is beyond the layout's last tick");
-    EXPECT_EQ(ReadFile(StatePath(dir)), text) << "reserved_until " << reserved;
+    ExpectRefusedAndUntouched(internal::StateFile::Render(game, 7, reserved),
+                              "is beyond the layout's last tick");
   }
 }
 
@@ -238,11 +238,7 @@ TEST(StateFileTest, CorruptFilesAreErrorsAndLeftAlone) {
   for (const std::string& text :
        {std::string(), std::string("garbage\n"), good.substr(0, good.size() / 2), flipped,
         std::string("steadyflake-state 1\nchecksum 0000000000000000\n")}) {
-    TempDir dir;
-    WriteFile(StatePath(dir), text);
-    SimulatedClock clock(kJune2026);
-    EXPECT_STEADYFLAKE_ERROR(Generator{WithState(&clock, dir.path())}, Code::kState, "is corrupt");
-    EXPECT_EQ(ReadFile(StatePath(dir)), text) << "a corrupt file was modified";
+    ExpectRefusedAndUntouched(text, "is corrupt");
   }
 }
 
