@@ -11,15 +11,37 @@
 
 #include "checker.h"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <memory>
 
 #include "collect.h"
 #include "compare.h"
 #include "reread.h"
+#include "steadyflake/error.h"
 #include "verdict.h"
 
 namespace steadyflake::mergecheck {
+
+namespace {
+
+// A and B must be two files: the same file twice (by another name, a link or a hard link)
+// overlaps itself entirely, which says nothing about a merge.
+void RefuseSameFile(const std::string& path_a, const std::string& path_b) {
+  struct stat a {};
+  struct stat b {};
+  if (::stat(path_a.c_str(), &a) != 0 || ::stat(path_b.c_str(), &b) != 0)
+    return;  // OpenSource says why
+  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+    throw Error(Error::Code::kInvalidArgument,
+                path_a + " and " + path_b +
+                    " are the same file; pass the two shards to merge (A the target, B the one "
+                    "merged into it)");
+  }
+}
+
+}  // namespace
 
 Report CheckSources(const std::string& path_a, Source& a, const std::string& path_b, Source& b,
                     const Options& options, int64_t cutoff_ms) {
@@ -39,6 +61,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
 }
 
 Report Check(const std::string& path_a, const std::string& path_b, const Options& options) {
+  RefuseSameFile(path_a, path_b);
   const std::unique_ptr<Source> a = OpenSource(path_a);
   const std::unique_ptr<Source> b = OpenSource(path_b);
   constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;

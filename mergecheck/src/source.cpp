@@ -24,7 +24,8 @@ namespace {
 }  // namespace
 
 std::unique_ptr<Source> OpenSource(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: a FIFO without a writer would block open(2) forever.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int error = errno;
     if (error == ENOENT) Fail(path, "no such file; check the path");
@@ -41,6 +42,12 @@ std::unique_ptr<Source> OpenSource(const std::string& path) {
   if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
     ::close(fd);
     Fail(path, "is a directory; pass a SQLite database file or an SQL dump");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    Fail(path,
+         "is not a regular file (a pipe, socket or device), and the check reads each input "
+         "more than once; save it to a file and pass that");
   }
   do {
     n = ::pread(fd, head, sizeof head, 0);

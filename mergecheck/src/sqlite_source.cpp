@@ -3,33 +3,36 @@
 // The SQLite reader: schema from the database itself (sqlite_master and the table_info,
 // index_list and index_info pragmas), rows by one SELECT of the wanted columns per table.
 //
-// The file is never modified and nothing is created beside it:
-// - it is opened with SQLITE_OPEN_READONLY and the URI parameter mode=ro;
-// - a WAL-mode database without a -wal file is opened immutable=1, because a read-only
-//   connection to it would otherwise create -wal and -shm files; with no -wal file there is no
-//   log to miss. A WAL-mode database that has a -wal file (a live or crashed server) is read
-//   through its log, as SQLite would; SQLite may then touch its -shm file.
-// - the whole scan runs in one read transaction, so it sees one consistent snapshot.
+// Trust (docs/merging.md "What a SQLite input is"): the file is opened as sqlite_file.h says.
+// Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
+// a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
+// every scan as at the start of the first, or the scan fails with "changed during the check".
+// The first scan also checks the structure of every b-tree page in the file (CheckBtrees, on a
+// thread beside the key scan), so damage in a page no key is read from is still found.
 //
 // Speed: a table whose wanted columns are at most its INTEGER PRIMARY KEY (the rowid) is read
-// by RowidReader straight from the file's b-tree pages, when the file alone holds the database
-// (no -wal or -journal beside it); every other table by one SELECT of its wanted columns.
+// by RowidReader straight from the file's b-tree pages, when the file alone holds the snapshot
+// (SqliteFile::FileHoldsSnapshot); every other table by one SELECT of its wanted columns.
 
 #include <sqlite3.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
+#include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "btree_check.h"
+#include "page_file.h"
 #include "rowid_reader.h"
 #include "source.h"
+#include "sqlite_file.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -37,42 +40,41 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-constexpr char kCorruptFix[] =
-    "the file is damaged or not a SQLite database: restore it from a backup, or try "
-    "'sqlite3 FILE .recover' on a copy";
-
-bool FileExists(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0;
-}
-
-// "file:" URI for `path`, every byte but unreserved ones and '/' percent-encoded.
-std::string FileUri(const std::string& path, bool immutable) {
-  std::string uri = "file:";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
-        c == '-' || c == '_' || c == '.' || c == '~') {
-      uri += ch;
-    } else {
-      uri += '%';
-      AppendHexByte(uri, c);
-    }
+// The b-tree checker's thread: started beside the key scan, stopped and joined however the
+// scan ends.
+class BtreeCheckThread {
+ public:
+  BtreeCheckThread() = default;
+  BtreeCheckThread(const BtreeCheckThread&) = delete;
+  BtreeCheckThread& operator=(const BtreeCheckThread&) = delete;
+  ~BtreeCheckThread() {
+    stop_.store(true, std::memory_order_relaxed);
+    if (thread_.joinable()) thread_.join();
   }
-  uri += "?mode=ro";
-  if (immutable) uri += "&immutable=1";
-  return uri;
-}
 
-// True if the header says WAL mode (file format version bytes 18 and 19 are 2).
-bool IsWalMode(const std::string& path) {
-  unsigned char header[20] = {};
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return false;
-  const std::size_t n = std::fread(header, 1, sizeof header, file);
-  std::fclose(file);
-  return n == sizeof header && (header[18] == 2 || header[19] == 2);
-}
+  void Start(const PageFile& file, const std::vector<Btree>& trees) {
+    thread_ = std::thread([this, &file, &trees] {
+      try {
+        damage_ = CheckBtrees(file, trees, stop_);
+      } catch (...) {
+        failure_ = std::current_exception();  // std::bad_alloc
+      }
+    });
+  }
+
+  // Waits for the check; the damage it found, if any.
+  std::optional<BtreeDamage> Finish() {
+    if (thread_.joinable()) thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+    return damage_;
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::optional<BtreeDamage> damage_;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
 
 std::string QuoteIdentifier(std::string_view name) {
   std::string out = "\"";
@@ -83,32 +85,6 @@ std::string QuoteIdentifier(std::string_view name) {
   out += '"';
   return out;
 }
-
-// A prepared statement, finalized on destruction.
-class Statement {
- public:
-  Statement() = default;
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() { sqlite3_finalize(stmt_); }
-  sqlite3_stmt** out() { return &stmt_; }
-  sqlite3_stmt* get() const { return stmt_; }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-// The bytes of column `i` of the current row: as UTF-8 text when `as_text` (SQLite converts a
-// number; NULL is empty), else as a blob. Valid until the statement steps again.
-std::string_view ColumnBytes(sqlite3_stmt* stmt, int i, bool as_text) {
-  const void* data = as_text ? static_cast<const void*>(sqlite3_column_text(stmt, i))
-                             : sqlite3_column_blob(stmt, i);
-  if (data == nullptr) return {};
-  return std::string_view(static_cast<const char*>(data),
-                          static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
-}
-
-std::string_view ColumnText(sqlite3_stmt* stmt, int i) { return ColumnBytes(stmt, i, true); }
 
 // Column `i` of the current row as a Cell. A REAL's literal (Cell::bytes) is written into
 // `real_text`; text and blobs point into SQLite's buffers, valid until the statement steps
@@ -142,30 +118,7 @@ void ReadCell(sqlite3_stmt* stmt, int i, std::array<char, 32>& real_text, Cell& 
 
 class SqliteSource final : public Source {
  public:
-  explicit SqliteSource(std::string path) : path_(std::move(path)) {
-    const bool wal = IsWalMode(path_);
-    const bool immutable = wal && !FileExists(path_ + "-wal");
-    // With a log or a journal beside it, the file alone is not the database.
-    direct_ok_ = (!wal || immutable) && !FileExists(path_ + "-journal");
-    const std::string uri = FileUri(path_, immutable);
-    const int rc = sqlite3_open_v2(
-        uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
-    try {
-      if (rc != SQLITE_OK) Fail("cannot open", rc);
-      sqlite3_extended_result_codes(db_, 1);
-      // Validates the header and schema now, so a bad file fails at open with its name.
-      Statement stmt;
-      Prepare("SELECT count(*) FROM sqlite_master", stmt);
-      const int step = sqlite3_step(stmt.get());
-      if (step != SQLITE_ROW) Fail("cannot read the schema", step);
-    } catch (...) {
-      // No destructor runs for a constructor that throws: close here (stmt is finalized).
-      sqlite3_close_v2(db_);
-      throw;
-    }
-  }
-
-  ~SqliteSource() override { sqlite3_close_v2(db_); }
+  explicit SqliteSource(const std::string& path) : path_(path), file_(path) {}
 
   std::string format() const override { return "sqlite"; }
 
@@ -178,42 +131,20 @@ class SqliteSource final : public Source {
     bytes_.store(0, std::memory_order_relaxed);
     misses_at_start_ = CacheMisses();
     direct_bytes_ = 0;
-    Exec("BEGIN");
+    file_.Exec("BEGIN");
+    std::exception_ptr failure;
     try {
-      // A deferred BEGIN takes SQLite's shared lock at its first read: take it now, so no
-      // writer changes the file while RowidReader reads it directly.
-      const std::vector<TableRef> refs = TableRefs();
-      // Mapped when the first table it can read comes up.
-      std::unique_ptr<RowidReader> direct;
-      bool direct_failed = !direct_ok_;
-      for (const TableRef& ref : refs) {
-        int alias = -1;
-        const Table table = ReadTable(ref.name, alias);
-        const std::vector<int> wanted = visitor.OnTable(table);
-        bool selected = only.empty();
-        for (const std::string& o : only) selected = selected || o == ref.name;
-        if (!selected) continue;
-        bool rowid_only = !direct_failed && alias >= 0 && ref.root > 0;
-        for (const int c : wanted) rowid_only = rowid_only && c == alias;
-        if (rowid_only && direct == nullptr) {
-          try {
-            direct = std::make_unique<RowidReader>(path_);
-          } catch (const RowidReader::Corrupt&) {
-            direct_failed = true;  // SQLite will say what is wrong
-            rowid_only = false;
-          }
-        }
-        if (rowid_only) {
-          ReadRowids(*direct, ref.root, table, wanted, visitor);
-        } else {
-          ReadRows(table, wanted, visitor);
-        }
-      }
+      ScanInTransaction(visitor, only);
+    } catch (const Error&) {
+      failure = std::current_exception();  // unless the file changed: that is the news then
     } catch (...) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
+      sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;  // the visitor's own
     }
-    Exec("ROLLBACK");
+    sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+    // One content from the first scan's start to the end of this one, or no verdict.
+    if (first_state_.has_value() && file_.Observe() != *first_state_) file_.ThrowChanged();
+    if (failure) std::rethrow_exception(failure);
   }
 
  private:
@@ -222,56 +153,84 @@ class SqliteSource final : public Source {
     uint32_t root = 0;  // the table b-tree's root page
   };
 
-  [[noreturn]] void Fail(const std::string& what, int rc) const {
-    const char* message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    std::string fix = kCorruptFix;
-    const int primary = rc & 0xff;
-    if (primary == SQLITE_CANTOPEN || primary == SQLITE_PERM || primary == SQLITE_READONLY ||
-        primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
-      fix =
-          "check the file's permissions and that no process is rewriting it (stop the game "
-          "server), then retry";
+  void ScanInTransaction(SourceVisitor& visitor, const std::vector<std::string>& only) {
+    // A deferred BEGIN takes SQLite's read lock at its first read: the schema, here. From then
+    // on no writer changes what this connection reads, nor the file itself unless it is a WAL
+    // database with frames in its log.
+    std::vector<Btree> trees;
+    const std::vector<TableRef> refs = ReadSchema(trees);
+    const FileState state = file_.Observe();
+    if (!first_state_.has_value()) {
+      first_state_ = state;
+    } else if (state != *first_state_) {
+      file_.ThrowChanged();
     }
-    throw Error(Error::Code::kInvalidArgument, path_ + ": " + what + ": SQLite says '" + message +
-                                                   "' (code " + std::to_string(rc) + "); " + fix);
+    const bool check_structure = !structure_checked_;
+    structure_checked_ = true;
+    std::optional<PageFile> pages;
+    if (file_.FileHoldsSnapshot()) {
+      try {
+        pages.emplace(file_.fd());
+      } catch (const DamagedPage&) {
+        // SQLite read the header a moment ago: leave the error to it.
+      }
+    }
+    BtreeCheckThread structure;
+    if (check_structure && pages.has_value()) structure.Start(*pages, trees);
+    std::optional<RowidReader> direct;
+    for (const TableRef& ref : refs) {
+      int alias = -1;
+      const Table table = ReadTable(ref.name, alias);
+      const std::vector<int> wanted = visitor.OnTable(table);
+      bool selected = only.empty();
+      for (const std::string& o : only) selected = selected || o == ref.name;
+      if (!selected) continue;
+      bool rowid_only = pages.has_value() && alias >= 0 && ref.root > 0;
+      for (const int c : wanted) rowid_only = rowid_only && c == alias;
+      if (rowid_only) {
+        if (!direct.has_value()) direct.emplace(*pages);
+        ReadRowids(*direct, ref.root, table, wanted, visitor);
+      } else {
+        ReadRows(table, wanted, visitor);
+      }
+    }
+    if (!check_structure) return;
+    if (pages.has_value()) {
+      if (const std::optional<BtreeDamage> damage = structure.Finish()) file_.ThrowDamaged(*damage);
+    } else {
+      file_.QuickCheck(trees);
+    }
   }
 
-  void Exec(const char* sql) {
-    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
-    if (rc != SQLITE_OK) Fail(std::string("cannot run ") + sql, rc);
-  }
-
-  void Prepare(const std::string& sql, Statement& stmt) {
-    const int rc =
-        sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), stmt.out(), nullptr);
-    if (rc != SQLITE_OK) Fail("cannot read the schema", rc);
-  }
-
-  void Bind(Statement& stmt, const std::string& text) {
-    sqlite3_bind_text(stmt.get(), 1, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-  }
-
-  // Steps `stmt`; false when done. Throws with `what` on an error.
-  bool Step(Statement& stmt, const std::string& what) {
-    const int rc = sqlite3_step(stmt.get());
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    Fail(what, rc);
-  }
-
-  // Ordinary tables in creation order: not sqlite_% internals, not virtual tables.
-  std::vector<TableRef> TableRefs() {
+  // Ordinary tables in creation order (not sqlite_% internals, not virtual tables); and in
+  // `trees` every b-tree of the file, for CheckBtrees: the schema's own (page 1), each table's
+  // (a WITHOUT ROWID table is an index b-tree) and each index's.
+  std::vector<TableRef> ReadSchema(std::vector<Btree>& trees) {
     Statement stmt;
-    Prepare(
-        "SELECT name, rootpage FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-        "'sqlite\\_%' ESCAPE '\\' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%' ORDER BY "
-        "rowid",
+    file_.Prepare(
+        "SELECT m.type, m.name, m.tbl_name, m.rootpage, coalesce(t.wr, 0), "
+        "m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND coalesce(m.sql, '') NOT LIKE "
+        "'CREATE VIRTUAL%' FROM sqlite_master AS m LEFT JOIN pragma_table_list AS t "
+        "ON t.schema = 'main' AND t.name = m.name AND m.type = 'table' "
+        "WHERE m.type IN ('table', 'index') ORDER BY m.rowid",
         stmt);
     std::vector<TableRef> refs;
-    while (Step(stmt, "cannot read the schema")) {
-      const int64_t root = sqlite3_column_int64(stmt.get(), 1);
-      refs.push_back(TableRef{std::string(ColumnText(stmt.get(), 0)),
-                              root > 0 && root <= UINT32_MAX ? static_cast<uint32_t>(root) : 0});
+    trees.clear();
+    trees.push_back(Btree{1, false, "the schema table sqlite_master"});
+    while (file_.Step(stmt, "cannot read the schema")) {
+      const std::string_view type = ColumnText(stmt.get(), 0);
+      const std::string name(ColumnText(stmt.get(), 1));
+      const int64_t root = sqlite3_column_int64(stmt.get(), 3);
+      const uint32_t page = root > 0 && root <= UINT32_MAX ? static_cast<uint32_t>(root) : 0;
+      if (type == "table") {
+        if (sqlite3_column_int(stmt.get(), 5) != 0) refs.push_back(TableRef{name, page});
+        if (page != 0) {
+          trees.push_back(Btree{page, sqlite3_column_int(stmt.get(), 4) != 0, "table " + name});
+        }
+      } else if (page != 0) {
+        trees.push_back(Btree{
+            page, true, "index " + name + " of table " + std::string(ColumnText(stmt.get(), 2))});
+      }
     }
     return refs;
   }
@@ -285,9 +244,9 @@ class SqliteSource final : public Source {
     std::vector<std::pair<int, int>> pk;  // (position in the primary key, column)
     {
       Statement stmt;
-      Prepare("SELECT name, type, pk FROM pragma_table_info(?1) ORDER BY cid", stmt);
-      Bind(stmt, name);
-      while (Step(stmt, what)) {
+      file_.Prepare("SELECT name, type, pk FROM pragma_table_info(?1) ORDER BY cid", stmt);
+      SqliteFile::Bind(stmt, name);
+      while (file_.Step(stmt, what)) {
         Column column;
         column.name = ColumnText(stmt.get(), 0);
         column.declared_type = ColumnText(stmt.get(), 1);
@@ -316,9 +275,9 @@ class SqliteSource final : public Source {
     bool pk_index = false;  // the primary key has an index of its own: it is not the rowid
     {
       Statement stmt;
-      Prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)", stmt);
-      Bind(stmt, name);
-      while (Step(stmt, what)) {
+      file_.Prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)", stmt);
+      SqliteFile::Bind(stmt, name);
+      while (file_.Step(stmt, what)) {
         const bool unique = sqlite3_column_int(stmt.get(), 1) != 0;
         const std::string_view origin = ColumnText(stmt.get(), 2);
         const bool partial = sqlite3_column_int(stmt.get(), 3) != 0;
@@ -339,10 +298,10 @@ class SqliteSource final : public Source {
       key.kind = Key::Kind::kUnique;
       key.name = it->name;
       Statement stmt;
-      Prepare("SELECT cid FROM pragma_index_info(?1) ORDER BY seqno", stmt);
-      Bind(stmt, it->name);
+      file_.Prepare("SELECT cid FROM pragma_index_info(?1) ORDER BY seqno", stmt);
+      SqliteFile::Bind(stmt, it->name);
       bool usable = true;
-      while (Step(stmt, what)) {
+      while (file_.Step(stmt, what)) {
         const int cid = sqlite3_column_int(stmt.get(), 0);
         if (cid < 0 || cid >= static_cast<int>(table.columns.size())) {
           usable = false;  // an expression (-2) or the rowid (-1)
@@ -369,7 +328,7 @@ class SqliteSource final : public Source {
       Statement stmt;
       const std::string sql =
           std::string("SELECT ") + candidate + " FROM " + QuoteIdentifier(table.name) + " LIMIT 0";
-      if (sqlite3_prepare_v2(db_, sql.c_str(), -1, stmt.out(), nullptr) == SQLITE_OK) {
+      if (sqlite3_prepare_v2(file_.db(), sql.c_str(), -1, stmt.out(), nullptr) == SQLITE_OK) {
         return candidate;
       }
       return "";
@@ -390,9 +349,9 @@ class SqliteSource final : public Source {
     const std::string what = "cannot read table " + table.name;
     Statement stmt;
     {
-      const int rc =
-          sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), stmt.out(), nullptr);
-      if (rc != SQLITE_OK) Fail(what, rc);
+      const int rc = sqlite3_prepare_v2(file_.db(), sql.c_str(), static_cast<int>(sql.size()),
+                                        stmt.out(), nullptr);
+      if (rc != SQLITE_OK) file_.Fail(what, rc);
     }
     sqlite3_stmt* const s = stmt.get();
     std::vector<Cell> cells(wanted.size());
@@ -403,7 +362,7 @@ class SqliteSource final : public Source {
     for (;;) {
       const int rc = sqlite3_step(s);
       if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) Fail(what, rc);
+      if (rc != SQLITE_ROW) file_.Fail(what, rc);
       for (std::size_t i = 0; i < cells.size(); ++i) {
         ReadCell(s, static_cast<int>(i) + 1, reals[i], cells[i]);
       }
@@ -420,7 +379,7 @@ class SqliteSource final : public Source {
   }
 
   // Rows of a rowid table whose wanted columns are all its rowid alias, from RowidReader.
-  void ReadRowids(const RowidReader& direct, uint32_t root, const Table& table,
+  void ReadRowids(RowidReader& direct, uint32_t root, const Table& table,
                   const std::vector<int>& wanted, SourceVisitor& visitor) {
     std::vector<Cell> cells(wanted.size());
     for (Cell& cell : cells) cell.type = Cell::Type::kInteger;
@@ -435,7 +394,7 @@ class SqliteSource final : public Source {
           unpublished = 0;
         }
       });
-    } catch (const RowidReader::Corrupt& corrupt) {
+    } catch (const DamagedPage& corrupt) {
       throw Error(Error::Code::kInvalidArgument, path_ + ": cannot read table " + table.name +
                                                      ": page " + std::to_string(corrupt.page()) +
                                                      " is damaged (" + corrupt.what() + "); " +
@@ -459,26 +418,27 @@ class SqliteSource final : public Source {
   uint64_t CacheMisses() {
     int current = 0;
     int high = 0;
-    sqlite3_db_status(db_, SQLITE_DBSTATUS_CACHE_MISS, &current, &high, 0);
+    sqlite3_db_status(file_.db(), SQLITE_DBSTATUS_CACHE_MISS, &current, &high, 0);
     return static_cast<uint64_t>(current);
   }
 
   int PageSize() {
     if (page_size_ == 0) {
       Statement stmt;
-      Prepare("PRAGMA page_size", stmt);
+      file_.Prepare("PRAGMA page_size", stmt);
       page_size_ =
-          Step(stmt, "cannot read the page size") ? sqlite3_column_int(stmt.get(), 0) : 4096;
+          file_.Step(stmt, "cannot read the page size") ? sqlite3_column_int(stmt.get(), 0) : 4096;
     }
     return page_size_;
   }
 
-  const std::string path_;
-  sqlite3* db_ = nullptr;
+  const std::string path_;  // as given, for messages
+  SqliteFile file_;
+  std::optional<FileState> first_state_;  // at the start of the first scan
+  bool structure_checked_ = false;
   int page_size_ = 0;
   uint64_t misses_at_start_ = 0;
   uint64_t direct_bytes_ = 0;  // bytes RowidReader has read in this scan
-  bool direct_ok_ = false;     // the file alone holds the database: RowidReader may read it
   std::atomic<uint64_t> rows_{0};
   std::atomic<uint64_t> bytes_{0};
 };

@@ -579,6 +579,7 @@ PY
 
 test_merge_check_errors() {
   make_shard a.db a
+  make_shard b.db b
   run merge-check "$T/a.db" "$T/missing.db"
   expect_usage_error
   expect_err_has "$T/missing.db: no such file"
@@ -589,19 +590,19 @@ test_merge_check_errors() {
   run merge-check "$T/a.db" "$T/binary"
   expect_usage_error
   expect_err_has "neither a SQLite database nor an SQL dump"
-  run merge-check "$T/a.db" "$T/a.db" --key item
+  run merge-check "$T/a.db" "$T/b.db" --key item
   expect_usage_error
   expect_err_has "--key 'item'"
-  run merge-check "$T/a.db" "$T/a.db" --key item:nosuch
+  run merge-check "$T/a.db" "$T/b.db" --key item:nosuch
   expect_usage_error
   expect_err_has "nosuch"
-  run merge-check "$T/a.db" "$T/a.db" --table nosuch
+  run merge-check "$T/a.db" "$T/b.db" --table nosuch
   expect_usage_error
   expect_err_has "nosuch"
-  run merge-check "$T/a.db" "$T/a.db" --limit many
+  run merge-check "$T/a.db" "$T/b.db" --limit many
   expect_usage_error
   expect_err_has "--limit"
-  run merge-check "$T/a.db" "$T/a.db" --bogus
+  run merge-check "$T/a.db" "$T/b.db" --bogus
   expect_usage_error
   expect_err_has "steadyflake merge-check --help"
   # A damaged database: page 2 onwards overwritten.
@@ -610,6 +611,38 @@ test_merge_check_errors() {
   run merge-check "$T/a.db" "$T/bad.db"
   expect_usage_error
   expect_err_has "$T/bad.db"
+  # The same file twice, by a symlink: nothing to compare.
+  ln -s a.db "$T/link.db"
+  run merge-check "$T/a.db" "$T/link.db"
+  expect_usage_error
+  expect_err_has "are the same file"
+  # A FIFO: refused at once, not a wait for a writer that never comes.
+  mkfifo "$T/pipe.sql"
+  run merge-check "$T/a.db" "$T/pipe.sql"
+  expect_usage_error
+  expect_err_has "is not a regular file"
+}
+
+# A live WAL database given through a symlink in another folder: the rows in its log count.
+test_merge_check_wal_through_symlink() {
+  make_shard a.db a
+  mkdir "$T/live"
+  make_shard live/b.db b
+  sqlite3 "$T/live/b.db" "PRAGMA journal_mode=WAL;" >/dev/null
+  ln -s live/b.db "$T/b-link.db"
+  # A writer that stays open with its last row in the log only (no checkpoint), as a live
+  # server's: the row is one of A's item IDs.
+  mkfifo "$T/ready" "$T/hold"
+  sqlite3 "$T/live/b.db" "PRAGMA wal_autocheckpoint=0; INSERT INTO item VALUES($A_ITEM, 1, 'dup');" \
+    ".shell echo committed > '$T/ready'" ".shell cat '$T/hold'" >/dev/null &
+  local writer=$!
+  read -r _ <"$T/ready"  # blocks until the writer has committed
+  [[ -s "$T/live/b.db-wal" ]] || fail "the writer's row is not in the log"
+  run merge-check "$T/a.db" "$T/b-link.db"
+  echo >"$T/hold"
+  wait "$writer"
+  expect_rc 1
+  grep -qF "$A_ITEM" "$T/out" || fail "the conflicting ID in the log is not reported"
 }
 
 test_merge_check_inputs_untouched() {
@@ -620,6 +653,9 @@ test_merge_check_inputs_untouched() {
   before=$(cd "$T" && ls -la --time-style=full-iso a.db* b.db* && sha256sum a.db b.db)
   run merge-check "$T/a.db" "$T/b.db" --json
   expect_rc 0
+  # Like any SQLite reader, the check may create a WAL database's -wal (empty) and -shm.
+  [[ ! -s "$T/b.db-wal" ]] || fail "b.db-wal is not empty"
+  rm -f "$T/b.db-wal" "$T/b.db-shm"
   after=$(cd "$T" && ls -la --time-style=full-iso a.db* b.db* && sha256sum a.db b.db)
   [[ "$before" == "$after" ]] || fail "the inputs' folder changed:"$'\n'"$before"$'\n'"$after"
 }

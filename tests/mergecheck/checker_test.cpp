@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <string>
 #include <vector>
 
@@ -239,12 +241,33 @@ TEST(CheckerTest, TableAndKeyOptions) {
   EXPECT_THROW(Check(a, b, o), Error);
 }
 
-TEST(CheckerTest, SameInputTwiceOverlapsEverywhere) {
+TEST(CheckerTest, ACopyOfTheSameInputOverlapsEverywhere) {
   TempDir dir;
   const std::string a = MakeShard(dir, "a.db", 'a');
-  const Report r = Check(a, a, Opts());
+  std::filesystem::copy_file(a, dir.File("copy.db"));
+  const Report r = Check(a, dir.File("copy.db"), Opts());
   for (const KeyReport& k : r.keys) EXPECT_EQ(k.overlap, k.rows_a) << k.table;
   EXPECT_EQ(r.servers_shared, (std::vector<uint64_t>{101}));
+}
+
+// The same file as A and B, by any name, says nothing about a merge: exit 2, naming both.
+TEST(CheckerTest, RefusesTheSameFileAsBothInputs) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  std::filesystem::create_symlink(a, dir.File("link.db"));
+  std::filesystem::create_hard_link(a, dir.File("hard.db"));
+  for (const std::string& b :
+       {a, dir.File("link.db"), dir.File("hard.db"), dir.path() + "/./a.db"}) {
+    try {
+      Check(a, b, Opts());
+      ADD_FAILURE() << "no error for " << b;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
+      EXPECT_EQ(std::string(e.what()), a + " and " + b +
+                                           " are the same file; pass the two shards to merge (A "
+                                           "the target, B the one merged into it)");
+    }
+  }
 }
 
 // Many overlapping text keys: the second read of input A cuts its list down as it goes (past

@@ -1,0 +1,254 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// CheckBtrees and the page reader under it: no damage reported in any sound file SQLite writes
+// (page sizes, overflow chains, WITHOUT ROWID tables, a freelist, auto-vacuum), and each kind
+// of damage named with its page; a file truncated under the reader is an error, not a signal.
+
+#include "btree_check.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "page_file.h"
+#include "rowid_reader.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
+
+// Every b-tree of the database at `path`, as SqliteSource lists them.
+std::vector<Btree> TreesOf(const std::string& path) {
+  std::vector<Btree> trees{{1, false, "the schema table sqlite_master"}};
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db,
+                     "SELECT m.type, m.name, m.rootpage, coalesce(t.wr, 0) FROM sqlite_master AS "
+                     "m LEFT JOIN pragma_table_list AS t ON t.name = m.name AND t.schema = "
+                     "'main' WHERE m.rootpage > 0 ORDER BY m.rowid",
+                     -1, &stmt, nullptr);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const std::string type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    trees.push_back(
+        Btree{static_cast<uint32_t>(sqlite3_column_int64(stmt, 2)),
+              type == "index" || sqlite3_column_int(stmt, 3) != 0,
+              type + " " + reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1))});
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return trees;
+}
+
+// CheckBtrees on the file at `path`.
+std::optional<BtreeDamage> Check(const std::string& path, const std::vector<Btree>& trees) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  EXPECT_GE(fd, 0);
+  std::atomic<bool> stop{false};
+  std::optional<BtreeDamage> damage;
+  try {
+    const PageFile file(fd);
+    damage = CheckBtrees(file, trees, stop);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return damage;
+}
+
+std::string QuickCheck(const std::string& path) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &stmt, nullptr);
+  std::string result;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    result += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return result;
+}
+
+// A database with every structure CheckBtrees walks: rows on overflow pages (text and blobs
+// far larger than a page), composite and unique indexes whose keys overflow too, a WITHOUT
+// ROWID table, and a freelist from deleted rows.
+std::string MakeSoundDb(const TempDir& dir, int page_size, bool auto_vacuum) {
+  const std::string path =
+      dir.File("sound-" + std::to_string(page_size) + (auto_vacuum ? "-av" : "") + ".db");
+  testing::ExecSql(
+      path, "PRAGMA page_size=" + std::to_string(page_size) + ";" +
+                (auto_vacuum ? "PRAGMA auto_vacuum=FULL;" : "") +
+                "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, bio TEXT);"
+                "CREATE TABLE bag(owner INTEGER, slot INTEGER, blob BLOB, PRIMARY KEY(owner, "
+                "slot)) WITHOUT ROWID;"
+                "CREATE INDEX player_bio ON player(bio);"
+                "BEGIN;"
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+                " INSERT INTO player SELECT i * 7919 - 1000000, printf('player %d', i),"
+                " substr(printf('%.*c', i % 5000, 'x'), 1) FROM n;"
+                "INSERT INTO bag SELECT id % 97, id, randomblob(abs(id) % 3000) FROM player;"
+                "DELETE FROM player WHERE id % 5 = 0;"
+                "COMMIT;");
+  return path;
+}
+
+TEST(BtreeCheckTest, FindsNoDamageInSoundFiles) {
+  for (const int page_size : {512, 1024, 4096, 65536}) {
+    for (const bool auto_vacuum : {false, true}) {
+      TempDir dir;
+      const std::string path = MakeSoundDb(dir, page_size, auto_vacuum);
+      ASSERT_EQ(QuickCheck(path), "ok");
+      const auto damage = Check(path, TreesOf(path));
+      EXPECT_FALSE(damage.has_value())
+          << "page size " << page_size << (auto_vacuum ? ", auto-vacuum" : "") << ": page "
+          << damage->page << " of " << damage->owner << ": " << damage->problem;
+    }
+  }
+}
+
+// The page size of the file's header.
+std::size_t PageSize(const std::string& bytes) {
+  const std::size_t size =
+      static_cast<unsigned char>(bytes[16]) << 8 | static_cast<unsigned char>(bytes[17]);
+  return size == 1 ? 65536 : size;
+}
+
+uint32_t Get32(const std::string& bytes, std::size_t at) {
+  return uint32_t{static_cast<unsigned char>(bytes[at])} << 24 |
+         uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
+         uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 |
+         static_cast<unsigned char>(bytes[at + 3]);
+}
+
+void Put32(std::string& bytes, std::size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (24 - 8 * i));
+}
+
+TEST(BtreeCheckTest, NamesAFreelistWhoseCountIsWrong) {
+  TempDir dir;
+  const std::string path = MakeSoundDb(dir, 1024, false);
+  std::string bytes = ReadFile(path);
+  const uint32_t count = Get32(bytes, 36);
+  ASSERT_GT(count, 0u);
+  Put32(bytes, 36, count + 1);
+  WriteFile(path, bytes);
+  const auto damage = Check(path, TreesOf(path));
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->page, 1u);
+  EXPECT_EQ(damage->owner, "the freelist");
+  EXPECT_EQ(damage->problem, "the header says the freelist holds " + std::to_string(count + 1) +
+                                 " pages but it holds " + std::to_string(count));
+}
+
+TEST(BtreeCheckTest, NamesATreeThatPointsBeyondTheFile) {
+  TempDir dir;
+  const std::string path = MakeSoundDb(dir, 1024, false);
+  std::string bytes = ReadFile(path);
+  const std::size_t page = PageSize(bytes);
+  const auto trees = TreesOf(path);
+  // The table player's root is an interior page: point its right-most child past the end.
+  const uint32_t root = trees.at(1).root;
+  ASSERT_EQ(trees.at(1).owner, "table player");
+  ASSERT_EQ(bytes[(root - 1) * page], '\x05');
+  Put32(bytes, (root - 1) * page + 8, 999999);
+  WriteFile(path, bytes);
+  const auto damage = Check(path, trees);
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->page, root);
+  EXPECT_EQ(damage->owner, "table player");
+  EXPECT_EQ(damage->problem, "it points to page 999999, beyond the end of the file (" +
+                                 std::to_string(bytes.size() / page) + " pages)");
+}
+
+TEST(BtreeCheckTest, NamesAPageUsedTwice) {
+  TempDir dir;
+  const std::string path = MakeSoundDb(dir, 1024, false);
+  std::string bytes = ReadFile(path);
+  const std::size_t page = PageSize(bytes);
+  const auto trees = TreesOf(path);
+  const uint32_t root = trees.at(1).root;
+  ASSERT_EQ(bytes[(root - 1) * page], '\x05');
+  // The right-most child becomes the root itself: a loop.
+  Put32(bytes, (root - 1) * page + 8, root);
+  WriteFile(path, bytes);
+  const auto damage = Check(path, trees);
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->page, root);
+  EXPECT_EQ(damage->problem, "it is used twice (again by page " + std::to_string(root) + ")");
+}
+
+TEST(BtreeCheckTest, NamesAnOverflowChainCutShort) {
+  TempDir dir;
+  const std::string path = dir.File("long.db");
+  testing::ExecSql(path,
+                   "PRAGMA page_size=512; CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT);"
+                   "INSERT INTO note VALUES(1, printf('%.*c', 5000, 'y'));");
+  const auto trees = TreesOf(path);
+  // Cut the chain after one of its overflow pages (dbstat lists them): its next-page number,
+  // its first 4 bytes, becomes 0.
+  std::vector<uint32_t> overflow;
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE pagetype = 'overflow'", -1, &stmt,
+                       nullptr);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      overflow.push_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+  }
+  ASSERT_GT(overflow.size(), 2u);
+  std::string bytes = ReadFile(path);
+  const std::size_t page = PageSize(bytes);
+  uint32_t first = 0;
+  for (const uint32_t p : overflow) {
+    if (first == 0 && Get32(bytes, (p - 1) * page) != 0) first = p;
+  }
+  ASSERT_NE(first, 0u);
+  Put32(bytes, (first - 1) * page, 0);
+  WriteFile(path, bytes);
+  const auto damage = Check(path, trees);
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->page, first);
+  EXPECT_EQ(damage->owner, "table note");
+  EXPECT_EQ(damage->problem, "it points to page 0, beyond the end of the file (" +
+                                 std::to_string(bytes.size() / page) + " pages)");
+}
+
+// The readers never map the file: a file truncated under them gives an error, where a map
+// gave SIGBUS.
+TEST(BtreeCheckTest, AFileTruncatedUnderTheReadersIsAnError) {
+  TempDir dir;
+  const std::string path = MakeSoundDb(dir, 4096, false);
+  const auto trees = TreesOf(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const PageFile file(fd);  // measured before the cut
+  ASSERT_EQ(::truncate(path.c_str(), 8192), 0);
+  std::atomic<bool> stop{false};
+  const auto damage = CheckBtrees(file, trees, stop);
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_NE(damage->problem.find("truncated while it was read"), std::string::npos)
+      << damage->problem;
+  RowidReader rowids(file);
+  EXPECT_THROW(rowids.Walk(trees.at(1).root, [](int64_t) {}), DamagedPage);
+  ::close(fd);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,310 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The SQLite reader's trust rules (docs/merging.md "What a SQLite input is"), each against the
+// way it was once broken: a WAL database through a symlink, a writer during the check, a file
+// truncated under the direct reader, damage in a page the key scan never reads, a hot journal,
+// and inputs that are not regular files.
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "source.h"
+#include "steadyflake/error.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::ReadFile;
+using testing::RecordingVisitor;
+using testing::TempDir;
+using testing::WriteFile;
+
+// A read-write connection of a test's own: another process, as far as the reader can tell.
+class Connection {
+ public:
+  explicit Connection(const std::string& path) {
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) ADD_FAILURE() << sqlite3_errmsg(db_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection() { sqlite3_close(db_); }
+  // SQLite's result code for `sql`.
+  int Exec(const std::string& sql) {
+    return sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+std::string ErrorOf(const std::function<void()>& run) {
+  try {
+    run();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Calls `hook` when the table named `at` comes up, then reads its id column alone (straight
+// from the b-tree pages when it is the rowid).
+class HookVisitor : public RecordingVisitor {
+ public:
+  HookVisitor(std::string at, std::function<void()> hook)
+      : at_(std::move(at)), hook_(std::move(hook)) {}
+  std::vector<int> OnTable(const Table& table) override {
+    RecordingVisitor::OnTable(table);
+    if (table.name == at_) hook_();
+    return {0};
+  }
+
+ private:
+  std::string at_;
+  std::function<void()> hook_;
+};
+
+constexpr char kTwoTables[] =
+    "CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT);"
+    "CREATE TABLE b(id INTEGER PRIMARY KEY, name TEXT);"
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000)"
+    " INSERT INTO a SELECT i, printf('row %d', i) FROM n;"
+    "INSERT INTO b SELECT * FROM a;";
+
+// 1. The log beside the real file holds the newest rows; a symlink elsewhere has none beside it.
+TEST(SqliteTrustTest, WalDatabaseThroughASymlinkIsReadWithItsLog) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.File("real"));
+  const std::string db = dir.File("real/a.db");
+  testing::ExecSql(db, "PRAGMA journal_mode=WAL;");
+  testing::MakeDb(db, {"game_schema.sql", "game_a.sql"});
+  Connection writer(db);  // a live server: its last row is only in real/a.db-wal
+  ASSERT_EQ(writer.Exec("PRAGMA wal_autocheckpoint=0; INSERT INTO item VALUES(42, 1, 'new');"),
+            SQLITE_OK);
+  std::filesystem::create_symlink(db, dir.File("link.db"));
+  RecordingVisitor v;
+  OpenSource(dir.File("link.db"))->Scan(v, {});
+  EXPECT_EQ(v.rows.at("item").size(), 7u);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("link.db-wal")));
+}
+
+// 1. A WAL database with no log when it is opened may get one before it is read: it is never
+// opened immutable, which would hide the log.
+TEST(SqliteTrustTest, WalDatabaseSeesALogThatAppearsAfterItIsOpened) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, "PRAGMA journal_mode=WAL;");
+  testing::MakeDb(db, {"game_schema.sql", "game_a.sql"});
+  ASSERT_FALSE(std::filesystem::exists(db + "-wal"));
+  const auto source = OpenSource(db);
+  Connection writer(db);
+  ASSERT_EQ(writer.Exec("PRAGMA wal_autocheckpoint=0; INSERT INTO item VALUES(42, 1, 'new');"),
+            SQLITE_OK);
+  RecordingVisitor v;
+  source->Scan(v, {});
+  EXPECT_EQ(v.rows.at("item").size(), 7u);
+}
+
+// 2. A commit between the first scan and the second read of the same input: no verdict.
+TEST(SqliteTrustTest, ACommitBetweenScansIsAnError) {
+  for (const bool wal : {false, true}) {
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    testing::ExecSql(db, std::string(wal ? "PRAGMA journal_mode=WAL;" : "") + kTwoTables);
+    const auto source = OpenSource(db);
+    RecordingVisitor first;
+    source->Scan(first, {});
+    Connection writer(db);
+    ASSERT_EQ(writer.Exec("INSERT INTO b VALUES(99999, 'late');"), SQLITE_OK);
+    const std::string message = ErrorOf([&] {
+      RecordingVisitor second;
+      source->Scan(second, {"b"});
+    });
+    EXPECT_EQ(message, db + ": the file changed during the check (another process wrote to it); "
+                            "stop the game server that writes it, or check a copy of it (sqlite3 "
+                            "FILE \".backup COPY\")")
+        << (wal ? "WAL" : "rollback journal");
+  }
+}
+
+// The exit status of the real sqlite3 shell running `sql` on `db`: another process, whose locks
+// are SQLite's POSIX locks on the file (connections in one process share SQLite's own
+// bookkeeping instead).
+int Sqlite3Shell(const std::string& db, const std::string& sql) {
+  return std::system(("sqlite3 '" + db + "' \"" + sql + "\" > /dev/null 2>&1").c_str());
+}
+
+// 2. While a scan reads pages straight from the file it holds SQLite's shared lock: a writer
+// cannot commit (it once could, after the direct reader closed a descriptor of the file, which
+// released every POSIX lock the process held on it).
+TEST(SqliteTrustTest, WritersWaitWhileTheFileIsReadDirectly) {
+  if (std::system("command -v sqlite3 > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "sqlite3 is not installed (Debian package sqlite3; scripts/setup installs it)";
+  }
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, kTwoTables);
+  int status = 0;
+  HookVisitor v("b", [&] { status = Sqlite3Shell(db, "INSERT INTO a VALUES(99999, 'late');"); });
+  OpenSource(db)->Scan(v, {});
+  EXPECT_EQ(v.rows.at("a").size(), 4000u);  // read straight from the pages, before the hook
+  EXPECT_NE(status, 0) << "a writer committed while the scan held its read lock";
+  EXPECT_EQ(Sqlite3Shell(db, "INSERT INTO a VALUES(99998, 'later');"), 0);  // after the scan
+}
+
+// 2. A file cut short under the direct reader (by a process that ignores SQLite's locks): an
+// error naming the change, never a signal.
+TEST(SqliteTrustTest, AFileTruncatedDuringTheScanIsAnErrorNotASignal) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, kTwoTables);
+  const auto size = std::filesystem::file_size(db);
+  HookVisitor v("b", [&] { ASSERT_EQ(::truncate(db.c_str(), static_cast<off_t>(size / 4)), 0); });
+  const std::string message = ErrorOf([&] { OpenSource(db)->Scan(v, {}); });
+  EXPECT_EQ(message.rfind(db + ": the file changed during the check", 0), 0u) << message;
+}
+
+// Bytes 16-17 of the header: the page size (1 means 65536).
+std::size_t PageSizeOf(const std::string& bytes) {
+  const std::size_t size =
+      static_cast<unsigned char>(bytes[16]) << 8 | static_cast<unsigned char>(bytes[17]);
+  return size == 1 ? 65536 : size;
+}
+
+// The first number `sql` gives for `name` (?1) in the database at `db`, or 0.
+int64_t QueryPage(const std::string& db, const char* sql, const std::string& name) {
+  sqlite3* handle = nullptr;
+  sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(handle, sql, -1, &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
+  const int64_t root = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+  sqlite3_finalize(stmt);
+  sqlite3_close(handle);
+  return root;
+}
+
+int64_t RootPage(const std::string& db, const std::string& name) {
+  return QueryPage(db, "SELECT rootpage FROM sqlite_master WHERE name = ?1", name);
+}
+
+// The left-most leaf of the b-tree `name` (SQLite's dbstat table).
+int64_t FirstLeaf(const std::string& db, const std::string& name) {
+  return QueryPage(db,
+                   "SELECT pageno FROM dbstat WHERE name = ?1 AND pagetype = 'leaf' ORDER BY "
+                   "path LIMIT 1",
+                   name);
+}
+
+// Overwrites page `page` (1-based) of the file at `path` with `fill`.
+void OverwritePage(const std::string& path, int64_t page, char fill) {
+  std::string bytes = ReadFile(path);
+  const std::size_t size = PageSizeOf(bytes);
+  ASSERT_LE(static_cast<std::size_t>(page) * size, bytes.size());
+  for (std::size_t i = 0; i < size; ++i)
+    bytes[static_cast<std::size_t>(page - 1) * size + i] = fill;
+  WriteFile(path, bytes);
+}
+
+constexpr char kPlayers[] =
+    "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)"
+    " INSERT INTO player SELECT i, printf('player number %d', i) FROM n;";
+
+// 3. The UNIQUE autoindex is never read by the key scan (it reads the table): its damage is
+// still exit 2, naming the page and the index.
+TEST(SqliteTrustTest, DamageInAnIndexTheScanDoesNotReadIsNamed) {
+  for (const char fill : {'\0', '\xab'}) {
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    testing::ExecSql(db, kPlayers);
+    const int64_t root = RootPage(db, "sqlite_autoindex_player_1");
+    ASSERT_GT(root, 1);
+    OverwritePage(db, root, fill);
+    const std::string message = ErrorOf([&] {
+      RecordingVisitor v;  // every column: the rows come through SQLite
+      OpenSource(db)->Scan(v, {});
+    });
+    EXPECT_EQ(message.rfind(db + ": page " + std::to_string(root) +
+                                " is damaged (it is not an index b-tree page); it belongs to "
+                                "index sqlite_autoindex_player_1 of table player; ",
+                            0),
+              0u)
+        << message;
+  }
+}
+
+// 3. The same with the newest pages in a log: SQLite's quick_check, through the snapshot.
+TEST(SqliteTrustTest, DamageInAnIndexOfALiveWalDatabaseIsNamed) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, std::string("PRAGMA journal_mode=WAL;") + kPlayers);
+  const int64_t leaf = FirstLeaf(db, "sqlite_autoindex_player_1");
+  ASSERT_GT(leaf, RootPage(db, "sqlite_autoindex_player_1"));
+  Connection writer(db);
+  // 'zzz' goes to the index's last leaf: the first stays in the file alone.
+  ASSERT_EQ(writer.Exec("PRAGMA wal_autocheckpoint=0; INSERT INTO player VALUES(1e6, 'zzz');"),
+            SQLITE_OK);
+  ASSERT_GT(std::filesystem::file_size(db + "-wal"), 0u);
+  OverwritePage(db, leaf, '\xab');
+  const std::string message = ErrorOf([&] {
+    RecordingVisitor v;
+    OpenSource(db)->Scan(v, {});
+  });
+  EXPECT_NE(message.find(db + ": page "), std::string::npos) << message;
+  EXPECT_NE(message.find("SQLite's quick_check says"), std::string::npos) << message;
+}
+
+// 5. A writer that crashed mid-transaction leaves a hot journal a reader cannot roll back.
+TEST(SqliteTrustTest, AHotJournalSaysWhatHappenedAndWhatToDo) {
+  TempDir dir;
+  const std::string db = dir.File("live.db");
+  testing::ExecSql(db, kPlayers);
+  {
+    Connection writer(db);
+    // A small cache makes the transaction spill changed pages into the file; the copies taken
+    // now are what a crash would leave.
+    ASSERT_EQ(writer.Exec("PRAGMA cache_size=10; BEGIN; UPDATE player SET name = name || '!';"),
+              SQLITE_OK);
+    ASSERT_TRUE(std::filesystem::exists(db + "-journal"));
+    std::filesystem::copy_file(db, dir.File("crashed.db"));
+    std::filesystem::copy_file(db + "-journal", dir.File("crashed.db-journal"));
+    ASSERT_EQ(writer.Exec("ROLLBACK;"), SQLITE_OK);
+  }
+  const std::string crashed = dir.File("crashed.db");
+  const std::string journal = ReadFile(crashed + "-journal");
+  const std::string message = ErrorOf([&] {
+    RecordingVisitor v;
+    OpenSource(crashed)->Scan(v, {});
+  });
+  EXPECT_NE(message.find("it has a hot journal (" + crashed + "-journal)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("open it once with 'sqlite3 " + crashed), std::string::npos) << message;
+  EXPECT_EQ(message.find("readonly database"), std::string::npos) << message;
+  EXPECT_EQ(ReadFile(crashed + "-journal"), journal);  // nothing rolled back by the check
+}
+
+// 5. A FIFO (or any non-regular file) is refused at once, without blocking on a writer that
+// never comes.
+TEST(SqliteTrustTest, RefusesAFifoWithoutBlocking) {
+  TempDir dir;
+  const std::string fifo = dir.File("input.sql");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string message = ErrorOf([&] { OpenSource(fifo); });
+  EXPECT_EQ(message, fifo +
+                         ": is not a regular file (a pipe, socket or device), and the check "
+                         "reads each input more than once; save it to a file and pass that");
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
