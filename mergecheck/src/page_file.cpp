@@ -67,7 +67,9 @@ void PageFile::Read(uint32_t first, uint32_t count, unsigned char* out) const {
 
 PageReader::PageReader(const PageFile& file)
     : file_(file),
-      window_pages_(static_cast<uint32_t>(std::max<std::size_t>(1, kRunBytes / file.page_size()))),
+      // A run is at most the whole file: a small file gets a small buffer.
+      window_pages_(static_cast<uint32_t>(std::max<std::size_t>(
+          1, std::min<std::size_t>(kRunBytes / file.page_size(), file.pages())))),
       buffer_(std::size_t{window_pages_} * file.page_size()) {}
 
 const unsigned char* PageReader::Page(uint32_t number) {
