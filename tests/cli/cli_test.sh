@@ -645,6 +645,38 @@ test_merge_check_wal_through_symlink() {
   grep -qF "$A_ITEM" "$T/out" || fail "the conflicting ID in the log is not reported"
 }
 
+# A writer that reopens its connection and rewrites B (VACUUM) again and again while the check
+# runs: every run must say "conflict" (a key both shards hold throughout) or exit 2 with the
+# reason; never "safe", never a signal (issue 9.2 saw both). Bounded: 30 runs.
+test_merge_check_writer_during_check() {
+  local rows="WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)"
+  make_shard a.db a "$rows INSERT INTO item SELECT i, 1, 'a' FROM n;"
+  make_shard b.db b "$rows INSERT INTO item SELECT 100000 + i, 1, 'b' FROM n;
+    INSERT INTO item VALUES($A_ITEM, 1, 'dup');"
+  (
+    while :; do
+      # The file shrinks and grows: half of B's own rows go, then come back.
+      sqlite3 "$T/b.db" "DELETE FROM item WHERE id > 100000 AND id <= 115000; VACUUM;" \
+        >/dev/null 2>&1 || true
+      sqlite3 "$T/b.db" "INSERT OR IGNORE INTO item SELECT 100000 + value, 1, 'b' FROM
+        generate_series(1, 15000); VACUUM;" >/dev/null 2>&1 || true
+    done
+  ) &
+  BACKGROUND_PID=$!
+  local i conflict=0 refused=0
+  for ((i = 0; i < 30; ++i)); do
+    run merge-check "$T/a.db" "$T/b.db"
+    case "$RC" in
+      1) grep -qF "$A_ITEM" "$T/out" || fail "run $i: conflict without the shared ID"
+        ((++conflict)) ;;
+      2) [[ $(wc -l <"$T/err") -eq 1 ]] || fail "run $i: exit 2 without a one-line reason"
+        ((++refused)) ;;
+      *) fail "run $i: exit status $RC (0 is a false 'safe'; above 128 a signal)" ;;
+    esac
+  done
+  echo "30 runs under a writer: $conflict conflict, $refused refused (exit 2)"
+}
+
 test_merge_check_inputs_untouched() {
   make_shard a.db a
   make_shard b.db b
