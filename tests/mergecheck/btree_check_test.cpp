@@ -137,6 +137,19 @@ void Put32(std::string& bytes, std::size_t at, uint32_t value) {
   for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (24 - 8 * i));
 }
 
+// Writes `bytes` over the file at `path`; CheckBtrees must then name `page`, `owner` and
+// `problem`.
+void ExpectDamage(const std::string& path, const std::string& bytes,
+                  const std::vector<Btree>& trees, uint32_t page, const std::string& owner,
+                  const std::string& problem) {
+  WriteFile(path, bytes);
+  const auto damage = Check(path, trees);
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->page, page);
+  EXPECT_EQ(damage->owner, owner);
+  EXPECT_EQ(damage->problem, problem);
+}
+
 TEST(BtreeCheckTest, NamesAFreelistWhoseCountIsWrong) {
   TempDir dir;
   const std::string path = MakeSoundDb(dir, 1024, false);
@@ -144,50 +157,41 @@ TEST(BtreeCheckTest, NamesAFreelistWhoseCountIsWrong) {
   const uint32_t count = Get32(bytes, 36);
   ASSERT_GT(count, 0u);
   Put32(bytes, 36, count + 1);
-  WriteFile(path, bytes);
-  const auto damage = Check(path, TreesOf(path));
-  ASSERT_TRUE(damage.has_value());
-  EXPECT_EQ(damage->page, 1u);
-  EXPECT_EQ(damage->owner, "the freelist");
-  EXPECT_EQ(damage->problem, "the header says the freelist holds " + std::to_string(count + 1) +
-                                 " pages but it holds " + std::to_string(count));
+  ExpectDamage(path, bytes, TreesOf(path), 1, "the freelist",
+               "the header says the freelist holds " + std::to_string(count + 1) +
+                   " pages but it holds " + std::to_string(count));
 }
 
-TEST(BtreeCheckTest, NamesATreeThatPointsBeyondTheFile) {
+// A sound file whose table player has an interior root page, for damage to its right-most
+// child pointer (bytes 8-11 of the root's header).
+struct PlayerRoot {
   TempDir dir;
-  const std::string path = MakeSoundDb(dir, 1024, false);
+  std::string path = MakeSoundDb(dir, 1024, false);
   std::string bytes = ReadFile(path);
-  const std::size_t page = PageSize(bytes);
-  const auto trees = TreesOf(path);
-  // The table player's root is an interior page: point its right-most child past the end.
-  const uint32_t root = trees.at(1).root;
-  ASSERT_EQ(trees.at(1).owner, "table player");
-  ASSERT_EQ(bytes[(root - 1) * page], '\x05');
-  Put32(bytes, (root - 1) * page + 8, 999999);
-  WriteFile(path, bytes);
-  const auto damage = Check(path, trees);
-  ASSERT_TRUE(damage.has_value());
-  EXPECT_EQ(damage->page, root);
-  EXPECT_EQ(damage->owner, "table player");
-  EXPECT_EQ(damage->problem, "it points to page 999999, beyond the end of the file (" +
-                                 std::to_string(bytes.size() / page) + " pages)");
+  std::size_t page = PageSize(bytes);
+  std::vector<Btree> trees = TreesOf(path);
+  uint32_t root = trees.at(1).root;
+
+  void PointRightMostChildTo(uint32_t child) {
+    ASSERT_EQ(trees.at(1).owner, "table player");
+    ASSERT_EQ(bytes[(root - 1) * page], '\x05');
+    Put32(bytes, (root - 1) * page + 8, child);
+  }
+};
+
+TEST(BtreeCheckTest, NamesATreeThatPointsBeyondTheFile) {
+  PlayerRoot db;
+  db.PointRightMostChildTo(999999);
+  ExpectDamage(db.path, db.bytes, db.trees, db.root, "table player",
+               "it points to page 999999, beyond the end of the file (" +
+                   std::to_string(db.bytes.size() / db.page) + " pages)");
 }
 
 TEST(BtreeCheckTest, NamesAPageUsedTwice) {
-  TempDir dir;
-  const std::string path = MakeSoundDb(dir, 1024, false);
-  std::string bytes = ReadFile(path);
-  const std::size_t page = PageSize(bytes);
-  const auto trees = TreesOf(path);
-  const uint32_t root = trees.at(1).root;
-  ASSERT_EQ(bytes[(root - 1) * page], '\x05');
-  // The right-most child becomes the root itself: a loop.
-  Put32(bytes, (root - 1) * page + 8, root);
-  WriteFile(path, bytes);
-  const auto damage = Check(path, trees);
-  ASSERT_TRUE(damage.has_value());
-  EXPECT_EQ(damage->page, root);
-  EXPECT_EQ(damage->problem, "it is used twice (again by page " + std::to_string(root) + ")");
+  PlayerRoot db;
+  db.PointRightMostChildTo(db.root);  // a loop
+  ExpectDamage(db.path, db.bytes, db.trees, db.root, "table player",
+               "it is used twice (again by page " + std::to_string(db.root) + ")");
 }
 
 TEST(BtreeCheckTest, NamesAnOverflowChainCutShort) {
@@ -221,13 +225,9 @@ TEST(BtreeCheckTest, NamesAnOverflowChainCutShort) {
   }
   ASSERT_NE(first, 0u);
   Put32(bytes, (first - 1) * page, 0);
-  WriteFile(path, bytes);
-  const auto damage = Check(path, trees);
-  ASSERT_TRUE(damage.has_value());
-  EXPECT_EQ(damage->page, first);
-  EXPECT_EQ(damage->owner, "table note");
-  EXPECT_EQ(damage->problem, "it points to page 0, beyond the end of the file (" +
-                                 std::to_string(bytes.size() / page) + " pages)");
+  ExpectDamage(path, bytes, trees, first, "table note",
+               "it points to page 0, beyond the end of the file (" +
+                   std::to_string(bytes.size() / page) + " pages)");
 }
 
 // The readers never map the file: a file truncated under them gives an error, where a map
