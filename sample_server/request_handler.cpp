@@ -374,9 +374,20 @@ Response RequestHandler::Ids(std::string_view query) {
 }
 
 Response RequestHandler::DecodeId(std::string_view text) const {
-  const auto id = ParseId(text);
-  if (!id) return Error(400, "bad ID: must be a decimal integer in [0, 2^63)");
-  return Ok(200, FormatDecoded(*id, generator_.layout().Decode(*id), DecodedFormat::kJson));
+  // The layout owns the range (Layout::max_id(), as for `steadyflake decode`): above it an ID
+  // has a tick the layout cannot hold, whose start time may not even fit in an int64.
+  const Layout& layout = generator_.layout();
+  const auto id = ParseDecimal(text, 0, static_cast<uint64_t>(layout.max_id()));
+  if (!id) {
+    std::string message = "bad ID: must be a decimal integer in [0, ";
+    message.append(std::to_string(layout.max_id()))
+        .append("], the IDs layout ")
+        .append(layout.ToString())
+        .append(" holds");
+    return Error(400, message);
+  }
+  const Id value = static_cast<Id>(*id);
+  return Ok(200, FormatDecoded(value, layout.Decode(value), DecodedFormat::kJson));
 }
 
 std::string RequestHandler::MetricsText() const {

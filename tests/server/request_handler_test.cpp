@@ -271,6 +271,41 @@ TEST_F(RequestHandlerTest, DecodeId) {
   EXPECT_EQ(body["time"], "2024-01-01T00:00:10.000Z");
 }
 
+// Issue 9.10: the path's ID was checked only against [0, 2^63). With day-long ticks an ID above
+// the layout's largest has a tick whose start overflows int64 (UBSan aborted; otherwise the
+// answer was a garbage time). It is a 400 naming the layout's range, as `steadyflake decode`.
+TEST(RequestHandlerLayoutTest, DecodeIdAboveTheLayoutsLargestIs400) {
+  SimulatedClock clock(kJune2026);
+  Generator::Options options;
+  options.server_id = 7;
+  options.clock = &clock;
+  options.ticker = Generator::Ticker::kManual;
+  options.layout = Layout::Parse("20/10/10@86400000ms");
+  options.reserve_ahead = std::chrono::hours(48);  // the default is shorter than one tick
+  Generator generator(options);
+  FakeStorage storage;
+  RequestHandler handler(generator, storage);
+  const auto decode = [&](Id id) {
+    Response out;
+    handler.Handle(Request{"GET", std::string("/ids/").append(std::to_string(id)), ""},
+                   [&](Response r) { out = std::move(r); });
+    return out;
+  };
+  const Id largest = generator.layout().max_id();
+  ASSERT_EQ(largest, (Id{1} << 40) - 1);
+  const Response ok = decode(largest);
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(json::parse(ok.body)["server_id"], 1023);
+  for (const Id id : {largest + 1, Id{1} << 62, Id{INT64_MAX}}) {
+    const Response r = decode(id);
+    EXPECT_EQ(r.status, 400) << id << ": " << r.body;
+    EXPECT_EQ(json::parse(r.body, nullptr, false).value("error", ""),
+              "bad ID: must be a decimal integer in [0, 1099511627775], the IDs layout "
+              "20/10/10@86400000ms holds")
+        << id;
+  }
+}
+
 TEST_F(RequestHandlerTest, BadIdIs400) {
   for (const char* id : {"abc", "-1", "+1", "1x", "9223372036854775808", "1.0", "%31"}) {
     Expect(400, Call("GET", std::string("/ids/") + id));
