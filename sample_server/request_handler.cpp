@@ -355,11 +355,17 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
 
 Response RequestHandler::Ids(std::string_view query) {
   uint64_t count = 1;
+  bool count_seen = false;
   while (!query.empty()) {
     const auto amp = query.find('&');
     const std::string_view param = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     if (param.starts_with("count=")) {
+      // Which of two values the client meant is a guess: refuse rather than pick one.
+      if (count_seen) {
+        return Error(400, "query parameter \"count\" given more than once; pass it once");
+      }
+      count_seen = true;
       const auto n = ParseDecimal(param.substr(6), 1, kMaxIdsPerRequest);
       if (!n) {
         return Error(

@@ -262,6 +262,18 @@ TEST_F(RequestHandlerTest, IdsBadCountIs400) {
   EXPECT_EQ(handler_.ids_issued(), 0u);
 }
 
+// Issue 9.12: `GET /ids?count=1&count=2` was answered with 2 IDs (the last count won).
+TEST_F(RequestHandlerTest, RepeatedQueryParameterIs400) {
+  for (const char* target : {"/ids?count=1&count=2", "/ids?count=3&count=3",
+                             "/ids?count=1&&count=2", "/ids?count=1&count=abc"}) {
+    const json body = Expect(400, Call("GET", target));
+    EXPECT_EQ(body.value("error", ""),
+              "query parameter \"count\" given more than once; pass it once")
+        << target;
+  }
+  EXPECT_EQ(handler_.ids_issued(), 0u);
+}
+
 TEST_F(RequestHandlerTest, DecodeId) {
   const Id id = generator_.layout().Compose(1000, 42, 5);
   const json body = Expect(200, Call("GET", "/ids/" + std::to_string(id)));
