@@ -3,6 +3,7 @@
 #include "request_handler.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <exception>
 #include <memory>
@@ -123,7 +124,9 @@ Response MethodNotAllowed(const char* allow) {
 }  // namespace
 
 RequestHandler::RequestHandler(Generator& generator, Storage& storage, Options options)
-    : generator_(generator), storage_(storage), options_(std::move(options)) {}
+    : generator_(generator), storage_(storage), options_(std::move(options)) {
+  assert(options_.max_mails_per_request >= 1 && "a broadcast page must hold a mail");
+}
 
 Response RequestHandler::Error(int status, std::string_view message) {
   Response r;
@@ -327,8 +330,25 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
   if (!body.is_object()) {
     return respond(Error(400, "body must be a JSON object {\"subject\":...}"));
   }
-  std::string subject, text;
-  if (auto bad = GetString(body, "subject", 1, kMaxSubjectBytes, true, subject)) {
+  // {"body_id":"…"} alone: the next page of a broadcast begun before.
+  if (const auto it = body.find("body_id"); it != body.end()) {
+    if (body.contains("subject") || body.contains("body")) {
+      return respond(Error(400,
+                           "give \"subject\" (and \"body\") to start a broadcast, or only "
+                           "\"body_id\" to send its next page, not both"));
+    }
+    const std::optional<Id> body_id =
+        it->is_string() ? ParseId(it->get_ref<const std::string&>()) : std::nullopt;
+    if (!body_id) {
+      return respond(Error(400,
+                           "\"body_id\" must be an ID as a decimal string, as the broadcast's "
+                           "first answer gave it"));
+    }
+    return storage_.ContinueBroadcast(*body_id, options_.max_mails_per_request, MailIds(),
+                                      AnswerBroadcast(std::move(respond), *body_id));
+  }
+  MailBody mail;
+  if (auto bad = GetString(body, "subject", 1, kMaxSubjectBytes, true, mail.subject)) {
     return respond(Error(400, *bad));
   }
   if (const auto it = body.find("body"); it != body.end()) {
@@ -336,21 +356,36 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
       return respond(Error(400, "\"body\" must be a string of at most " +
                                     std::to_string(kMaxMailBodyBytes) + " bytes"));
     }
-    text = it->get<std::string>();
+    mail.body = it->get<std::string>();
   }
+  mail.id = Issue(1).front();
+  const Id body_id = mail.id;
+  storage_.Broadcast(std::move(mail), options_.max_mails_per_request, MailIds(),
+                     AnswerBroadcast(std::move(respond), body_id));
+}
+
+IdSource RequestHandler::MailIds() {
   IdSource ids;
   ids.max_batch = generator_.max_batch();
   ids.next_batch = [this](uint64_t n) {
     ids_issued_.fetch_add(n, std::memory_order_relaxed);
     return generator_.next_batch(n);
   };
-  storage_.Broadcast(std::move(subject), std::move(text), std::move(ids),
-                     [this, respond = std::move(respond)](StorageResult result) {
-                       if (result.status != StorageResult::Status::kOk) {
-                         return respond(StorageFailure(result));
-                       }
-                       respond(Ok(200, "{\"sent\":" + std::to_string(result.count) + "}"));
-                     });
+  return ids;
+}
+
+StorageDone RequestHandler::AnswerBroadcast(Respond respond, Id body_id) {
+  return [this, respond = std::move(respond), body_id](StorageResult result) {
+    if (result.status == StorageResult::Status::kNoSuchBroadcast) {
+      return respond(Error(404, "no such broadcast; start one with {\"subject\":...}"));
+    }
+    if (result.status != StorageResult::Status::kOk) return respond(StorageFailure(result));
+    std::string out = "{\"sent\":";
+    out.append(std::to_string(result.count)).append(",\"body_id\":");
+    AppendId(out, body_id);
+    out.append(",\"done\":").append(result.more ? "false" : "true").append("}");
+    respond(Ok(200, std::move(out)));
+  };
 }
 
 Response RequestHandler::Ids(std::string_view query) {
