@@ -3,6 +3,7 @@
 #include "request_handler.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <exception>
 #include <memory>
@@ -123,7 +124,9 @@ Response MethodNotAllowed(const char* allow) {
 }  // namespace
 
 RequestHandler::RequestHandler(Generator& generator, Storage& storage, Options options)
-    : generator_(generator), storage_(storage), options_(std::move(options)) {}
+    : generator_(generator), storage_(storage), options_(std::move(options)) {
+  assert(options_.max_mails_per_request >= 1 && "a broadcast page must hold a mail");
+}
 
 Response RequestHandler::Error(int status, std::string_view message) {
   Response r;
@@ -327,8 +330,25 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
   if (!body.is_object()) {
     return respond(Error(400, "body must be a JSON object {\"subject\":...}"));
   }
-  std::string subject, text;
-  if (auto bad = GetString(body, "subject", 1, kMaxSubjectBytes, true, subject)) {
+  // {"body_id":"…"} alone: the next page of a broadcast begun before.
+  if (const auto it = body.find("body_id"); it != body.end()) {
+    if (body.contains("subject") || body.contains("body")) {
+      return respond(Error(400,
+                           "give \"subject\" (and \"body\") to start a broadcast, or only "
+                           "\"body_id\" to send its next page, not both"));
+    }
+    const std::optional<Id> body_id =
+        it->is_string() ? ParseId(it->get_ref<const std::string&>()) : std::nullopt;
+    if (!body_id) {
+      return respond(Error(400,
+                           "\"body_id\" must be an ID as a decimal string, as the broadcast's "
+                           "first answer gave it"));
+    }
+    return storage_.ContinueBroadcast(*body_id, options_.max_mails_per_request, MailIds(),
+                                      AnswerBroadcast(std::move(respond), *body_id));
+  }
+  MailBody mail;
+  if (auto bad = GetString(body, "subject", 1, kMaxSubjectBytes, true, mail.subject)) {
     return respond(Error(400, *bad));
   }
   if (const auto it = body.find("body"); it != body.end()) {
@@ -336,30 +356,51 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
       return respond(Error(400, "\"body\" must be a string of at most " +
                                     std::to_string(kMaxMailBodyBytes) + " bytes"));
     }
-    text = it->get<std::string>();
+    mail.body = it->get<std::string>();
   }
+  mail.id = Issue(1).front();
+  const Id body_id = mail.id;
+  storage_.Broadcast(std::move(mail), options_.max_mails_per_request, MailIds(),
+                     AnswerBroadcast(std::move(respond), body_id));
+}
+
+IdSource RequestHandler::MailIds() {
   IdSource ids;
   ids.max_batch = generator_.max_batch();
   ids.next_batch = [this](uint64_t n) {
     ids_issued_.fetch_add(n, std::memory_order_relaxed);
     return generator_.next_batch(n);
   };
-  storage_.Broadcast(std::move(subject), std::move(text), std::move(ids),
-                     [this, respond = std::move(respond)](StorageResult result) {
-                       if (result.status != StorageResult::Status::kOk) {
-                         return respond(StorageFailure(result));
-                       }
-                       respond(Ok(200, "{\"sent\":" + std::to_string(result.count) + "}"));
-                     });
+  return ids;
+}
+
+StorageDone RequestHandler::AnswerBroadcast(Respond respond, Id body_id) {
+  return [this, respond = std::move(respond), body_id](StorageResult result) {
+    if (result.status == StorageResult::Status::kNoSuchBroadcast) {
+      return respond(Error(404, "no such broadcast; start one with {\"subject\":...}"));
+    }
+    if (result.status != StorageResult::Status::kOk) return respond(StorageFailure(result));
+    std::string out = "{\"sent\":";
+    out.append(std::to_string(result.count)).append(",\"body_id\":");
+    AppendId(out, body_id);
+    out.append(",\"done\":").append(result.more ? "false" : "true").append("}");
+    respond(Ok(200, std::move(out)));
+  };
 }
 
 Response RequestHandler::Ids(std::string_view query) {
   uint64_t count = 1;
+  bool count_seen = false;
   while (!query.empty()) {
     const auto amp = query.find('&');
     const std::string_view param = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     if (param.starts_with("count=")) {
+      // Which of two values the client meant is a guess: refuse rather than pick one.
+      if (count_seen) {
+        return Error(400, "query parameter \"count\" given more than once; pass it once");
+      }
+      count_seen = true;
       const auto n = ParseDecimal(param.substr(6), 1, kMaxIdsPerRequest);
       if (!n) {
         return Error(
@@ -374,9 +415,20 @@ Response RequestHandler::Ids(std::string_view query) {
 }
 
 Response RequestHandler::DecodeId(std::string_view text) const {
-  const auto id = ParseId(text);
-  if (!id) return Error(400, "bad ID: must be a decimal integer in [0, 2^63)");
-  return Ok(200, FormatDecoded(*id, generator_.layout().Decode(*id), DecodedFormat::kJson));
+  // The layout owns the range (Layout::max_id(), as for `steadyflake decode`): above it an ID
+  // has a tick the layout cannot hold, whose start time may not even fit in an int64.
+  const Layout& layout = generator_.layout();
+  const auto id = ParseDecimal(text, 0, static_cast<uint64_t>(layout.max_id()));
+  if (!id) {
+    std::string message = "bad ID: must be a decimal integer in [0, ";
+    message.append(std::to_string(layout.max_id()))
+        .append("], the IDs layout ")
+        .append(layout.ToString())
+        .append(" holds");
+    return Error(400, message);
+  }
+  const Id value = static_cast<Id>(*id);
+  return Ok(200, FormatDecoded(value, layout.Decode(value), DecodedFormat::kJson));
 }
 
 std::string RequestHandler::MetricsText() const {

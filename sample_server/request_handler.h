@@ -51,12 +51,19 @@ class RequestHandler {
   static constexpr std::size_t kMaxNameBytes = 64;
   static constexpr std::size_t kMaxSubjectBytes = 200;
   static constexpr std::size_t kMaxMailBodyBytes = 64 * 1024;
+  // Mails one POST /mail/broadcast writes at most (a page); the client asks for the next page
+  // with the body's ID. With the body stored once, a request writes at most about
+  // kMaxMailBodyBytes + kMaxMailsPerRequest * 40 bytes, however many players there are.
+  static constexpr uint64_t kMaxMailsPerRequest = 10000;
 
   struct Options {
     // Appends more Prometheus text to /metrics (e.g. the storage's counters). May be empty.
     std::function<void(std::string*)> extra_metrics;
     // Told about server-side failures (a failed database write) in one line. May be empty.
     std::function<void(const std::string&)> log_error;
+    // A broadcast's page: mails one request writes at most. Default kMaxMailsPerRequest; tests
+    // lower it. At least 1.
+    uint64_t max_mails_per_request = kMaxMailsPerRequest;
   };
 
   // `generator` and `storage` are not owned and must outlive the handler.
@@ -89,6 +96,10 @@ class RequestHandler {
   void CreatePlayer(const Request& request, Respond respond);
   void GrantItems(Id owner, const Request& request, Respond respond);
   void Broadcast(const Request& request, Respond respond);
+  // The IDs a broadcast's storage takes, one per mail, counted in ids_issued().
+  IdSource MailIds();
+  // The `done` of a broadcast's page: 200 {"sent":N,"body_id":"…","done":bool}.
+  StorageDone AnswerBroadcast(Respond respond, Id body_id);
   Response Ids(std::string_view query);
   Response DecodeId(std::string_view text) const;
   // `n` IDs from the generator, in batches of at most max_batch(). REQUIRES: n >= 1.

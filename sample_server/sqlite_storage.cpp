@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -17,8 +18,31 @@ constexpr const char* kSchema =
     "level INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS item(id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, "
     "template INTEGER NOT NULL, count INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS mail_body(id INTEGER PRIMARY KEY, subject TEXT NOT NULL, "
+    "body BLOB, last_player INTEGER);"
     "CREATE TABLE IF NOT EXISTS mail(id INTEGER PRIMARY KEY, to_player INTEGER NOT NULL, "
-    "subject TEXT NOT NULL, body BLOB);";
+    "body_id INTEGER NOT NULL);";
+
+// An older server's mail table held each mail's subject and body in its own row. Whether the
+// database has one: it is converted, in one transaction, before the server uses it:
+// kSetAsideMailBeforeBodies, kSchema (which creates mail_body and the new mail), then
+// kConvertMailBeforeBodies.
+constexpr const char* kHasMailBeforeBodies =
+    "SELECT 1 FROM pragma_table_info('mail') WHERE name = 'subject'";
+constexpr const char* kSetAsideMailBeforeBodies =
+    "BEGIN IMMEDIATE; ALTER TABLE mail RENAME TO mail_before_bodies;";
+// A body per distinct (subject, body), whose id is the smallest of its mails' (an ID of the
+// server that sent it, in no other row) and whose last_player is the largest player it reached;
+// then each mail keeps its id and player and names its body. `IS` matches NULL to NULL.
+constexpr const char* kConvertMailBeforeBodies =
+    "INSERT INTO mail_body(id, subject, body, last_player)"
+    " SELECT min(id), subject, body, max(to_player) FROM mail_before_bodies"
+    " GROUP BY subject, body;"
+    "INSERT INTO mail(id, to_player, body_id)"
+    " SELECT m.id, m.to_player, b.id FROM mail_before_bodies m"
+    " JOIN mail_body b ON b.subject = m.subject AND b.body IS m.body;"
+    "DROP TABLE mail_before_bodies;"
+    "COMMIT;";
 
 // A BLOB parameter of Statement::Bind; empty binds NULL.
 struct Blob {
@@ -44,8 +68,9 @@ class Statement {
     sqlite3_clear_bindings(stmt_);
     return stmt_;
   }
-  // fresh(), then binds `params` to ?1, ?2, ...: integers as INTEGER, string_views as TEXT,
-  // Blobs as BLOB. The bytes are not copied: they must outlive the statement's next step.
+  // fresh(), then binds `params` to ?1, ?2, ...: integers as INTEGER (an empty optional as
+  // NULL), string_views as TEXT, Blobs as BLOB. The bytes are not copied: they must outlive the
+  // statement's next step.
   template <typename... Params>
   sqlite3_stmt* Bind(const Params&... params) {
     sqlite3_stmt* s = fresh();
@@ -58,6 +83,9 @@ class Statement {
   static void BindOne(sqlite3_stmt* s, int i, int64_t value) { sqlite3_bind_int64(s, i, value); }
   static void BindOne(sqlite3_stmt* s, int i, std::string_view text) {
     sqlite3_bind_text(s, i, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  }
+  static void BindOne(sqlite3_stmt* s, int i, std::optional<int64_t> value) {
+    if (value) sqlite3_bind_int64(s, i, *value);  // else fresh() left it NULL
   }
   static void BindOne(sqlite3_stmt* s, int i, Blob blob) {
     if (blob.bytes.empty()) return;  // fresh() left it NULL
@@ -80,11 +108,17 @@ struct SqliteStorage::Statements {
         insert_player(db, "INSERT INTO player(id, name, level) VALUES(?1, ?2, ?3)"),
         player_exists(db, "SELECT 1 FROM player WHERE id = ?1"),
         insert_item(db, "INSERT INTO item(id, owner_id, template, count) VALUES(?1, ?2, ?3, ?4)"),
-        player_ids(db, "SELECT id FROM player ORDER BY id"),
-        insert_mail(db, "INSERT INTO mail(id, to_player, subject, body) VALUES(?1, ?2, ?3, ?4)") {}
+        insert_body(db,
+                    "INSERT INTO mail_body(id, subject, body, last_player) VALUES(?1, ?2, ?3, ?4)"),
+        body_progress(db, "SELECT last_player FROM mail_body WHERE id = ?1"),
+        set_progress(db, "UPDATE mail_body SET last_player = ?2 WHERE id = ?1"),
+        first_players(db, "SELECT id FROM player ORDER BY id LIMIT ?1"),
+        players_after(db, "SELECT id FROM player WHERE id > ?1 ORDER BY id LIMIT ?2"),
+        insert_mail(db, "INSERT INTO mail(id, to_player, body_id) VALUES(?1, ?2, ?3)") {}
 
   Statement begin, commit, rollback, savepoint, release, rollback_to;
-  Statement insert_player, player_exists, insert_item, player_ids, insert_mail;
+  Statement insert_player, player_exists, insert_item;
+  Statement insert_body, body_progress, set_progress, first_players, players_after, insert_mail;
 };
 
 struct SqliteStorage::Task {
@@ -119,8 +153,25 @@ SqliteStorage::SqliteStorage(const std::string& path) : path_(path) {
   }
   sqlite3_finalize(mode);
   if (got != "wal") fail("cannot switch to WAL mode (journal mode is '" + got + "')");
-  if (sqlite3_exec(db_, "PRAGMA synchronous=FULL", nullptr, nullptr, nullptr) != SQLITE_OK ||
-      sqlite3_exec(db_, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+  if (sqlite3_exec(db_, "PRAGMA synchronous=FULL", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    fail("cannot set synchronous=FULL");
+  }
+  bool old_mail = false;
+  const auto found = [](void* flag, int, char**, char**) {
+    *static_cast<bool*>(flag) = true;
+    return 0;
+  };
+  if (sqlite3_exec(db_, kHasMailBeforeBodies, found, &old_mail, nullptr) != SQLITE_OK) {
+    fail("cannot read the schema");
+  }
+  if (old_mail &&
+      (sqlite3_exec(db_, kSetAsideMailBeforeBodies, nullptr, nullptr, nullptr) != SQLITE_OK ||
+       sqlite3_exec(db_, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK ||
+       sqlite3_exec(db_, kConvertMailBeforeBodies, nullptr, nullptr, nullptr) != SQLITE_OK)) {
+    // Closing rolls the transaction back: nothing is converted.
+    fail("cannot convert the older mail table to mail_body and mail");
+  }
+  if (sqlite3_exec(db_, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
     fail("cannot create the tables");
   }
   try {
@@ -235,10 +286,16 @@ void SqliteStorage::GrantItems(Id owner, std::vector<ItemGrant> items, StorageDo
           std::move(done));
 }
 
-void SqliteStorage::Broadcast(std::string subject, std::string body, IdSource ids,
-                              StorageDone done) {
-  Enqueue([this, subject = std::move(subject), body = std::move(body),
-           ids = std::move(ids)] { return DoBroadcast(subject, body, ids); },
+void SqliteStorage::Broadcast(MailBody body, uint64_t max_mails, IdSource ids, StorageDone done) {
+  Enqueue([this, body = std::move(body), max_mails,
+           ids = std::move(ids)] { return DoBroadcast(body.id, &body, max_mails, ids); },
+          std::move(done));
+}
+
+void SqliteStorage::ContinueBroadcast(Id body_id, uint64_t max_mails, IdSource ids,
+                                      StorageDone done) {
+  Enqueue([this, body_id, max_mails,
+           ids = std::move(ids)] { return DoBroadcast(body_id, nullptr, max_mails, ids); },
           std::move(done));
 }
 
@@ -276,27 +333,70 @@ StorageResult SqliteStorage::DoGrantItems(Id owner, const std::vector<ItemGrant>
   return StorageResult{StorageResult::Status::kOk, items.size(), ""};
 }
 
-StorageResult SqliteStorage::DoBroadcast(const std::string& subject, const std::string& body,
+StorageResult SqliteStorage::DoBroadcast(Id body_id, const MailBody* body, uint64_t max_mails,
                                          const IdSource& ids) {
+  // Where this page starts: after the last player the broadcast reached, if any.
+  std::optional<Id> after;
+  if (body == nullptr) {
+    sqlite3_stmt* s = stmt_->body_progress.Bind(body_id);
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE) {
+      sqlite3_reset(s);
+      return StorageResult{StorageResult::Status::kNoSuchBroadcast, 0, "no such broadcast"};
+    }
+    if (rc != SQLITE_ROW) {
+      StorageResult failed = Failed("cannot read a mail body");
+      sqlite3_reset(s);
+      return failed;
+    }
+    if (sqlite3_column_type(s, 0) != SQLITE_NULL) after = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+  }
+
+  // The page's players, and one more to learn whether any remain after it.
+  const auto limit = static_cast<int64_t>(std::min<uint64_t>(max_mails, INT64_MAX - 1) + 1);
+  sqlite3_stmt* list =
+      after ? stmt_->players_after.Bind(*after, limit) : stmt_->first_players.Bind(limit);
   std::vector<Id> players;
-  sqlite3_stmt* list = stmt_->player_ids.fresh();
   int rc;
   while ((rc = sqlite3_step(list)) == SQLITE_ROW) players.push_back(sqlite3_column_int64(list, 0));
+  if (rc != SQLITE_DONE) {
+    StorageResult failed = Failed("cannot list the players");
+    sqlite3_reset(list);
+    return failed;
+  }
   sqlite3_reset(list);
-  if (rc != SQLITE_DONE) return Failed("cannot list the players");
+  const bool more = players.size() > max_mails;
+  if (more) players.pop_back();
+  std::optional<Id> last_player = after;
+  if (!players.empty()) last_player = players.back();
+
+  // The body is written with its page's progress, so a broadcast of one page writes its row
+  // once. A later page updates last_player; SQLite then rewrites the row's first page in place
+  // when the value keeps its size (an ID of a layout like `game` does), else the whole row.
+  sqlite3_stmt* s = body != nullptr
+                        ? stmt_->insert_body.Bind(body_id, std::string_view(body->subject),
+                                                  Blob{body->body}, last_player)
+                        : stmt_->set_progress.Bind(body_id, last_player);
+  if (body != nullptr || last_player != after) {
+    StorageResult written = Inserted(s, sqlite3_step(s), "cannot write a mail body");
+    if (written.status != StorageResult::Status::kOk) return written;
+  }
+  sqlite3_reset(s);
 
   std::size_t next = 0;
   while (next < players.size()) {
     const uint64_t n = std::min<uint64_t>(players.size() - next, ids.max_batch);
     for (const Id id : ids.next_batch(n)) {
-      sqlite3_stmt* s =
-          stmt_->insert_mail.Bind(id, players[next++], std::string_view(subject), Blob{body});
-      StorageResult inserted = Inserted(s, sqlite3_step(s), "cannot insert a mail");
+      sqlite3_stmt* mail = stmt_->insert_mail.Bind(id, players[next++], body_id);
+      StorageResult inserted = Inserted(mail, sqlite3_step(mail), "cannot insert a mail");
       if (inserted.status != StorageResult::Status::kOk) return inserted;
     }
   }
   sqlite3_reset(stmt_->insert_mail.get());
-  return StorageResult{StorageResult::Status::kOk, players.size(), ""};
+  StorageResult result{StorageResult::Status::kOk, players.size(), ""};
+  result.more = more;
+  return result;
 }
 
 Id SqliteStorage::LargestIdOf(const Layout& layout, uint64_t server_id) {
@@ -311,7 +411,7 @@ Id SqliteStorage::LargestIdOf(const Layout& layout, uint64_t server_id) {
   const Id last = layout.Compose(layout.max_tick(), server_id, layout.max_sequence());
   const Id field = layout.Compose(0, layout.max_server_id(), 0);
   Id largest = 0;
-  for (const char* table : {"player", "item", "mail"}) {
+  for (const char* table : {"player", "item", "mail_body", "mail"}) {
     const auto cannot_read = [&](const std::string& fix) {
       return StorageError("database " + path_ + ": cannot read table " + table + ": " +
                           sqlite3_errmsg(db_) + fix);

@@ -13,7 +13,15 @@
 //   player(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, level INTEGER NOT NULL)
 //   item(id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, template INTEGER NOT NULL,
 //        count INTEGER NOT NULL)
-//   mail(id INTEGER PRIMARY KEY, to_player INTEGER NOT NULL, subject TEXT NOT NULL, body BLOB)
+//   mail_body(id INTEGER PRIMARY KEY, subject TEXT NOT NULL, body BLOB, last_player INTEGER)
+//   mail(id INTEGER PRIMARY KEY, to_player INTEGER NOT NULL, body_id INTEGER NOT NULL)
+// A broadcast's text is one mail_body row; each recipient gets a mail row of three integers
+// naming it. mail_body.last_player is the largest player id the broadcast has reached (NULL
+// before its first page), where ContinueBroadcast resumes.
+//
+// A database of an older server, whose mail rows each held their own subject and body, is
+// converted when opened, in one transaction: one mail_body row per distinct (subject, body),
+// and every mail row keeps its id and player and names its body.
 //
 // Durability: synchronous=FULL, so a `done` with kOk means the rows survive a power loss.
 //
@@ -67,9 +75,10 @@ class SqliteStorage : public Storage {
 
   void CreatePlayer(Id id, std::string name, int64_t level, StorageDone done) override;
   void GrantItems(Id owner, std::vector<ItemGrant> items, StorageDone done) override;
-  void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) override;
+  void Broadcast(MailBody body, uint64_t max_mails, IdSource ids, StorageDone done) override;
+  void ContinueBroadcast(Id body_id, uint64_t max_mails, IdSource ids, StorageDone done) override;
 
-  // The largest ID in player, item or mail whose server-id field, under `layout`, is
+  // The largest ID in player, item, mail_body or mail whose server-id field, under `layout`, is
   // `server_id`; 0 if there is none (always for a server id over layout.max_server_id()). IDs
   // of other server ids (rows merged in from another shard) and negative IDs are ignored. Each
   // table is scanned down from the largest ID `server_id` can have, and the scan stops at the
@@ -94,7 +103,8 @@ class SqliteStorage : public Storage {
   void RunGroup(std::vector<Task>& group);
   StorageResult DoCreatePlayer(Id id, const std::string& name, int64_t level);
   StorageResult DoGrantItems(Id owner, const std::vector<ItemGrant>& items);
-  StorageResult DoBroadcast(const std::string& subject, const std::string& body,
+  // Writes `body` if given (a new broadcast), else resumes broadcast `body_id`; then one page.
+  StorageResult DoBroadcast(Id body_id, const MailBody* body, uint64_t max_mails,
                             const IdSource& ids);
   StorageResult Failed(const std::string& what) const;  // REQUIRES: db_mu_ held
   // The outcome of an INSERT `s` whose sqlite3_step returned `rc`: kOk for SQLITE_DONE, else

@@ -11,6 +11,9 @@
 // on any thread, possibly before the call returns (the fake does that); it must not block.
 // Each operation is all-or-nothing: no half-written row or half-granted list of items.
 //
+// What one operation may write is bounded by its arguments, never by the size of the database:
+// a broadcast stores its body once and mails the players a page (at most `max_mails`) at a time.
+//
 // Thread-safety: implementations are safe to call from any number of threads at once.
 
 #ifndef STEADYFLAKE_SAMPLE_SERVER_STORAGE_H_
@@ -33,17 +36,26 @@ struct ItemGrant {
   int64_t count = 0;
 };
 
+// A broadcast mail's text, stored once however many players it goes to.
+struct MailBody {
+  Id id = 0;
+  std::string subject;
+  std::string body;  // empty: NULL
+};
+
 struct StorageResult {
   enum class Status {
     kOk,
-    kNameTaken,     // CreatePlayer: another player has that name (nothing written)
-    kNoSuchPlayer,  // GrantItems: the owner does not exist (nothing written)
-    kUnavailable,   // the storage is closing or closed (nothing written)
-    kFailed,        // the database failed (nothing written); `message` says how
+    kNameTaken,        // CreatePlayer: another player has that name (nothing written)
+    kNoSuchPlayer,     // GrantItems: the owner does not exist (nothing written)
+    kNoSuchBroadcast,  // ContinueBroadcast: no mail body has that id (nothing written)
+    kUnavailable,      // the storage is closing or closed (nothing written)
+    kFailed,           // the database failed (nothing written); `message` says how
   };
   Status status = Status::kOk;
-  uint64_t count = 0;   // Broadcast: mails written
+  uint64_t count = 0;   // Broadcast, ContinueBroadcast: mails written by this call
   std::string message;  // kFailed: one line naming the problem
+  bool more = false;    // Broadcast, ContinueBroadcast: players remain after this page
 };
 
 using StorageDone = std::function<void(StorageResult)>;
@@ -65,9 +77,18 @@ class Storage {
   // player.
   virtual void GrantItems(Id owner, std::vector<ItemGrant> items, StorageDone done) = 0;
 
-  // Writes one mail to every player that exists when the write runs, with IDs from `ids`, in
-  // one transaction. `body` empty: NULL. The result's count is the number of mails.
-  virtual void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) = 0;
+  // Starts a broadcast: writes `body` once, then one mail per player, each naming the body, to
+  // the first `max_mails` players in id order, with IDs from `ids`, in one transaction. The
+  // result's count is the number of mails; `more` says players remain, for ContinueBroadcast.
+  // REQUIRES: max_mails >= 1.
+  virtual void Broadcast(MailBody body, uint64_t max_mails, IdSource ids, StorageDone done) = 0;
+
+  // The next page of broadcast `body_id`: one mail to each of the next `max_mails` players in id
+  // order after the last one the broadcast reached (so a player created since, with a larger
+  // id, gets it too; a page already written is never written again). kNoSuchBroadcast if there
+  // is no such body. Count and `more` as for Broadcast. REQUIRES: max_mails >= 1.
+  virtual void ContinueBroadcast(Id body_id, uint64_t max_mails, IdSource ids,
+                                 StorageDone done) = 0;
 };
 
 }  // namespace steadyflake::server

@@ -75,6 +75,19 @@ TEST(GeneratorOptionsTest, RejectsBadLeadAndReserve) {
   EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument, "resume_after -5");
 }
 
+// Issue 9.10: an ID above the layout's largest was decoded for its tick, and with day-long ticks
+// the tick's start overflowed int64 (UBSan) before the start was checked.
+TEST(GeneratorOptionsTest, RefusesAResumeAfterAboveTheLayoutsLargestId) {
+  SimulatedClock clock(kJune2026);
+  Generator::Options options = Manual(&clock);
+  options.layout = Layout::Parse("20/10/10@86400000ms");
+  options.reserve_ahead = std::chrono::hours(48);  // the default is shorter than one tick
+  options.resume_after = Id{1} << 62;
+  EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument,
+                           "resume_after 4611686018427387904 is larger than layout "
+                           "20/10/10@86400000ms holds (its largest ID is 1099511627775)");
+}
+
 TEST(GeneratorOptionsTest, RefusesAWallClockOutsideTheLayout) {
   SimulatedClock before_epoch(int64_t{1600000000000} * kMs);  // 2020
   EXPECT_STEADYFLAKE_ERROR(Generator{Manual(&before_epoch)}, Code::kClock,

@@ -90,6 +90,16 @@ Generator::Generator(Options options)
     Invalid("resume_after " + std::to_string(options.resume_after) +
             " is negative; IDs are never negative");
   }
+  if (options.resume_after > layout_.max_id()) {
+    std::string message = "resume_after ";
+    message.append(std::to_string(options.resume_after))
+        .append(" is larger than layout ")
+        .append(layout_.ToString())
+        .append(" holds (its largest ID is ")
+        .append(std::to_string(layout_.max_id()))
+        .append("); pass an ID this layout issued");
+    Invalid(message);
+  }
 
   // The anchor: the one wall-clock read of the generator's life.
   const int64_t wall_nanos = clock_->WallNanos();

@@ -143,12 +143,13 @@ Id Layout::Compose(uint64_t tick, uint64_t server_id, uint64_t sequence) const {
 
 DecodedId Layout::Decode(Id id) const {
   assert(id >= 0 && "Layout::Decode: IDs are never negative");
+  // An ID above max_id() has a tick past max_tick(), whose start can overflow int64 (a layout
+  // of day-long ticks): the caller should have checked the range.
+  assert(id <= max_id() && "Layout::Decode: an ID above the layout's max_id()");
   const uint64_t bits = static_cast<uint64_t>(id);
   DecodedId decoded;
   decoded.sequence = bits & max_sequence();
   decoded.server_id = (bits >> sequence_bits_) & max_server_id();
-  // Bits above the layout's 63 (none for a valid ID) are kept in the tick, so Decode and
-  // Compose round-trip every ID the layout can hold.
   decoded.tick = bits >> (sequence_bits_ + server_bits_);
   decoded.unix_ms = TickStartMs(decoded.tick);
   return decoded;

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -45,26 +47,19 @@ class FakeStorage : public Storage {
       return Result(StorageResult::Status::kOk);
     });
   }
-  void Broadcast(std::string subject, std::string body, IdSource ids, StorageDone done) override {
+  void Broadcast(MailBody body, uint64_t max_mails, IdSource ids, StorageDone done) override {
     Answer(std::move(done), [=, this] {
-      StorageResult r = Result(StorageResult::Status::kOk);
-      std::vector<Id> to(players.size());
-      auto player = players.begin();
-      for (std::size_t sent = 0; sent < to.size();) {
-        const uint64_t n = std::min<uint64_t>(to.size() - sent, ids.max_batch);
-        for (const Id id : ids.next_batch(n)) {
-          mails[id] = player->first;
-          ++player;
-          ++sent;
-        }
-      }
-      last_subject = subject;
-      last_body = body;
-      r.count = to.size();
-      return r;
+      if (bodies.count(body.id) != 0) return Result(StorageResult::Status::kFailed);
+      bodies[body.id] = Body{body.subject, body.body, std::nullopt};
+      return Page(body.id, max_mails, ids);
     });
   }
-
+  void ContinueBroadcast(Id body_id, uint64_t max_mails, IdSource ids, StorageDone done) override {
+    Answer(std::move(done), [=, this] {
+      if (bodies.count(body_id) == 0) return Result(StorageResult::Status::kNoSuchBroadcast);
+      return Page(body_id, max_mails, ids);
+    });
+  }
   void Flush() {
     auto pending = std::move(deferred);
     deferred.clear();
@@ -76,14 +71,41 @@ class FakeStorage : public Storage {
   std::set<std::string> names;
   std::map<Id, int64_t> players;
   std::vector<ItemGrant> items;
-  std::map<Id, Id> mails;  // mail id -> player
-  std::string last_subject, last_body;
+  struct Body {
+    std::string subject, body;
+    std::optional<Id> last_player;
+  };
+  std::map<Id, Body> bodies;
+  struct Mail {
+    Id player = 0;
+    Id body = 0;
+  };
+  std::map<Id, Mail> mails;
 
  private:
   static StorageResult Result(StorageResult::Status status) {
     StorageResult r;
     r.status = status;
     if (status == StorageResult::Status::kFailed) r.message = "disk full";
+    return r;
+  }
+  // The next `max_mails` players after the body's last one, in id order, as the contract says.
+  StorageResult Page(Id body_id, uint64_t max_mails, const IdSource& ids) {
+    Body& body = bodies[body_id];
+    auto player = body.last_player ? players.upper_bound(*body.last_player) : players.begin();
+    const auto remaining = static_cast<uint64_t>(std::distance(player, players.end()));
+    StorageResult r = Result(StorageResult::Status::kOk);
+    r.count = std::min(remaining, max_mails);
+    r.more = remaining > max_mails;
+    for (uint64_t sent = 0; sent < r.count;) {
+      const uint64_t n = std::min<uint64_t>(r.count - sent, ids.max_batch);
+      for (const Id id : ids.next_batch(n)) {
+        mails[id] = Mail{player->first, body_id};
+        body.last_player = player->first;
+        ++player;
+        ++sent;
+      }
+    }
     return r;
   }
   template <typename F>
@@ -216,26 +238,103 @@ TEST_F(RequestHandlerTest, GrantItemsToUnknownPlayerIs404) {
 
 TEST_F(RequestHandlerTest, BroadcastMailsEveryPlayerWithFreshIds) {
   for (int i = 0; i < 5; ++i) CreatePlayer(std::string("p").append(std::to_string(i)));
-  const json body = Expect(200, Call("POST", "/mail/broadcast", R"({"subject":"hi","body":"x"})"));
+  const Response r = Call("POST", "/mail/broadcast", R"({"subject":"hi","body":"x"})");
+  const json body = Expect(200, r);
   EXPECT_EQ(body["sent"], 5);
+  EXPECT_EQ(body["done"], true);
+  // The documented key order.
+  EXPECT_EQ(r.body.rfind("{\"sent\":5,\"body_id\":\"", 0), 0u) << r.body;
+  ASSERT_TRUE(body["body_id"].is_string());
+  const Id body_id = std::stoll(body["body_id"].get<std::string>());
+  ASSERT_EQ(storage_.bodies.size(), 1u);
+  EXPECT_EQ(storage_.bodies[body_id].subject, "hi");
+  EXPECT_EQ(storage_.bodies[body_id].body, "x");
   ASSERT_EQ(storage_.mails.size(), 5u);
   std::set<Id> to;
-  for (const auto& [mail, player] : storage_.mails) {
+  for (const auto& [mail, m] : storage_.mails) {
     EXPECT_EQ(storage_.players.count(mail), 0u);
-    to.insert(player);
+    EXPECT_GT(mail, body_id);
+    EXPECT_EQ(m.body, body_id);
+    to.insert(m.player);
   }
   EXPECT_EQ(to.size(), 5u);
-  EXPECT_EQ(storage_.last_subject, "hi");
-  EXPECT_EQ(storage_.last_body, "x");
+  EXPECT_EQ(handler_.ids_issued(), 5u + 1 + 5);  // players, the body, mails
 }
 
 TEST_F(RequestHandlerTest, BroadcastLargerThanOneBatch) {
-  for (uint64_t i = 0; i < generator_.max_batch() + 3; ++i) {
-    storage_.players[static_cast<Id>(i)] = 1;
+  const uint64_t players = generator_.max_batch() + 3;
+  for (uint64_t i = 0; i < players; ++i) storage_.players[static_cast<Id>(i)] = 1;
+  RequestHandler::Options options;
+  options.max_mails_per_request = players;  // one page, so the storage asks for two batches
+  RequestHandler handler(generator_, storage_, options);
+  Response r;
+  handler.Handle(Request{"POST", "/mail/broadcast", R"({"subject":"spike"})"},
+                 [&](Response answer) { r = std::move(answer); });
+  const json body = Expect(200, r);
+  EXPECT_EQ(body["sent"], players);
+  EXPECT_EQ(body["done"], true);
+  EXPECT_EQ(storage_.mails.size(), players);
+}
+
+// Issue 9.11: one request wrote a mail to every player, however many; it writes one page of
+// at most max_mails_per_request, and the client asks for the next with the body's ID.
+TEST(RequestHandlerBroadcastTest, OneRequestMailsAtMostOnePage) {
+  SimulatedClock clock(kJune2026);
+  Generator::Options options;
+  options.server_id = 7;
+  options.clock = &clock;
+  options.ticker = Generator::Ticker::kManual;
+  Generator generator(options);
+  FakeStorage storage;
+  for (Id player = 1; player <= 10; ++player) storage.players[player] = 1;
+  RequestHandler::Options handler_options;
+  handler_options.max_mails_per_request = 4;
+  RequestHandler handler(generator, storage, handler_options);
+  const auto post = [&](const json& body) {
+    Response out;
+    handler.Handle(Request{"POST", "/mail/broadcast", body.dump()},
+                   [&](Response r) { out = std::move(r); });
+    EXPECT_EQ(out.status, 200) << out.body;
+    return json::parse(out.body);
+  };
+  const json first = post({{"subject", "Season 2"}});
+  EXPECT_EQ(first["sent"], 4);
+  EXPECT_EQ(first["done"], false);
+  const json page = {{"body_id", first["body_id"]}};
+  const json second = post(page);
+  EXPECT_EQ(second["sent"], 4);
+  EXPECT_EQ(second["done"], false);
+  EXPECT_EQ(second["body_id"], first["body_id"]);
+  const json third = post(page);
+  EXPECT_EQ(third["sent"], 2);
+  EXPECT_EQ(third["done"], true);
+  // Every player got it once; asking again mails only players created since.
+  std::set<Id> to;
+  for (const auto& [mail, m] : storage.mails) EXPECT_TRUE(to.insert(m.player).second);
+  EXPECT_EQ(to.size(), 10u);
+  EXPECT_EQ(post(page)["sent"], 0);
+  storage.players[11] = 1;
+  const json late = post(page);
+  EXPECT_EQ(late["sent"], 1);
+  EXPECT_EQ(late["done"], true);
+  EXPECT_EQ(storage.bodies.size(), 1u);
+}
+
+TEST_F(RequestHandlerTest, BroadcastNextPageErrors) {
+  CreatePlayer("frank");
+  EXPECT_EQ(Expect(404, Call("POST", "/mail/broadcast", R"({"body_id":"12345"})"))["error"],
+            "no such broadcast; start one with {\"subject\":...}");
+  for (const char* body : {R"({"body_id":12345})", R"({"body_id":"-1"})", R"({"body_id":"x"})",
+                           R"({"body_id":null})", R"({"body_id":"9223372036854775808"})"}) {
+    EXPECT_NE(Expect(400, Call("POST", "/mail/broadcast", body))["error"].get<std::string>().find(
+                  "\"body_id\" must be an ID as a decimal string"),
+              std::string::npos)
+        << body;
   }
-  const json body = Expect(200, Call("POST", "/mail/broadcast", R"({"subject":"spike"})"));
-  EXPECT_EQ(body["sent"], generator_.max_batch() + 3);
-  EXPECT_EQ(storage_.mails.size(), generator_.max_batch() + 3);
+  for (const char* body : {R"({"body_id":"1","subject":"s"})", R"({"body_id":"1","body":"b"})"}) {
+    Expect(400, Call("POST", "/mail/broadcast", body));
+  }
+  EXPECT_TRUE(storage_.mails.empty());
 }
 
 TEST_F(RequestHandlerTest, IdsCountAndDefault) {
@@ -262,6 +361,18 @@ TEST_F(RequestHandlerTest, IdsBadCountIs400) {
   EXPECT_EQ(handler_.ids_issued(), 0u);
 }
 
+// Issue 9.12: `GET /ids?count=1&count=2` was answered with 2 IDs (the last count won).
+TEST_F(RequestHandlerTest, RepeatedQueryParameterIs400) {
+  for (const char* target : {"/ids?count=1&count=2", "/ids?count=3&count=3",
+                             "/ids?count=1&&count=2", "/ids?count=1&count=abc"}) {
+    const json body = Expect(400, Call("GET", target));
+    EXPECT_EQ(body.value("error", ""),
+              "query parameter \"count\" given more than once; pass it once")
+        << target;
+  }
+  EXPECT_EQ(handler_.ids_issued(), 0u);
+}
+
 TEST_F(RequestHandlerTest, DecodeId) {
   const Id id = generator_.layout().Compose(1000, 42, 5);
   const json body = Expect(200, Call("GET", "/ids/" + std::to_string(id)));
@@ -269,6 +380,41 @@ TEST_F(RequestHandlerTest, DecodeId) {
   EXPECT_EQ(body["server_id"], 42);
   EXPECT_EQ(body["sequence"], 5);
   EXPECT_EQ(body["time"], "2024-01-01T00:00:10.000Z");
+}
+
+// Issue 9.10: the path's ID was checked only against [0, 2^63). With day-long ticks an ID above
+// the layout's largest has a tick whose start overflows int64 (UBSan aborted; otherwise the
+// answer was a garbage time). It is a 400 naming the layout's range, as `steadyflake decode`.
+TEST(RequestHandlerLayoutTest, DecodeIdAboveTheLayoutsLargestIs400) {
+  SimulatedClock clock(kJune2026);
+  Generator::Options options;
+  options.server_id = 7;
+  options.clock = &clock;
+  options.ticker = Generator::Ticker::kManual;
+  options.layout = Layout::Parse("20/10/10@86400000ms");
+  options.reserve_ahead = std::chrono::hours(48);  // the default is shorter than one tick
+  Generator generator(options);
+  FakeStorage storage;
+  RequestHandler handler(generator, storage);
+  const auto decode = [&](Id id) {
+    Response out;
+    handler.Handle(Request{"GET", std::string("/ids/").append(std::to_string(id)), ""},
+                   [&](Response r) { out = std::move(r); });
+    return out;
+  };
+  const Id largest = generator.layout().max_id();
+  ASSERT_EQ(largest, (Id{1} << 40) - 1);
+  const Response ok = decode(largest);
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(json::parse(ok.body)["server_id"], 1023);
+  for (const Id id : {largest + 1, Id{1} << 62, Id{INT64_MAX}}) {
+    const Response r = decode(id);
+    EXPECT_EQ(r.status, 400) << id << ": " << r.body;
+    EXPECT_EQ(json::parse(r.body, nullptr, false).value("error", ""),
+              "bad ID: must be a decimal integer in [0, 1099511627775], the IDs layout "
+              "20/10/10@86400000ms holds")
+        << id;
+  }
 }
 
 TEST_F(RequestHandlerTest, BadIdIs400) {

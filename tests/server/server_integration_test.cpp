@@ -310,6 +310,12 @@ TEST_F(ServerTest, EveryRouteOverOneKeepAliveConnection) {
   r = client.Post("/mail/broadcast", R"({"subject":"welcome","body":"hi"})");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.Json()["sent"], 2);
+  EXPECT_EQ(r.Json()["done"], true);
+  // The next page of a finished broadcast: nobody new to mail.
+  r = client.Post("/mail/broadcast", json{{"body_id", r.Json()["body_id"]}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Json()["sent"], 0);
+  EXPECT_EQ(r.Json()["done"], true);
 
   r = client.Get("/ids?count=5");
   ASSERT_EQ(r.status, 200);
@@ -323,8 +329,9 @@ TEST_F(ServerTest, EveryRouteOverOneKeepAliveConnection) {
   r = client.Get("/metrics");
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.headers["Content-Type"].rfind("text/plain; version=0.0.4", 0), 0u);
-  // 3 players (the 409 burns one), 2 + 1 items (the 404 burns one), 2 mails, 5 IDs.
-  EXPECT_NE(r.body.find("steadyflake_ids_issued_total 13\n"), std::string::npos) << r.body;
+  // 3 players (the 409 burns one), 2 + 1 items (the 404 burns one), a mail body and 2 mails,
+  // 5 IDs.
+  EXPECT_NE(r.body.find("steadyflake_ids_issued_total 14\n"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("steadyflake_clock_skew_seconds "), std::string::npos);
   EXPECT_NE(r.body.find("steadyflake_lead_seconds "), std::string::npos);
   EXPECT_NE(r.body.find(R"(steadyflake_http_requests_total{route="/players",status="201"} 2)"),

@@ -145,7 +145,7 @@ class Generator {
     std::string state_dir;
 
     // Largest ID this server id issued before (e.g. the largest in its own database); IDs start
-    // in the tick after it. 0: none.
+    // in the tick after it. 0: none. In [0, layout.max_id()], else Error(kInvalidArgument).
     Id resume_after = 0;
 
     // How far ahead of the anchored clock an issued ID's time may run when demand exceeds the

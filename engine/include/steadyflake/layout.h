@@ -79,14 +79,16 @@ class Layout {
   uint64_t TickAt(int64_t unix_ms) const {
     return static_cast<uint64_t>((unix_ms - epoch_ms_) / tick_ms_);
   }
-  // The Unix millisecond a tick starts at.
+  // The Unix millisecond a tick starts at. REQUIRES: tick <= max_tick() (beyond it the multiply
+  // can overflow: 2^42 ticks of a day do).
   int64_t TickStartMs(uint64_t tick) const {
     return epoch_ms_ + static_cast<int64_t>(tick) * tick_ms_;
   }
 
   // Builds an ID from its fields. Throws Error(kInvalidArgument) naming a field out of range.
   Id Compose(uint64_t tick, uint64_t server_id, uint64_t sequence) const;
-  // Splits an ID. REQUIRES: id >= 0.
+  // Splits an ID. REQUIRES: 0 <= id <= max_id(). Callers holding outside input check the range
+  // against max_id() first (`decode`, the merge report, the server's GET /ids/{id}).
   DecodedId Decode(Id id) const;
 
   friend bool operator==(const Layout&, const Layout&) = default;
