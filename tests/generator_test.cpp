@@ -75,6 +75,19 @@ TEST(GeneratorOptionsTest, RejectsBadLeadAndReserve) {
   EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument, "resume_after -5");
 }
 
+// The default reservation holds for any layout: with day-long ticks, max(3 s, max_lead + 1 s)
+// is not one tick past max_lead, so the default is a tick longer (the server and gen, which
+// leave it to the engine, once refused to start with 20/10/10@86400000ms).
+TEST(GeneratorOptionsTest, DefaultReserveAheadFitsLongTicks) {
+  SimulatedClock clock(kJune2026);
+  for (const char* layout : {"20/10/10@86400000ms", "30/5/4@1000ms", "37/16/10@10ms"}) {
+    Generator::Options options = Manual(&clock);
+    options.layout = Layout::Parse(layout);
+    options.server_id = 3;
+    EXPECT_NO_THROW(Generator{options}) << layout;
+  }
+}
+
 // Issue 9.10: an ID above the layout's largest was decoded for its tick, and with day-long ticks
 // the tick's start overflowed int64 (UBSan) before the start was checked.
 TEST(GeneratorOptionsTest, RefusesAResumeAfterAboveTheLayoutsLargestId) {

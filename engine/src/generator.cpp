@@ -55,11 +55,13 @@ uint64_t LeadTicks(const Generator::Options& options) {
 }
 
 // The engine's reservation: reserve_ahead if given, else max(3 s, max_lead + 1 s) (design
-// section 10: callers do not adjust it).
+// section 10: callers do not adjust it), and at least one tick past max_lead's ticks, which
+// only layouts of ticks above a second need (20/10/10@86400000ms: one day).
 uint64_t ReserveTicks(const Generator::Options& options) {
-  const std::chrono::milliseconds reserve_ahead = options.reserve_ahead.value_or(
-      std::max(Generator::kDefaultReserveAhead, options.max_lead + std::chrono::seconds(1)));
   const uint64_t lead = static_cast<uint64_t>(options.max_lead.count() / options.layout.tick_ms());
+  const std::chrono::milliseconds reserve_ahead = options.reserve_ahead.value_or(std::max(
+      {Generator::kDefaultReserveAhead, options.max_lead + std::chrono::seconds(1),
+       std::chrono::milliseconds(static_cast<int64_t>(lead + 1) * options.layout.tick_ms())}));
   if (reserve_ahead.count() < 0 || reserve_ahead > std::chrono::hours(24 * 366) ||
       static_cast<uint64_t>(reserve_ahead.count() / options.layout.tick_ms()) <= lead) {
     Invalid("reserve_ahead " + std::to_string(reserve_ahead.count()) +

@@ -157,7 +157,8 @@ class Generator {
     // How far past now each state-file write reserves. Must exceed max_lead by a tick. Larger
     // means fewer writes (one every (reserve_ahead - max_lead) / 2, 0.5 s by default) and a
     // start after a crash further ahead of the wall clock. Default (nullopt): the engine's
-    // choice, max(kDefaultReserveAhead, max_lead + 1 s); applications leave it so, tests set it.
+    // choice, max(kDefaultReserveAhead, max_lead + 1 s), and at least one tick more than
+    // max_lead's ticks (a day for day-long ticks); applications leave it so, tests set it.
     std::optional<std::chrono::milliseconds> reserve_ahead;
 
     // The generator refuses to start when the state file or resume_after would put its first
