@@ -94,7 +94,6 @@ TEST(GeneratorOptionsTest, RefusesAResumeAfterAboveTheLayoutsLargestId) {
   SimulatedClock clock(kJune2026);
   Generator::Options options = Manual(&clock);
   options.layout = Layout::Parse("20/10/10@86400000ms");
-  options.reserve_ahead = std::chrono::hours(48);  // the default is shorter than one tick
   options.resume_after = Id{1} << 62;
   EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument,
                            "resume_after 4611686018427387904 is larger than layout "

@@ -392,7 +392,6 @@ TEST(RequestHandlerLayoutTest, DecodeIdAboveTheLayoutsLargestIs400) {
   options.clock = &clock;
   options.ticker = Generator::Ticker::kManual;
   options.layout = Layout::Parse("20/10/10@86400000ms");
-  options.reserve_ahead = std::chrono::hours(48);  // the default is shorter than one tick
   Generator generator(options);
   FakeStorage storage;
   RequestHandler handler(generator, storage);
