@@ -167,7 +167,8 @@ TEST(MysqlDump, CompleteInsertColumnLists) {
 }
 
 TEST(MysqlDump, CompleteInsertColumnListInAnotherOrder) {
-  const std::string path = ::testing::TempDir() + "column_order.sql";
+  const TempDir dir;
+  const std::string path = dir.path() + "/column_order.sql";
   {
     std::ofstream out(path);
     out << "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"

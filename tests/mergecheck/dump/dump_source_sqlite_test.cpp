@@ -133,7 +133,8 @@ TEST(SqliteDump, RowidColumnList) {
 TEST(SqliteDump, RowidIsTheIntegerPrimaryKey) {
   // INSERT INTO t(rowid,...) on a table whose INTEGER PRIMARY KEY aliases the rowid: the
   // rowid value is the key column's value.
-  const std::string path = ::testing::TempDir() + "rowid_alias.sql";
+  const TempDir dir;
+  const std::string path = dir.path() + "/rowid_alias.sql";
   {
     std::ofstream out(path);
     out << "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n"

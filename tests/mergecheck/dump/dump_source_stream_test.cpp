@@ -95,9 +95,10 @@ TEST(DumpStream, EveryChunkSizeGivesTheSameResult) {
 }
 
 TEST(DumpStream, GzipGivesTheSameResult) {
+  const TempDir dir;
   for (const char* name : {"mysql_binary_raw.sql", "sqlite_newlines.sql", "mysql_split.sql"}) {
     const std::string text = ReadFile(DumpPath(name));
-    const std::string gz = ::testing::TempDir() + std::string(name) + ".gz";
+    const std::string gz = dir.path() + "/" + name + ".gz";
     WriteGzip(gz, {text});
     std::unique_ptr<Source> source = OpenDumpSource(gz, true);
     EXPECT_TRUE(source->format().ends_with("-dump+gzip")) << source->format();
@@ -105,7 +106,7 @@ TEST(DumpStream, GzipGivesTheSameResult) {
         << name;
     EXPECT_EQ(Outcome(gz, true, 3), Outcome(DumpPath(name), false, kDumpChunkSize)) << name;
     // Concatenated gzip members (cat a.gz b.gz) read as one stream.
-    const std::string two = ::testing::TempDir() + std::string(name) + ".two.gz";
+    const std::string two = dir.path() + "/" + name + ".two.gz";
     WriteGzip(two, {text.substr(0, text.size() / 2), text.substr(text.size() / 2)});
     EXPECT_EQ(Outcome(two, true, kDumpChunkSize), Outcome(DumpPath(name), false, kDumpChunkSize))
         << name;
@@ -114,7 +115,8 @@ TEST(DumpStream, GzipGivesTheSameResult) {
 
 TEST(DumpStream, TruncatedGzipIsAnError) {
   const std::string text = ReadFile(DumpPath("mysql_split.sql"));
-  const std::string gz = ::testing::TempDir() + "cut.sql.gz";
+  const TempDir dir;
+  const std::string gz = dir.path() + "/cut.sql.gz";
   WriteGzip(gz, {text});
   const std::string compressed = ReadFile(gz);
   WriteFile(gz, compressed.substr(0, compressed.size() / 2));
@@ -147,13 +149,15 @@ TEST(DumpStream, BinaryGarbageIsAnError) {
   std::string garbage(4096, '\0');
   for (char& c : garbage) c = static_cast<char>(rng());
   garbage[0] = '\x01';
-  const std::string path = ::testing::TempDir() + "garbage.bin";
+  const TempDir dir;
+  const std::string path = dir.path() + "/garbage.bin";
   WriteFile(path, garbage);
   ExpectDumpError([&] { OpenDumpSource(path, false); }, path, 1, "not an SQL dump");
 }
 
 TEST(DumpStream, GarbageAfterAStatementNamesTheLine) {
-  const std::string path = ::testing::TempDir() + "garbage_later.sql";
+  const TempDir dir;
+  const std::string path = dir.path() + "/garbage_later.sql";
   WriteFile(path, "CREATE TABLE t(a);\nINSERT INTO t VALUES(1);\n\x01\x02garbage\n");
   ExpectDumpError(
       [&] {
@@ -164,13 +168,15 @@ TEST(DumpStream, GarbageAfterAStatementNamesTheLine) {
 }
 
 TEST(DumpStream, EmptyFileIsAnError) {
-  const std::string path = ::testing::TempDir() + "empty.sql";
+  const TempDir dir;
+  const std::string path = dir.path() + "/empty.sql";
   WriteFile(path, "");
   ExpectDumpError([&] { OpenDumpSource(path, false); }, path, 1, "empty");
 }
 
 TEST(DumpStream, MissingFileIsAnError) {
-  const std::string path = ::testing::TempDir() + "does_not_exist.sql";
+  const TempDir dir;
+  const std::string path = dir.path() + "/does_not_exist.sql";
   try {
     OpenDumpSource(path, false);
     ADD_FAILURE() << "expected an error";
@@ -233,10 +239,9 @@ TEST(DumpStream, RandomRowsRoundTripThroughSqlite3Dump) {
     return s;
   };
 
-  const std::string dir = ::testing::TempDir();
-  const std::string db = dir + "roundtrip.db", script = dir + "roundtrip_in.sql",
-                    dump = dir + "roundtrip_dump.sql";
-  std::remove(db.c_str());
+  const TempDir dir;
+  const std::string db = dir.path() + "/roundtrip.db", script = dir.path() + "/roundtrip_in.sql",
+                    dump = dir.path() + "/roundtrip_dump.sql";
   std::ostringstream sql;
   sql << "CREATE TABLE t(id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB);\n";
   Rows expected;

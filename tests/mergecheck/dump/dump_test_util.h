@@ -22,8 +22,13 @@
 #include "schema.h"
 #include "source.h"
 #include "steadyflake/error.h"
+#include "test_util.h"
 
 namespace steadyflake::mergecheck::testing {
+
+// A fresh folder under $TMPDIR for the files a test writes, removed with the object: fixed
+// names in a shared folder would collide when two runs of the tests overlap.
+using ::steadyflake::testing::TempDir;
 
 inline std::string DumpPath(const std::string& name) {
   return std::string(STEADYFLAKE_DATA_DIR) + "/dumps/" + name;
