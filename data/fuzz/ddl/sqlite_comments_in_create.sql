@@ -1,0 +1,7 @@
+CREATE TABLE item( -- the items
+  id INTEGER /* the id */ PRIMARY KEY, -- rowid alias
+  /* a comment, (with parens */ owner INTEGER NOT NULL,
+  code TEXT, -- UNIQUE in a comment is not a key
+  CONSTRAINT code_unique UNIQUE (code /* inline */)
+);
+INSERT INTO item VALUES

@@ -1,0 +1,4 @@
+CREATE TABLE loose(a, b);
+CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO loose(rowid,a,b) VALUES;
+INSERT INTO item VALUES

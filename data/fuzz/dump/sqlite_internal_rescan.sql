@@ -1,0 +1,11 @@
+`PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE item(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);
+INSERT INTO item VALUES(1,'a');
+INSERT INTO item VALUES(2,'b');
+ANALYZE sqlite_schema;
+INSERT INTO sqlite_stat1 VALUES('item','item_name','2 1');
+DELETE FROM sqlite_sequence;
+INSERT INTO sqlite_sequence VALUES('item',2);
+CREATE INDEX item_name ON item(name);
+COMMIT;

@@ -1,0 +1,14 @@
+@PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE pair(a INT, b TEXT, c BLOB, PRIMARY KEY(a, b), UNIQUE(c));
+INSERT INTO pair VALUES(1,'x',X'01');
+CREATE TABLE account(id INTEGER PRIMARY KEY, email TEXT, shard INT, slot INT);
+INSERT INTO account VALUES(1,'a@example.com',1,1);
+CREATE TABLE kv(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+INSERT INTO kv VALUES('k',1);
+CREATE UNIQUE INDEX account_email ON account(email);
+CREATE UNIQUE INDEX account_slot ON account(shard, slot DESC);
+CREATE INDEX account_shard ON account(shard);
+CREATE UNIQUE INDEX account_lower ON account(lower(email));
+CREATE UNIQUE INDEX account_partial ON account(slot) WHERE slot > 0;
+COMMIT;

@@ -1,0 +1,10 @@
+BPRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT);
+INSERT INTO note VALUES(1,replace('a\nb','\n',char(10)));
+INSERT INTO note VALUES(2,replace(replace('a\r\nb','\r',char(13)),'\n',char(10)));
+INSERT INTO note VALUES(3,replace('has \n literal\012x','\012',char(10)));
+INSERT INTO note VALUES(4,replace('has \n and \012(\n0)','(\n0)',char(10)));
+INSERT INTO note VALUES(5,replace(replace('cr \r and \015(\r0)lf \n \012 (\n0)(\n1)','(\r0)',char(13)),'(\n1)',char(10)));
+INSERT INTO note VALUES(6,replace(replace('\nO''Brien\r','\r',char(13)),'\n',char(10)));
+COMMIT;

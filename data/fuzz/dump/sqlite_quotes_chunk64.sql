@@ -1,0 +1,9 @@
+FPRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO player VALUES(1,'O''Brien');
+INSERT INTO player VALUES(2,'''');
+INSERT INTO player VALUES(3,'back\slash');
+INSERT INTO player VALUES(4,'"dq"');
+INSERT INTO player VALUES(5,'');
+COMMIT;
