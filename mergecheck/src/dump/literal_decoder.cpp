@@ -70,8 +70,8 @@ Decoded DecodeHex(const char* start, const char* digits, const char* end, bool q
 // the literal (q < end), `digits` where its digits start.
 const char* DecodeWideNumber(const char* p, const char* digits, const char* q, const char* end,
                              bool real, bool negative, Dialect dialect, Cell& cell) {
-  if (IsWordByte(static_cast<unsigned char>(*q)) || q == digits ||
-      (q == digits + 1 && *digits == '.')) {
+  if (IsWordByte(static_cast<unsigned char>(*q)) ||
+      !IsNumberLiteral(std::string_view(digits, static_cast<size_t>(q - digits)))) {
     Throw(p, p, "a malformed number '" + Printable({p, static_cast<size_t>(end - p)}) + "'");
   }
   const std::string_view literal(p, static_cast<size_t>(q - p));

@@ -48,6 +48,12 @@ inline bool IsWordByte(unsigned char c) {
          c == '$' || c >= 0x80;
 }
 
+// True when `text` is a whole decimal number: an optional sign, digits with an optional '.'
+// (a digit on at least one side of it), and an optional exponent: e or E, an optional sign and
+// at least one digit. Neither SQLite nor MySQL reads anything else as a number ("+e5" and "1e"
+// are errors there, not 0 and 1).
+bool IsNumberLiteral(std::string_view text);
+
 // True for white space and control bytes, which separate tokens.
 inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 

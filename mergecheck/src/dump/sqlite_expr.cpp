@@ -166,6 +166,7 @@ class Evaluator {
         }
       }
       v.bytes.assign(text_.substr(start, pos_ - start));
+      if (!IsNumberLiteral(v.bytes)) throw SyntaxError{start, "a malformed number"};
       errno = 0;
       char* endp = nullptr;
       const long long n = std::strtoll(v.bytes.c_str(), &endp, 10);

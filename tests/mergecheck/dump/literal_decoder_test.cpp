@@ -184,6 +184,24 @@ TEST(LiteralDecoder, MalformedNumbersAreErrors) {
   }
 }
 
+// Regression: a number with no digit before its exponent ("+e5", ".e5") read as the real 0,
+// and one with no digit after its e ("1e") as 1; SQLite and MySQL refuse both.
+TEST(LiteralDecoder, NumbersNeedDigitsInMantissaAndExponent) {
+  for (Dialect d : {kSqlite, kMysql}) {
+    for (std::string_view text : {"+e5,", "-e5)", ".e5,", "-.e1,", "1e,", "1e+)", "-2.5E-,"}) {
+      ExpectError(text, d, 0u, "a malformed number '" + std::string(text) + "'");
+    }
+    EXPECT_EQ(Decode("1.e5,", d).real, 1e5);
+    EXPECT_EQ(Decode("-.5e+1,", d).real, -5.0);
+  }
+  // The same rule inside a SQLite expression.
+  for (std::string_view expr : {"'a'||+e5", "char(1e)", "'a'||1.2.3"}) {
+    Cell cell;
+    std::string bytes;
+    EXPECT_THROW(EvalSqliteExpression(expr, cell, bytes), SyntaxError) << expr;
+  }
+}
+
 TEST(LiteralDecoder, SqliteStringsUndoubleQuotesOnly) {
   const Out plain = Decode("'plain text',", kSqlite);
   EXPECT_EQ(plain.type, Cell::Type::kText);
