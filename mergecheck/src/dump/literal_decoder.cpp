@@ -15,16 +15,21 @@ namespace {
   throw SyntaxError{static_cast<size_t>(at - start), std::move(problem)};
 }
 
-// b'0101' (MySQL BIT) with p after the quote: an integer.
+// b'0101' (MySQL BIT) with p after the quote: an integer. Leading zeros are allowed, any
+// number of them, as MySQL allows them; a value above INT64_MAX is an error, also when it has
+// more digits than a uint64_t holds (they must not wrap around to a small value).
 const char* DecodeBits(const char* start, const char* p, const char* end, Cell& cell) {
   const char* q = p;
   uint64_t value = 0;
-  while (q < end && (*q == '0' || *q == '1'))
+  bool too_big = false;
+  while (q < end && (*q == '0' || *q == '1')) {
     value = value << 1 | static_cast<uint64_t>(*q++ - '0');
+    too_big = too_big || value > static_cast<uint64_t>(INT64_MAX);
+  }
   if (q == end) return nullptr;
   if (*q != '\'') Throw(start, q, "a b'...' literal holds a character other than 0 and 1");
   cell = Cell{};
-  if (value > static_cast<uint64_t>(INT64_MAX)) Throw(start, p, "a b'...' literal above 2^63-1");
+  if (too_big) Throw(start, p, "a b'...' literal above 2^63-1");
   cell.type = Cell::Type::kInteger;
   cell.integer = static_cast<int64_t>(value);
   return q + 1;

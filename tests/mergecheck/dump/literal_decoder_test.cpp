@@ -294,6 +294,14 @@ TEST(LiteralDecoder, MysqlBitLiterals) {
   ExpectError("b'102',", kMysql, 4u, "other than 0 and 1");
 }
 
+// Regression: a b'...' literal of more than 64 digits wrapped around, so b'1' followed by 64
+// zeros read as 0. Leading zeros stay allowed, as in MySQL.
+TEST(LiteralDecoder, BitLiteralsLongerThan64DigitsDoNotWrap) {
+  ExpectError("b'1" + std::string(64, '0') + "',", kMysql, 2u, "above 2^63-1");
+  ExpectError("b'1" + std::string(64, '0') + "1',", kMysql, 2u, "above 2^63-1");
+  EXPECT_EQ(Decode("b'" + std::string(100, '0') + "101',", kMysql).integer, 5);
+}
+
 TEST(LiteralDecoder, SqliteExpressions) {
   const Out joined = Decode("'a'||char(10)||'b',", kSqlite);
   EXPECT_EQ(joined.type, Cell::Type::kText);
