@@ -8,13 +8,22 @@
 
 #include "dump/byte_stream.h"
 #include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck::dump {
 
 void FailAt(const std::string& path, uint64_t line, std::string_view problem,
             std::string_view fix) {
-  throw Error(Error::Code::kInvalidArgument, path + ":" + std::to_string(line) + ": " +
-                                                 std::string(problem) + "; " + std::string(fix));
+  std::string message = path;
+  message += ':';
+  message += std::to_string(line);
+  message += ": ";
+  // The problem may quote the dump (a table's or a column's name): escaped, so the message
+  // stays one line of printable text.
+  AppendEscaped(message, problem, Escape::kNonAscii);
+  message += "; ";
+  message += fix;
+  throw Error(Error::Code::kInvalidArgument, message);
 }
 
 size_t CountLines(std::string_view text) {

@@ -19,7 +19,9 @@ namespace steadyflake::mergecheck::dump {
 inline constexpr std::string_view kFixUnreadable =
     "pass a complete dump written by sqlite3 .dump, mysqldump or mariadb-dump";
 
-// Throws Error(kInvalidArgument) "<path>:<line>: <problem>; <fix>".
+// Throws Error(kInvalidArgument) "<path>:<line>: <problem>; <fix>", with the control and
+// non-ASCII bytes of `problem` (which may quote the dump) written as \xNN, so the message is one
+// line of printable text whatever the dump holds.
 [[noreturn]] void FailAt(const std::string& path, uint64_t line, std::string_view problem,
                          std::string_view fix);
 

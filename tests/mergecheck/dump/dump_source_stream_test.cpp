@@ -167,6 +167,29 @@ TEST(DumpStream, GarbageAfterAStatementNamesTheLine) {
       path, 3, "expected an SQL statement");
 }
 
+// Regression (fuzz_dump, data/fuzz/dump/regression-line-end-in-error-message): names from the
+// dump went into error messages byte for byte, so a table name holding a line end split the
+// one-line message (and control bytes reached the terminal as they were).
+TEST(DumpStream, ErrorMessagesEscapeTheDumpsBytes) {
+  const TempDir dir;
+  const std::string mysql = dir.path() + "/line_end_in_name.sql";
+  WriteFile(mysql, "CREATE TABLE `t` (`a` int);\nINSERT INTO `no\nsuch\x1b` VALUES (1);\n");
+  ExpectDumpError(
+      [&] {
+        Recorder r;
+        OpenDumpSource(mysql, false)->Scan(r, {});
+      },
+      mysql, 2, "INSERT into table 'no\\x0asuch\\x1b'");
+  const std::string sqlite = dir.path() + "/line_end_in_key.sql";
+  WriteFile(sqlite, "CREATE TABLE t(a, UNIQUE(\"b\nc\"));\n");
+  ExpectDumpError(
+      [&] {
+        Recorder r;
+        OpenDumpSource(sqlite, false)->Scan(r, {});
+      },
+      sqlite, 1, "key column 'b\\x0ac'");
+}
+
 TEST(DumpStream, EmptyFileIsAnError) {
   const TempDir dir;
   const std::string path = dir.path() + "/empty.sql";
