@@ -36,6 +36,23 @@ void AppendUtf8(uint32_t cp, std::string& out) {
   }
 }
 
+// An argument of char() as the code point SQLite makes of it: an integer as it is, a real
+// truncated toward zero, and U+FFFD for anything outside 0..0x10FFFF. A real is range-checked
+// before it is converted: converting one beyond int64 (1e61) is undefined behaviour.
+uint32_t CodePoint(const Value& arg) {
+  constexpr uint32_t kReplacement = 0xFFFD, kMax = 0x10FFFF;
+  if (arg.type == Cell::Type::kInteger) {
+    return arg.integer < 0 || arg.integer > kMax ? kReplacement
+                                                 : static_cast<uint32_t>(arg.integer);
+  }
+  if (arg.type == Cell::Type::kReal) {
+    // -0.5 truncates to 0; NaN fails both compares.
+    return arg.real > -1.0 && arg.real < kMax + 1.0 ? static_cast<uint32_t>(arg.real)
+                                                    : kReplacement;
+  }
+  return 0;  // NULL (and text, which sqlite3 .dump never writes here)
+}
+
 class Evaluator {
  public:
   explicit Evaluator(std::string_view text) : text_(text) {}
@@ -184,11 +201,7 @@ class Evaluator {
     if (EqualsIgnoreCase(name, "NULL")) return v;
     if (EqualsIgnoreCase(name, "char")) {
       v.type = Cell::Type::kText;
-      for (const Value& arg : Arguments()) {
-        const int64_t cp =
-            arg.type == Cell::Type::kInteger ? arg.integer : static_cast<int64_t>(arg.real);
-        AppendUtf8(static_cast<uint32_t>(cp < 0 || cp > 0x10FFFF ? 0xFFFD : cp), v.bytes);
-      }
+      for (const Value& arg : Arguments()) AppendUtf8(CodePoint(arg), v.bytes);
       return v;
     }
     if (EqualsIgnoreCase(name, "replace")) {

@@ -326,6 +326,18 @@ TEST(LiteralDecoder, SqliteExpressions) {
   }
 }
 
+// Regression (fuzz_dump, data/fuzz/dump/regression-char-of-huge-real): char() converted a real
+// argument to int64 before checking its range, undefined behaviour for one beyond int64 (UBSan,
+// as scripts/test runs the tests, stops on it). SQLite makes U+FFFD of it, and truncates a real
+// within range.
+TEST(LiteralDecoder, CharOfARealBeyondInt64IsTheReplacementCharacter) {
+  for (std::string_view text :
+       {"char(1e61),", "char(-1e61),", "char(1e999),", "char(1114112.0),"}) {
+    ExpectBytes(text, kSqlite, Cell::Type::kText, "\xEF\xBF\xBD");
+  }
+  ExpectBytes("char(65.9,-0.5),", kSqlite, Cell::Type::kText, std::string_view("A\0", 2));
+}
+
 TEST(LiteralDecoder, AWindowThatEndsInsideALiteralAsksForMore) {
   const std::pair<std::string_view, Dialect> cut_short[] = {
       {"123", kMysql},
