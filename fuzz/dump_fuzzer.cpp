@@ -10,7 +10,8 @@
 //   bit 0     gzip the rest in memory first, so mutations of a readable dump reach the gzip
 //             reader (OpenSource then sees gzip's magic bytes)
 //   bits 1-2  bytes per read: 0 = the reader's own (OpenSource, 4 MiB); 1, 2, 3 = 1, 7 or 64
-//             bytes (OpenDumpSourceForTest), so tokens straddle reads
+//             bytes (OpenDumpSourceForTest), so tokens straddle reads; the outcome (tables,
+//             rows, or the error) must be the one the reader's own size gives
 //   bits 3-4  the columns the visitor asks for: 0 = all, 1 = every other one, 2 = none,
 //             3 = all twice (in reverse order, then in order)
 //   bit 5     scan again, only for the first table announced (`only`, as the checker rereads):
@@ -113,6 +114,17 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
   std::vector<int> OnTable(const Table& table) override {
     CheckTable(table);
     if (!first_table_) first_table_ = table.name;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    Mix(h, table.name.data(), table.name.size() + 1);  // with the NUL: names end unambiguously
+    for (const mergecheck::Column& c : table.columns) {
+      Mix(h, c.name.data(), c.name.size() + 1);
+      Mix(h, c.declared_type.data(), c.declared_type.size() + 1);
+    }
+    for (const mergecheck::Key& k : table.keys) {
+      Mix(h, &k.kind, sizeof k.kind);
+      Mix(h, k.columns.data(), k.columns.size() * sizeof(int));
+    }
+    tables_.push_back(h);
     const int n = static_cast<int>(table.columns.size());
     std::vector<int> wanted;
     switch (columns_) {
@@ -168,6 +180,22 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
   }
 
   const std::optional<std::string>& first_table() const { return first_table_; }
+  // Everything the scan gave, in order, as one comparable string.
+  std::string Summary() const {
+    std::string out;
+    for (const uint64_t t : tables_) {
+      out += "table ";
+      out += std::to_string(t);
+      out += '\n';
+    }
+    for (const auto& [table, h] : rows_) {
+      out += table;
+      out += ' ';
+      out += std::to_string(h);
+      out += '\n';
+    }
+    return out;
+  }
   // Every row: its table's name and digest.
   const std::vector<std::pair<std::string, uint64_t>>& rows() const { return rows_; }
 
@@ -176,6 +204,7 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
   const std::optional<uint64_t> input_size_;
   std::map<std::string, size_t> cells_of_;  // per table name: cells per row
   std::optional<std::string> first_table_;
+  std::vector<uint64_t> tables_;  // a digest of each OnTable
   std::vector<std::pair<std::string, uint64_t>> rows_;
 };
 
@@ -189,6 +218,14 @@ TouchEveryCell ScanAll(mergecheck::Source& source, unsigned columns,
   return visitor;
 }
 
+// Aborts unless a scan `chunk` bytes at a time ended as the reference scan did.
+void SameOutcome(const std::string& reference, const std::string& got, size_t chunk) {
+  if (reference == got) return;
+  std::fprintf(stderr, "fuzz_dump: reading %zu bytes at a time changed the outcome:\n%s\nvs\n%s\n",
+               chunk, reference.c_str(), got.c_str());
+  std::abort();
+}
+
 void Run(const std::string& path, std::string_view text, unsigned mode) {
   static constexpr size_t kChunks[] = {0, 1, 7, 64};
   const size_t chunk = kChunks[(mode >> 1) & 3];
@@ -200,12 +237,30 @@ void Run(const std::string& path, std::string_view text, unsigned mode) {
   Check(format.starts_with("sqlite-dump") || format.starts_with("mysql-dump"));
   const bool gzip = format.ends_with("+gzip");
   const bool sqlite = format.starts_with("sqlite-dump");
-  if (chunk != 0) source = mergecheck::OpenDumpSourceForTest(path, gzip, chunk);
   // The size of what the reader inflates is only known when this target compressed it.
   const std::optional<uint64_t> size =
       !gzip || (mode & 1) != 0 ? std::optional<uint64_t>(text.size()) : std::nullopt;
 
-  const TouchEveryCell all = ScanAll(*source, columns, size, {});
+  // Reading a few bytes at a time must change nothing (dump_parser.cpp): the same tables, rows
+  // and positions as the reader's own size gives, or the same error.
+  std::string reference;
+  if (chunk != 0) {
+    try {
+      reference = ScanAll(*source, columns, size, {}).Summary();
+    } catch (const Error& e) {
+      reference = std::string("error: ") + e.what();
+    }
+    source = mergecheck::OpenDumpSourceForTest(path, gzip, chunk);
+  }
+  std::optional<TouchEveryCell> scanned;
+  try {
+    scanned.emplace(ScanAll(*source, columns, size, {}));
+  } catch (const Error& e) {
+    if (chunk != 0) SameOutcome(reference, std::string("error: ") + e.what(), chunk);
+    throw;
+  }
+  if (chunk != 0) SameOutcome(reference, scanned->Summary(), chunk);
+  const TouchEveryCell& all = *scanned;
   if (!rescan || !all.first_table()) return;
   // Again, for one table's rows only (MySQL's table names are case-sensitive, SQLite's not).
   // The input read whole once, so the rescan must too: an error now is a finding.
