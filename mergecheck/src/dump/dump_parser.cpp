@@ -98,6 +98,14 @@ class Parser {
     FailAt(path_, LineOfOffset(path_, gzip_, offset), problem, fix);
   }
 
+  // Whether an error that quotes the input from p (Printable) must first ask for more input:
+  // the message must not depend on where a read happened to stop, so it quotes what Printable
+  // would of the whole input.
+  bool NeedsContext(const char* p, const char* end) const {
+    const auto have = static_cast<size_t>(end - p);
+    return !eof_ && have < kPrintableBytes && std::memchr(p, '\n', have) == nullptr;
+  }
+
   // --- Input --------------------------------------------------------------------------------
 
   // Moves the unread bytes to the front, grows the buffer when a unit fills it, and reads the
@@ -140,7 +148,8 @@ class Parser {
       case State::kTuple:
         try {
           return StepTuple(p, end);
-        } catch (const SyntaxError& e) {  // from the literal decoder
+        } catch (const SyntaxError& e) {  // from the literal decoder, which quotes from value_
+          if (NeedsContext(value_, end)) return nullptr;  // the row is read again, whole
           FailAtPtr(value_ + e.offset, e.problem, kFixUnreadable);
         }
       case State::kAfterTuple:
@@ -189,6 +198,7 @@ class Parser {
     if (scanner_.AtDelimiter(p, end)) return p + scanner_.delimiter().size();
     if (c == ';') return p + 1;  // an empty statement (e.g. after a /*!40101 ... */)
     if (!IsWordByte(static_cast<unsigned char>(c)) || (c >= '0' && c <= '9')) {
+      if (NeedsContext(p, end)) return nullptr;
       FailAtPtr(
           p,
           "expected an SQL statement, found '" + Printable({p, static_cast<size_t>(end - p)}) + "'",
@@ -455,6 +465,7 @@ class Parser {
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) return nullptr;
     if (*p != '(') {
+      if (NeedsContext(p, end)) return nullptr;
       FailAtPtr(p,
                 "expected '(' to start a row of INSERT values, found '" +
                     Printable({p, static_cast<size_t>(end - p)}) + "'",
@@ -510,6 +521,7 @@ class Parser {
         ++p;
         break;
       }
+      if (NeedsContext(p, end)) return nullptr;
       FailAtPtr(p,
                 "expected ',' or ')' after a value, found '" +
                     Printable({p, static_cast<size_t>(end - p)}) + "'",

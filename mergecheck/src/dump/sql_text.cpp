@@ -74,7 +74,7 @@ bool IsNumberLiteral(std::string_view text) {
 
 std::string Printable(std::string_view text) {
   std::string out;
-  text = text.substr(0, 24);
+  text = text.substr(0, kPrintableBytes);
   AppendEscaped(out, text.substr(0, text.find('\n')), Escape::kNonAscii);
   return out;
 }

@@ -62,8 +62,11 @@ inline bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix)
   return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
 }
 
-// Up to 24 bytes of `text`, to its first line end, with other control and non-ASCII bytes
-// as \xNN, for error messages.
+// How many bytes of the input Printable quotes at most.
+inline constexpr size_t kPrintableBytes = 24;
+
+// Up to kPrintableBytes bytes of `text`, to its first line end, with other control and
+// non-ASCII bytes as \xNN, for error messages.
 std::string Printable(std::string_view text);
 
 // Splits one complete statement into tokens, skipping white space and comments (`-- ...`,

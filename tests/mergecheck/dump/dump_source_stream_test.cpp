@@ -94,6 +94,30 @@ TEST(DumpStream, EveryChunkSizeGivesTheSameResult) {
   }
 }
 
+// Regression (fuzz_dump, data/fuzz/dump/regression-error-text-depends-on-read-size): an error
+// that quotes the input where it stops ("found '...'") quoted only what the buffer held, so
+// reading a byte at a time gave "found '2'" where one read gave "found '2d+1s\");'".
+TEST(DumpStream, ErrorsQuoteTheSameTextWhateverTheChunkSize) {
+  const TempDir dir;
+  const std::string mysql_table = "CREATE TABLE `t` (`a` int, `b` int);\n";
+  const std::string cases[] = {
+      "CREATE TABLE t(a);\n;2d+1s\");\nmore\n",                        // no statement
+      mysql_table + "INSERT INTO `t` VALUES x1234567890;\n",           // no row
+      mysql_table + "INSERT INTO `t` VALUES (1 x234567, 2);\n",        // no ',' after a value
+      mysql_table + "INSERT INTO `t` VALUES (@abcdefghij, 2);\n",      // no value
+      "CREATE TABLE t(a, b);\nINSERT INTO t VALUES(12abcdefgh,2);\n",  // a malformed number
+  };
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    const std::string path = dir.path() + "/case" + std::to_string(i) + ".sql";
+    WriteFile(path, cases[i]);
+    const std::string whole = Outcome(path, false, kDumpChunkSize);
+    EXPECT_NE(whole.find("error: "), std::string::npos) << whole;
+    for (size_t chunk = 1; chunk <= 7; ++chunk) {
+      EXPECT_EQ(Outcome(path, false, chunk), whole) << cases[i] << " chunk " << chunk;
+    }
+  }
+}
+
 TEST(DumpStream, GzipGivesTheSameResult) {
   const TempDir dir;
   for (const char* name : {"mysql_binary_raw.sql", "sqlite_newlines.sql", "mysql_split.sql"}) {
