@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dump_test_util.h"
+#include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck::testing {
 namespace {
@@ -119,6 +120,37 @@ TEST(MysqlDump, BackslashEscapesFromMariadbDump) {
                                  {I(9), T("dq\"dq")},
                                  {I(10), T("%_ \\% \\_")},
                                  {I(11), T("")}}));
+}
+
+// Issue 16.1 end to end: rows whose strings end in runs of 1-4 backslashes, read in chunks of
+// every size from 1 to 9 bytes (so a read ends at every place in and after each run), and a key
+// after them that overlaps another dump.
+constexpr char kBackslashRuns[] =
+    "CREATE TABLE `t` (`id` int NOT NULL, `path` varchar(20), PRIMARY KEY (`id`));\n"
+    "INSERT INTO `t` VALUES (1,'a\\'b'),(2,'a\\\\'),(3,'a\\\\\\'b'),(4,'a\\\\\\\\'),"
+    "(5,'zz');\n";
+
+TEST(MysqlDump, BackslashRunsBeforeAQuoteInEveryChunkSize) {
+  const TempDir dir;
+  const std::string path = dir.path() + "/runs.sql";
+  ::steadyflake::testing::WriteFile(path, kBackslashRuns);
+  const Rows want{
+      {I(1), T("a'b")}, {I(2), T("a\\")}, {I(3), T("a\\'b")}, {I(4), T("a\\\\")}, {I(5), T("zz")}};
+  for (std::size_t chunk = 1; chunk <= 9; ++chunk) {
+    Recorder r;
+    OpenDumpSourceForTest(path, false, chunk)->Scan(r, {});
+    EXPECT_EQ(r.Rows("t"), want) << "chunks of " << chunk << " bytes";
+  }
+  const std::string other = dir.path() + "/other.sql";
+  ::steadyflake::testing::WriteFile(
+      other,
+      "CREATE TABLE `t` (`id` int NOT NULL, `path` varchar(20), PRIMARY KEY (`id`));\n"
+      "INSERT INTO `t` VALUES (5,'other'),(6,'x');\n");
+  Options options;
+  options.now_ms = int64_t{1767225600000};  // 2026-01-01
+  const Report report = Check(path, other, options);
+  ASSERT_EQ(report.keys.size(), 1u);
+  EXPECT_EQ(report.keys[0].overlap, 1u);
 }
 
 TEST(MysqlDump, EveryBackslashEscape) {

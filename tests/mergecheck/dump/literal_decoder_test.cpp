@@ -231,6 +231,28 @@ TEST(LiteralDecoder, MysqlStringsResolveBackslashEscapes) {
   EXPECT_EQ(Decode("'\xff\x01\xc3',", kMysql).bytes, "\xff\x01\xc3");
 }
 
+// Issue 16.1: a run of n backslashes before a quote leaves the quote closing the string when n
+// is even and escapes it when n is odd, whatever n; and a window that ends inside the run, or
+// on the quote after it, never decides too early.
+TEST(LiteralDecoder, MysqlBackslashRunsBeforeAQuoteByParity) {
+  for (std::size_t n = 1; n <= 4; ++n) {
+    const std::string run(n, '\\');
+    const std::string text = "'C:" + run + "'),('zz')";
+    const Out out = Decode(text, kMysql);
+    if (n % 2 == 0) {
+      EXPECT_EQ(out.bytes, "C:" + std::string(n / 2, '\\')) << n << " backslashes";
+      EXPECT_EQ(out.consumed, 3 + n + 1) << n << " backslashes";  // up to the closing quote
+    } else {
+      EXPECT_EQ(out.bytes, "C:" + std::string(n / 2, '\\') + "'),(") << n << " backslashes";
+      EXPECT_EQ(out.consumed, text.find("zz")) << n << " backslashes";
+    }
+    for (std::size_t cut = 3; cut <= 3 + n; ++cut) {
+      EXPECT_TRUE(NeedsMore(std::string_view(text).substr(0, cut), kMysql))
+          << n << " backslashes, window of " << cut << " bytes";
+    }
+  }
+}
+
 TEST(LiteralDecoder, DoubleQuotesAreNoStringInSqlite) {
   ExpectError("\"x\",", kSqlite, 0u, "expected a value");
 }
