@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -337,13 +339,25 @@ TEST(GeneratorConcurrencyTest, TwoThreadsMillionIdsEachUniqueAndIncreasing) {
   constexpr int kPerThread = 1'000'000;
   std::vector<std::vector<Id>> ids(2, std::vector<Id>(kPerThread));
   std::vector<std::thread> threads;
+  // With 2^21 IDs a millisecond try_next() never has to wait here: an empty one is a failure
+  // (dereferencing it would be undefined behaviour, not a failure).
+  std::atomic<int> empty{0};
   for (auto& out : ids) {
-    threads.emplace_back([&generator, &out] {
-      for (int i = 0; i < kPerThread; ++i)
-        out[i] = i % 3 == 2 ? *generator.try_next() : generator.next();
+    threads.emplace_back([&generator, &out, &empty] {
+      for (int i = 0; i < kPerThread; ++i) {
+        if (i % 3 != 2) {
+          out[i] = generator.next();
+        } else if (const std::optional<Id> id = generator.try_next()) {
+          out[i] = *id;
+        } else {
+          empty.fetch_add(1, std::memory_order_relaxed);
+          out[i] = generator.next();
+        }
+      }
     });
   }
   for (auto& thread : threads) thread.join();
+  EXPECT_EQ(empty.load(), 0) << "try_next() came back empty with capacity to spare";
   std::vector<Id> all;
   for (const auto& out : ids) {
     ASSERT_TRUE(std::is_sorted(out.begin(), out.end(), std::less_equal<Id>()) &&
