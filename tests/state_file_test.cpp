@@ -1,14 +1,16 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // Restart safety (invariant 2): the state file, its lock, and what happens when it is corrupt,
-// mismatched or held. Crashes are real: a forked child issues IDs and _exit()s without
+// mismatched or held. Crashes are real: a forked child issues IDs and is killed (SIGKILL) without
 // running any destructor.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,29 +45,41 @@ std::string StatePath(const TempDir& dir, uint64_t server_id = 7) {
   return dir.path() + "/server-" + std::to_string(server_id) + ".state";
 }
 
-// Runs `body` in a forked child that then dies without cleanup (no destructors, no final
-// state write), as a crash would. The child sends the largest ID it issued through a pipe.
+// Runs `body(report)` in a forked child, which issues IDs and passes some of them to `report`
+// (written to a pipe); once `reports` of them have arrived the parent kills the child with
+// SIGKILL, mid-issue: no destructor, no final state write, a real crash. Returns the largest ID
+// the child reported. `body` should not return; the child _exit()s if it does.
 template <typename Body>
-Id LargestIdFromCrashedChild(Body body) {
+Id LargestIdReportedBeforeKill(Body body, int reports) {
   int fds[2];
   EXPECT_EQ(::pipe(fds), 0);
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(fds[0]);
-    Id largest = -1;
     try {
-      largest = body();
+      body([fd = fds[1]](Id id) {
+        if (::write(fd, &id, sizeof id) != static_cast<ssize_t>(sizeof id)) ::_exit(3);
+      });
     } catch (...) {
+      ::_exit(2);
     }
-    (void)!::write(fds[1], &largest, sizeof largest);
-    ::_exit(0);  // a crash: no destructor runs
+    ::_exit(1);  // ran out of work before it was killed
   }
   ::close(fds[1]);
   Id largest = -1;
-  EXPECT_EQ(::read(fds[0], &largest, sizeof largest), static_cast<ssize_t>(sizeof largest));
+  int got = 0;
+  Id id = 0;
+  // IDs are 8 bytes, below PIPE_BUF: each write arrives whole or not at all.
+  while (::read(fds[0], &id, sizeof id) == static_cast<ssize_t>(sizeof id)) {
+    largest = std::max(largest, id);
+    if (++got == reports) ::kill(pid, SIGKILL);
+  }
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "the child was not killed mid-issue (status " << status << ")";
+  EXPECT_GE(got, reports) << "the child reported too few IDs";
   EXPECT_GT(largest, 0) << "the child failed to issue IDs";
   return largest;
 }
@@ -137,17 +151,18 @@ TEST(StateFileTest, TryNextNeverWritesTheStateFile) {
 
 TEST(StateFileTest, RestartAfterCrashWithWallClockSetBackNeverRepeats) {
   TempDir dir;
-  const Id largest = LargestIdFromCrashedChild([&] {
-    SimulatedClock clock(kJune2026);
-    Generator generator(WithState(&clock, dir.path()));
-    Id last = 0;
-    for (int i = 0; i < 300; ++i) {  // 3 s of demand at capacity, across several reservations
-      clock.Advance(10 * kMs);
-      generator.refresh();
-      for (const Id id : generator.next_batch(1024)) last = id;
-    }
-    return last;
-  });
+  // Killed after 300 reports: 3 s of demand at capacity, across several reservations.
+  const Id largest = LargestIdReportedBeforeKill(
+      [&](auto report) {
+        SimulatedClock clock(kJune2026);
+        Generator generator(WithState(&clock, dir.path()));
+        for (int i = 0; i < 100000; ++i) {
+          clock.Advance(10 * kMs);
+          generator.refresh();
+          report(generator.next_batch(1024).back());
+        }
+      },
+      300);
   SimulatedClock clock(kJune2026 - 3600 * kSecond);  // restarted with the clock an hour back
   Generator generator(WithState(&clock, dir.path()));
   EXPECT_GT(generator.next(), largest);
@@ -171,16 +186,46 @@ TEST(StateFileTest, PauseLongerThanTheReservationRenewsIt) {
 
 TEST(StateFileTest, CrashRightAfterStartStillCoversEverything) {
   TempDir dir;
-  const Id largest = LargestIdFromCrashedChild([&] {
-    SimulatedClock clock(kJune2026);
-    Generator generator(WithState(&clock, dir.path()));
-    Id last = 0;
-    for (const Id id : generator.next_batch(generator.max_batch())) last = id;  // max_lead used
-    return last;
-  });
+  const Id largest = LargestIdReportedBeforeKill(
+      [&](auto report) {
+        SimulatedClock clock(kJune2026);
+        Generator generator(WithState(&clock, dir.path()));
+        report(generator.next_batch(generator.max_batch()).back());  // max_lead used up
+        report(generator.next());  // waits for a tick that never comes: killed in there
+      },
+      1);
   SimulatedClock clock(kJune2026);  // same wall time: only the file knows
   Generator generator(WithState(&clock, dir.path()));
   EXPECT_GT(generator.next(), largest);
+}
+
+// A state folder, or a state file, this process may not write: the generator refuses to start
+// (it could not keep its reservation) with an error naming the path, and leaves the file as it
+// was. Run as nobody, so it runs as root too (root writes anything).
+TEST(StateFileTest, StateThisProcessMayNotWriteIsRefused) {
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);  // nobody may enter but not write
+  {
+    SimulatedClock clock(kJune2026);
+    Generator generator(WithState(&clock, dir.path(), 8));  // server 8's file, as root
+  }
+  const std::string text = ReadFile(StatePath(dir, 8));
+  ASSERT_FALSE(text.empty());
+  testing::RunUnprivileged([&]() -> std::string {
+    for (const uint64_t server_id : {7, 8}) {  // no file yet: the folder; then the file
+      try {
+        SimulatedClock clock(kJune2026);
+        Generator generator(WithState(&clock, dir.path(), server_id));
+        return "server " + std::to_string(server_id) + ": started without a writable state";
+      } catch (const Error& e) {
+        const std::string message = e.what();
+        if (e.code() != Code::kState || message.find(dir.path()) == std::string::npos) {
+          return "server " + std::to_string(server_id) + ": " + message;
+        }
+      }
+    }
+    return ReadFile(StatePath(dir, 8)) == text ? "" : "the state file was modified";
+  });
 }
 
 // Writes `text` as server 7's state file, starts a generator on it, and expects Error(kState)

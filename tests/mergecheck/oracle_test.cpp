@@ -2,7 +2,7 @@
 //
 // Brute force as the oracle: on random inputs, the checker's overlap for every key equals the
 // size of a plain std::set intersection, and its conflicts are that intersection. The seed is
-// printed ("[ seed ] N"); STEADYFLAKE_SEED=N reruns one.
+// printed ("[ seed     ] STEADYFLAKE_TEST_SEED=N"); setting it reruns one.
 
 #include <sqlite3.h>
 
@@ -19,18 +19,12 @@
 #include "checker.h"
 #include "mergecheck_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "test_util.h"
 
 namespace steadyflake::mergecheck {
 namespace {
 
 using testing::TempDir;
-
-uint64_t Seed() {
-  const char* env = std::getenv("STEADYFLAKE_SEED");
-  const uint64_t seed = env != nullptr ? std::stoull(env) : std::random_device()();
-  std::cout << "[ seed ] " << seed << " (rerun with STEADYFLAKE_SEED=" << seed << ")\n";
-  return seed;
-}
 
 // A value as SQLite compares it: integral reals are integers.
 std::string OracleValue(sqlite3_stmt* s, int i) {
@@ -131,7 +125,7 @@ std::string RandomShardSql(std::mt19937_64& rng) {
 }
 
 TEST(OracleTest, SqliteFilesAgreeWithStdSetIntersection) {
-  std::mt19937_64 rng(Seed());
+  std::mt19937_64 rng(steadyflake::testing::TestSeed());
   for (int round = 0; round < 8; ++round) {
     TempDir dir;
     const std::string a = dir.File("a.db");
@@ -226,7 +220,7 @@ std::set<std::vector<std::string>> StoredBySqlite(const std::string& type,
 }
 
 TEST(OracleTest, AffinityConversionsAgreeWithSqlite) {
-  std::mt19937_64 rng(Seed());
+  std::mt19937_64 rng(steadyflake::testing::TestSeed());
   static const std::vector<std::string> kTexts = {"5",
                                                   " 5",
                                                   "5 ",

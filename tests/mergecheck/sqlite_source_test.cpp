@@ -17,6 +17,7 @@
 #include "mergecheck_test_util.h"
 #include "source.h"
 #include "steadyflake/error.h"
+#include "test_util.h"
 
 namespace steadyflake::mergecheck {
 namespace {
@@ -200,7 +201,9 @@ void ExpectUntouchedByReading(const std::string& dir, const std::string& db, boo
   auto after = Snapshot(dir);
   if (wal) {
     const std::string name = std::filesystem::path(db).filename();
-    if (after.count(name + "-wal") != 0) EXPECT_EQ(after[name + "-wal"].first, "");
+    if (after.count(name + "-wal") != 0) {
+      EXPECT_EQ(after[name + "-wal"].first, "");
+    }
     after.erase(name + "-wal");
     after.erase(name + "-shm");
   }
@@ -351,11 +354,21 @@ TEST(OpenSourceTest, ClearErrorsForWhatIsNoInput) {
                                             "ELF\x02\x01\x01\0\0\0\0\0",
                                             12));
   ExpectOpenFails(dir.File("binary"), "neither a SQLite database nor an SQL dump");
-  if (::geteuid() != 0) {  // root reads anything
-    WriteFile(dir.File("secret.db"), "x");
-    ::chmod(dir.File("secret.db").c_str(), 0);
-    ExpectOpenFails(dir.File("secret.db"), "permission denied");
-  }
+  // As nobody, so it runs as root too (root reads anything).
+  WriteFile(dir.File("secret.db"), "x");
+  ::chmod(dir.File("secret.db").c_str(), 0);
+  ::chmod(dir.path().c_str(), 0755);
+  steadyflake::testing::RunUnprivileged([&]() -> std::string {
+    try {
+      OpenSource(dir.File("secret.db"));
+      return "no error for an unreadable file";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      return message.rfind(dir.File("secret.db") + ": permission denied; ", 0) == 0
+                 ? ""
+                 : "wrong message: " + message;
+    }
+  });
 }
 
 TEST(OpenSourceTest, PicksTheReaderByContentNotName) {
