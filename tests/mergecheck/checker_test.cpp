@@ -5,6 +5,8 @@
 
 #include "checker.h"
 
+#include <sqlite3.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -266,6 +268,58 @@ TEST(CheckerTest, RefusesTheSameFileAsBothInputs) {
       EXPECT_EQ(std::string(e.what()), a + " and " + b +
                                            " are the same file; pass the two shards to merge (A "
                                            "the target, B the one merged into it)");
+    }
+  }
+}
+
+// The overlap SQLite itself finds between table t of `a` and of `b` (ATTACH and JOIN on k).
+uint64_t SqliteOverlap(const std::string& a, const std::string& b) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(a.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  const std::string sql = "ATTACH '" + b + "' AS b";
+  sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+  sqlite3_prepare_v2(db, "SELECT count(*) FROM main.t JOIN b.t ON main.t.k = b.t.k", -1, &stmt,
+                     nullptr);
+  const uint64_t overlap =
+      sqlite3_step(stmt) == SQLITE_ROW ? static_cast<uint64_t>(sqlite3_column_int64(stmt, 0)) : 0;
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return overlap;
+}
+
+// Issue 16.4c: in a REAL or NUMERIC key column, 1, 1.0, '1' and '1.0' may be one key to SQLite
+// (affinity converts them on insert). The checker's overlap is SQLite's own, value by value.
+TEST(CheckerTest, IntegralValuesOfRealAndNumericKeysOverlapAsSqliteSays) {
+  const std::vector<std::string> values = {"1",   "1.0",   "'1'", "'1.0'",  "1.5", "'01'",
+                                           "1e0", "'1e0'", "2",   "'2.50'", "2.5", "'abc'"};
+  for (const char* type : {"REAL", "NUMERIC"}) {
+    TempDir dir;
+    std::vector<std::string> files;  // one database per value
+    std::vector<std::string> dumps;  // the same as a sqlite3 .dump: the literal as written
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string sql = std::string("CREATE TABLE t(k ") + type +
+                              " PRIMARY KEY);\nINSERT INTO t VALUES(" + values[i] + ");\n";
+      files.push_back(dir.File(std::to_string(i) + ".db"));
+      testing::ExecSql(files.back(), sql);
+      dumps.push_back(dir.File(std::to_string(i) + ".sql"));
+      testing::WriteFile(dumps.back(),
+                         "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n" + sql + "COMMIT;\n");
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      for (std::size_t j = 0; j < values.size(); ++j) {
+        const uint64_t want = SqliteOverlap(files[i], files[j]);
+        const std::string what =
+            std::string("k ") + type + ": A holds " + values[i] + ", B holds " + values[j];
+        if (i < j) {  // one order is enough; the same file twice is refused
+          const Report files_only = Check(files[i], files[j], Opts());
+          ASSERT_EQ(files_only.keys.size(), 1u);
+          EXPECT_EQ(files_only.keys[0].overlap, want) << what << " (two databases)";
+        }
+        const Report with_dump = Check(files[i], dumps[j], Opts());
+        ASSERT_EQ(with_dump.keys.size(), 1u);
+        EXPECT_EQ(with_dump.keys[0].overlap, want) << what << " (B a dump)";
+      }
     }
   }
 }
