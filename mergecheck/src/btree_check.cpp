@@ -116,7 +116,6 @@ class Walker {
       const uint32_t next = Get32(base);
       const uint32_t leaves = Get32(base + 4);
       if (leaves > usable_ / 4 - 2) Fail(trunk, "the freelist trunk page lists too many pages");
-      // Copied first: Use() may not read pages, but keep `base` valid regardless.
       for (uint32_t i = 0; i < leaves; ++i) Use(Get32(base + 8 + 4 * i), trunk);
       seen += 1 + uint64_t{leaves};
       if (seen > expected) break;
