@@ -125,7 +125,8 @@ Generator::Generator(Options options)
     }
   }
   if (!options.state_dir.empty()) {
-    state_ = std::make_unique<internal::StateFile>(options.state_dir, layout_, server_id_);
+    state_ =
+        std::make_unique<internal::StateFile>(options.env, options.state_dir, layout_, server_id_);
     if (const auto reserved = state_->reserved_until(); reserved && *reserved >= start_tick) {
       start_tick = *reserved + 1;
       start_reason = "state file " + state_->path();

@@ -2,18 +2,12 @@
 
 #include "state_file.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <system_error>
 
 #include "steadyflake/error.h"
 
@@ -44,67 +38,22 @@ std::string Errno(int error) { return std::strerror(error); }
   throw Error(Error::Code::kState, message);
 }
 
-// Writes all of `data` to `fd`, retrying short writes. Returns 0 or an errno value.
-int WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return 0;
-}
-
-// Reads a whole small file. Returns 0 or an errno value.
-int ReadAll(int fd, std::string* out) {
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    if (n == 0) return 0;
-    out->append(buffer, static_cast<std::size_t>(n));
-    if (out->size() > (1 << 16)) return EFBIG;  // a state file is under 200 bytes
-  }
-}
-
 }  // namespace
 
-StateFile::StateFile(const std::string& dir, const Layout& layout, uint64_t server_id)
-    : layout_(layout),
+StateFile::StateFile(Env* env, const std::string& dir, const Layout& layout, uint64_t server_id)
+    : env_(env != nullptr ? env : Env::Default()),
+      layout_(layout),
       server_id_(server_id),
       dir_(dir),
       path_(dir + "/server-" + std::to_string(server_id) + ".state"),
       lock_path_(dir + "/server-" + std::to_string(server_id) + ".lock") {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    StateError("cannot create state folder " + dir + ": " + ec.message() +
+  if (const int error = env_->CreateDirs(dir); error != 0) {
+    StateError("cannot create state folder " + dir + ": " + Errno(error) +
                "; choose a writable state folder");
   }
-  dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd_ < 0) {
-    StateError("cannot open state folder " + dir + ": " + Errno(errno) +
-               "; choose a readable state folder");
-  }
-  lock_fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) {
-    const int error = errno;
-    ::close(dir_fd_);
-    StateError("cannot open lock file " + lock_path_ + ": " + Errno(error) +
-               "; choose a writable state folder");
-  }
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int error = errno;
-    std::string holder;
-    ReadAll(lock_fd_, &holder);
+  std::string holder;
+  if (const int error = env_->LockFile(lock_path_, &lock_, &holder); error != 0) {
     while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-    ::close(lock_fd_);
-    ::close(dir_fd_);
     if (error == EWOULDBLOCK) {
       throw Error(Error::Code::kLocked, "state file " + path_ +
                                             " is in use by another generator (pid " +
@@ -112,27 +61,13 @@ StateFile::StateFile(const std::string& dir, const Layout& layout, uint64_t serv
                                             "); stop that process first: two generators with one "
                                             "server id would issue the same IDs");
     }
-    StateError("cannot lock " + lock_path_ + ": " + Errno(error));
+    StateError("cannot lock " + lock_path_ + ": " + Errno(error) +
+               "; choose a writable state folder");
   }
-  // We hold the lock: record who we are for the next process that finds it taken.
-  const std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
-    // Not fatal: the lock itself holds; only the holder's pid would be missing from errors.
-  }
-  try {
-    Read();
-  } catch (...) {
-    ::close(lock_fd_);
-    ::close(dir_fd_);
-    throw;
-  }
+  Read();  // on a throw, lock_'s destructor releases the lock
 }
 
-StateFile::~StateFile() {
-  // Closing the descriptor releases the flock.
-  ::close(lock_fd_);
-  ::close(dir_fd_);
-}
+StateFile::~StateFile() = default;
 
 std::string StateFile::Render(const Layout& layout, uint64_t server_id, uint64_t reserved_until) {
   std::string text = std::string(kMagic) + "\n";
@@ -149,14 +84,10 @@ std::string StateFile::Seal(std::string body) {
 }
 
 void StateFile::Read() {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return;  // first start with this folder
-    StateError("cannot read state file " + path_ + ": " + Errno(errno));
-  }
   std::string text;
-  const int error = ReadAll(fd, &text);
-  ::close(fd);
+  // A state file is under 200 bytes: anything much longer is no state file.
+  const int error = env_->ReadFile(path_, 1 << 16, &text);
+  if (error == ENOENT) return;  // first start with this folder
   if (error != 0) StateError("cannot read state file " + path_ + ": " + Errno(error));
   reserved_until_ = Parse(text, path_, layout_, server_id_);
 }
@@ -230,27 +161,33 @@ uint64_t StateFile::Parse(std::string_view text, const std::string& path, const 
   return *reserved;
 }
 
+// Temporary file, its data synced, renamed over the old one, the folder synced: at every step
+// of the way a power loss leaves either the old file or the new one, whole. Any failure leaves
+// the old file as it was, but for one: a failed folder sync after the rename, where the new
+// file is in place but may not survive a power loss. Either covers every ID issued, because
+// reserved_until_ (and so the generator's limit) moves only after the whole sequence succeeded.
 void StateFile::Write(uint64_t reserved_until) {
   const std::string text = Render(layout_, server_id_, reserved_until);
   const std::string temp = path_ + ".tmp";
   const auto fail = [&](const std::string& step, int error) {
     StateError("cannot write state file " + path_ + " (" + step + "): " + Errno(error));
   };
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open " + temp, errno);
-  int error = WriteAll(fd, text);
-  if (error == 0 && ::fsync(fd) != 0) error = errno;
-  if (::close(fd) != 0 && error == 0) error = errno;
+  std::unique_ptr<WritableFile> file;
+  if (const int error = env_->NewWritableFile(temp, &file); error != 0) {
+    fail("open " + temp, error);
+  }
+  int error = file->Append(text);
+  if (error == 0) error = file->Sync();
+  if (const int close_error = file->Close(); error == 0) error = close_error;
   if (error != 0) {
-    ::unlink(temp.c_str());
+    env_->RemoveFile(temp);
     fail("write " + temp, error);
   }
-  if (::rename(temp.c_str(), path_.c_str()) != 0) {
-    error = errno;
-    ::unlink(temp.c_str());
+  if (error = env_->RenameFile(temp, path_); error != 0) {
+    env_->RemoveFile(temp);
     fail("rename", error);
   }
-  if (::fsync(dir_fd_) != 0) fail("fsync folder", errno);
+  if (error = env_->SyncDir(dir_); error != 0) fail("fsync folder", error);
   reserved_until_ = reserved_until;
 }
 

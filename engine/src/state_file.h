@@ -14,10 +14,10 @@
 //   checksum 9f0c3a5d1e2b4c6a
 //
 // where checksum is the FNV-1a 64 hash of the lines above it. Writes replace it atomically
-// (temporary file, fsync, rename, fsync of the folder). A lock file `<dir>/server-<id>.lock`,
-// flock()ed for the life of the StateFile and holding the holder's pid, keeps a second
-// generator (in this or another process) from using the same server id and folder; the lock
-// is on a separate file because rename() replaces the state file's inode.
+// (temporary file, fsync, rename, fsync of the folder), through an Env (env.h) that tests fake. A
+// lock file `<dir>/server-<id>.lock`, flock()ed for the life of the StateFile and holding the
+// holder's pid, keeps a second generator (in this or another process) from using the same server id
+// and folder; the lock is on a separate file because rename() replaces the state file's inode.
 //
 // Not thread-safe: the Generator serializes calls under its mutex.
 
@@ -25,20 +25,23 @@
 #define STEADYFLAKE_ENGINE_SRC_STATE_FILE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "env.h"
 #include "steadyflake/layout.h"
 
 namespace steadyflake::internal {
 
 class StateFile {
  public:
-  // Creates `dir` if missing, takes the lock and reads the file if there is one. Throws Error:
-  // kLocked naming the holder's pid; kState for a corrupt file or one of another layout, epoch or
-  // server id (never replaced), or for a folder or file that cannot be created or read.
-  StateFile(const std::string& dir, const Layout& layout, uint64_t server_id);
+  // Creates `dir` if missing, takes the lock and reads the file if there is one, all through
+  // `env` (not owned; nullptr: Env::Default()). Throws Error: kLocked naming the holder's pid;
+  // kState for a corrupt file or one of another layout, epoch or server id (never replaced),
+  // or for a folder or file that cannot be created or read.
+  StateFile(Env* env, const std::string& dir, const Layout& layout, uint64_t server_id);
   ~StateFile();
 
   StateFile(const StateFile&) = delete;
@@ -47,7 +50,9 @@ class StateFile {
   // The reserved-until tick read at open; nullopt when there was no state file yet.
   std::optional<uint64_t> reserved_until() const { return reserved_until_; }
 
-  // Durably records `reserved_until`. Throws Error(kState) with the path and the reason.
+  // Durably records `reserved_until`. Throws Error(kState) with the path and the failed step;
+  // then reserved_until() is unchanged and the file on disk is the old one, or (the folder
+  // sync failed) the new one, not yet durable.
   void Write(uint64_t reserved_until);
 
   const std::string& path() const { return path_; }
@@ -66,13 +71,13 @@ class StateFile {
  private:
   void Read();
 
+  Env* const env_;
   const Layout layout_;
   const uint64_t server_id_;
   const std::string dir_;
   const std::string path_;
   const std::string lock_path_;
-  int lock_fd_ = -1;
-  int dir_fd_ = -1;
+  std::unique_ptr<FileLock> lock_;
   std::optional<uint64_t> reserved_until_;
 };
 

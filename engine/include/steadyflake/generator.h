@@ -40,6 +40,7 @@
 namespace steadyflake {
 
 namespace internal {
+class Env;
 class StateFile;
 
 // Turns a position of the generator's counter (tick << sequence_bits | sequence) into an ID by
@@ -167,6 +168,11 @@ class Generator {
     std::chrono::milliseconds max_startup_lead{std::chrono::hours(24)};
 
     Ticker ticker = Ticker::kThread;
+
+    // The file system the state file goes through; not owned, must outlive the generator.
+    // nullptr: the real one. Internal (engine/src/env.h), for tests that fail or lose
+    // file-system calls; may change between releases.
+    internal::Env* env = nullptr;
   };
 
   // Validates the options, reads the wall clock once, locks and reads the state file and
