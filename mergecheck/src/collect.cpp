@@ -252,6 +252,7 @@ InputReport DescribeInput(const std::string& path, const Source& source,
   InputReport in;
   in.path = path;
   in.format = source.format();
+  in.reader = source.reader();
   in.tables = collector.tables().size();
   in.rows = collector.rows();
   in.bytes = source.bytes_read();

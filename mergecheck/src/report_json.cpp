@@ -52,6 +52,7 @@ std::string FormatJson(const Report& report) {
   for (const InputReport& in : report.inputs) {
     doc["inputs"].push_back({{"path", in.path},
                              {"format", in.format},
+                             {"reader", in.reader},
                              {"tables", in.tables},
                              {"rows", in.rows},
                              {"bytes", in.bytes}});

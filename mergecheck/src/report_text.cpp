@@ -96,7 +96,9 @@ std::string FormatText(const Report& report, const Layout& layout) {
     const InputReport& in = report.inputs[i];
     out += std::string(labels[i]) + ": " + in.path + " (" + in.format + ", " +
            GroupThousands(in.tables) + (in.tables == 1 ? " table, " : " tables, ") +
-           GroupThousands(in.rows) + (in.rows == 1 ? " row)\n" : " rows)\n");
+           GroupThousands(in.rows) + (in.rows == 1 ? " row" : " rows");
+    if (!in.reader.empty()) out += "; reader: " + in.reader;
+    out += ")\n";
   }
   out += "\n";
   if (report.keys.empty()) out += "no key of a table in both inputs to compare\n";

@@ -63,6 +63,9 @@ class Source {
   // "sqlite", "sqlite-dump" or "mysql-dump", with "+gzip" when compressed.
   virtual std::string format() const = 0;
 
+  // How the last Scan read the rows (InputReport::reader).
+  virtual std::string reader() const = 0;
+
   // Reads the whole input once, calling `visitor` as it goes; only tables named in `only`
   // (all when empty) get OnRow calls. May be called again (the checker rereads when a key was
   // declared after rows of its table, e.g. ALTER TABLE ... ADD PRIMARY KEY at the end of a

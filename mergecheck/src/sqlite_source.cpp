@@ -122,6 +122,18 @@ class SqliteSource final : public Source {
 
   std::string format() const override { return "sqlite"; }
 
+  std::string reader() const override {
+    if (!pages_usable_) return "SQLite: its -wal log holds rows the database file does not";
+    if (tables_sql_ == 0 && tables_direct_ > 0) return "b-tree pages";
+    if (tables_direct_ == 0) return "SQLite";
+    std::string text = "b-tree pages (";
+    text.append(std::to_string(tables_direct_))
+        .append(tables_direct_ == 1 ? " table) and SQLite (" : " tables) and SQLite (")
+        .append(std::to_string(tables_sql_))
+        .append(tables_sql_ == 1 ? " table)" : " tables)");
+    return text;
+  }
+
   uint64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
   uint64_t rows_read() const override { return rows_.load(std::memory_order_relaxed); }
 
@@ -131,6 +143,7 @@ class SqliteSource final : public Source {
     bytes_.store(0, std::memory_order_relaxed);
     misses_at_start_ = CacheMisses();
     direct_bytes_ = 0;
+    tables_direct_ = tables_sql_ = 0;
     file_.Exec("BEGIN");
     std::exception_ptr failure;
     try {
@@ -168,7 +181,8 @@ class SqliteSource final : public Source {
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
     std::optional<PageFile> pages;
-    if (file_.FileHoldsSnapshot()) {
+    pages_usable_ = file_.FileHoldsSnapshot();
+    if (pages_usable_) {
       try {
         pages.emplace(file_.fd());
       } catch (const DamagedPage&) {
@@ -190,8 +204,10 @@ class SqliteSource final : public Source {
       if (rowid_only) {
         if (!direct.has_value()) direct.emplace(*pages);
         ReadRowids(*direct, ref.root, table, wanted, visitor);
+        ++tables_direct_;
       } else {
         ReadRows(table, wanted, visitor);
+        ++tables_sql_;
       }
     }
     if (!check_structure) return;
@@ -439,6 +455,11 @@ class SqliteSource final : public Source {
   int page_size_ = 0;
   uint64_t misses_at_start_ = 0;
   uint64_t direct_bytes_ = 0;  // bytes RowidReader has read in this scan
+  // What the last scan read, for reader(): tables read by RowidReader and by SELECT, and
+  // whether the file alone held the snapshot (no -wal frames), which RowidReader needs.
+  int tables_direct_ = 0;
+  int tables_sql_ = 0;
+  bool pages_usable_ = true;
   std::atomic<uint64_t> rows_{0};
   std::atomic<uint64_t> bytes_{0};
 };

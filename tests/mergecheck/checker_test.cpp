@@ -366,6 +366,7 @@ class KeyAfterRowsSource : public Source {
  public:
   explicit KeyAfterRowsSource(std::vector<int64_t> ids) : ids_(std::move(ids)) {}
   std::string format() const override { return "fake"; }
+  std::string reader() const override { return "fake"; }
   uint64_t bytes_read() const override { return 0; }
   uint64_t rows_read() const override { return 0; }
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {

@@ -61,6 +61,7 @@ class MemorySource : public Source {
   }
 
   std::string format() const override { return "memory"; }
+  std::string reader() const override { return "memory"; }
   uint64_t bytes_read() const override { return 0; }
   uint64_t rows_read() const override { return 0; }
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {

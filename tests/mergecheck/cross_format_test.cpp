@@ -39,11 +39,12 @@ bool RunShell(const std::string& command) { return std::system(command.c_str()) 
 
 std::string Shell(const std::string& path) { return "'" + path + "'"; }
 
-// Everything but the inputs' paths, formats and byte counts.
+// Everything but the inputs' paths, formats, readers and byte counts.
 std::string Comparable(Report r) {
   for (InputReport& in : r.inputs) {
     in.path.clear();
     in.format.clear();
+    in.reader.clear();
     in.bytes = 0;
   }
   return FormatJson(r);

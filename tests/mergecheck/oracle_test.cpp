@@ -168,6 +168,7 @@ class CellSource : public Source {
   CellSource(std::string type, std::vector<Cell> cells)
       : type_(std::move(type)), cells_(std::move(cells)) {}
   std::string format() const override { return "cells"; }
+  std::string reader() const override { return "cells"; }
   uint64_t bytes_read() const override { return 0; }
   uint64_t rows_read() const override { return 0; }
   void Scan(SourceVisitor& visitor, const std::vector<std::string>&) override {

@@ -21,6 +21,8 @@ Report Sample() {
   r.verdict = Report::Verdict::kConflict;
   r.inputs[0] = InputReport{"a.db", "sqlite", 2, 10, 4096};
   r.inputs[1] = InputReport{"b.sql.gz", "mysql-dump+gzip", 3, 12, 999};
+  r.inputs[0].reader = "b-tree pages";
+  r.inputs[1].reader = "SQL text";
   KeyReport item;
   item.table = "item";
   item.columns = {"id"};
@@ -50,7 +52,8 @@ Report Sample() {
 TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
   const std::string text = FormatText(Sample(), Layout::Game());
   for (const char* part :
-       {"A: a.db (sqlite, 2 tables, 10 rows)", "B: b.sql.gz (mysql-dump+gzip, 3 tables, 12 rows)",
+       {"A: a.db (sqlite, 2 tables, 10 rows; reader: b-tree pages)",
+        "B: b.sql.gz (mysql-dump+gzip, 3 tables, 12 rows; reader: SQL text)",
         "item (id) primary key: A 10, B 12, overlap 12",
         "    6710893571  2024-01-01T00:00:01.000Z server=7 seq=3\n", "    18446744073709551615\n",
         "... 10 more", "(legacy/foreign): A 0, B 2",
@@ -75,6 +78,7 @@ TEST(FormatJsonTest, DocumentedFields) {
   const auto doc = nlohmann::json::parse(FormatJson(Sample()));
   EXPECT_EQ(doc["verdict"], "conflict");
   EXPECT_EQ(doc["inputs"][1]["format"], "mysql-dump+gzip");
+  EXPECT_EQ(doc["inputs"][0]["reader"], "b-tree pages");
   EXPECT_EQ(doc["inputs"][0]["rows"], 10);
   EXPECT_EQ(doc["inputs"][0]["tables"], 2);
   EXPECT_EQ(doc["inputs"][0]["path"], "a.db");

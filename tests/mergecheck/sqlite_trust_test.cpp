@@ -20,6 +20,7 @@
 #include "mergecheck_test_util.h"
 #include "source.h"
 #include "steadyflake/error.h"
+#include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck {
 namespace {
@@ -113,6 +114,43 @@ TEST(SqliteTrustTest, WalDatabaseSeesALogThatAppearsAfterItIsOpened) {
   RecordingVisitor v;
   source->Scan(v, {});
   EXPECT_EQ(v.rows.at("item").size(), 7u);
+}
+
+// Issue 16.4a: the direct b-tree reader must never read a database whose -wal log holds rows;
+// the report names the reader each input went through, so the path taken is seen. B's only
+// conflicting row lives in its log: read from the pages, the check would say "safe".
+TEST(SqliteTrustTest, AConflictOnlyInTheLogIsFoundAndTheReaderNamed) {
+  TempDir dir;
+  const std::string a = dir.File("a.db"), b = dir.File("b.db");
+  constexpr char kMail[] = "CREATE TABLE mail(id INTEGER PRIMARY KEY, body TEXT);";
+  testing::ExecSql(
+      a, std::string(kMail) + "INSERT INTO mail VALUES(1, 'x'), (2, 'y'), (9000000001, 'z');");
+  testing::ExecSql(b, std::string("PRAGMA journal_mode=WAL;") + kMail +
+                          "INSERT INTO mail VALUES(5, 'x'), (6, 'y');");
+  Connection writer(b);  // a live server: its last row is only in b.db-wal
+  ASSERT_EQ(writer.Exec("PRAGMA wal_autocheckpoint=0; INSERT INTO mail VALUES(9000000001, 'w');"),
+            SQLITE_OK);
+  ASSERT_GT(std::filesystem::file_size(b + "-wal"), 0u);
+
+  const Report r = Check(a, b, Options{});
+  EXPECT_EQ(r.inputs[0].reader, "b-tree pages");
+  EXPECT_EQ(r.inputs[1].reader, "SQLite: its -wal log holds rows the database file does not");
+  ASSERT_EQ(r.keys.size(), 1u);
+  EXPECT_EQ(r.keys[0].rows_b, 3u);
+  EXPECT_EQ(r.keys[0].overlap, 1u) << "the row in the log was not read";
+  EXPECT_EQ(r.verdict, Report::Verdict::kConflict);
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("A: " + a + " (sqlite, 1 table, 3 rows; reader: b-tree pages)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(FormatJson(r).find("\"reader\":\"SQLite: its -wal log"), std::string::npos);
+
+  // Once the log is checkpointed into the file, B is read from its pages too, same answer.
+  ASSERT_EQ(writer.Exec("PRAGMA wal_checkpoint(TRUNCATE);"), SQLITE_OK);
+  const Report after = Check(a, b, Options{});
+  EXPECT_EQ(after.inputs[1].reader, "b-tree pages");
+  ASSERT_EQ(after.keys.size(), 1u);
+  EXPECT_EQ(after.keys[0].overlap, 1u);
 }
 
 // 2. A commit between the first scan and the second read of the same input: no verdict.

@@ -104,6 +104,8 @@ class DumpSource final : public Source {
     return f;
   }
 
+  std::string reader() const override { return "SQL text"; }
+
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     progress_.bytes.store(0, std::memory_order_relaxed);
     progress_.rows.store(0, std::memory_order_relaxed);

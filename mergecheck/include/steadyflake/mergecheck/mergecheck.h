@@ -84,6 +84,12 @@ struct InputReport {
   // is at most 24 bytes per key, whatever the row width).
   uint64_t keys_held = 0;
   uint64_t key_bytes = 0;
+  // How the rows were read, so a report says which path stood behind it: "SQL text" (dumps);
+  // for SQLite files "b-tree pages" (the direct reader, for tables whose key is the rowid),
+  // "SQLite" (queries through the library), "b-tree pages (N tables) and SQLite (M tables)",
+  // or "SQLite: <why not the pages>" when the file alone does not hold the data (a WAL
+  // database whose -wal log holds committed rows).
+  std::string reader = {};
 };
 
 // Something present in one input only.
