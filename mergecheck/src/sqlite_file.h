@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,6 +104,10 @@ class SqliteFile {
 
   [[noreturn]] void ThrowChanged() const;
   [[noreturn]] void ThrowDamaged(const BtreeDamage& damage) const;
+
+  // Damage in the 100-byte database header that SQLite reports only as "malformed": a page
+  // count it trusts that is larger than the file. nullopt if the header is not so damaged.
+  std::optional<BtreeDamage> HeaderDamage() const;
 
   // The structure check through SQLite, for a snapshot that is not the file alone (a WAL
   // database with frames in its log): `PRAGMA quick_check`, in the caller's transaction.

@@ -411,10 +411,7 @@ class SqliteSource final : public Source {
         }
       });
     } catch (const DamagedPage& corrupt) {
-      throw Error(Error::Code::kInvalidArgument, path_ + ": cannot read table " + table.name +
-                                                     ": page " + std::to_string(corrupt.page()) +
-                                                     " is damaged (" + corrupt.what() + "); " +
-                                                     kCorruptFix);
+      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), "table " + table.name});
     }
     rows_.fetch_add(unpublished, std::memory_order_relaxed);
     direct_bytes_ += pages * direct.page_size();

@@ -24,6 +24,9 @@
 namespace steadyflake::mergecheck {
 namespace {
 
+using testing::Get32;
+using testing::PageSize;
+using testing::Put32;
 using testing::ReadFile;
 using testing::TempDir;
 using testing::WriteFile;
@@ -119,24 +122,6 @@ TEST(BtreeCheckTest, FindsNoDamageInSoundFiles) {
   }
 }
 
-// The page size of the file's header.
-std::size_t PageSize(const std::string& bytes) {
-  const std::size_t size =
-      static_cast<unsigned char>(bytes[16]) << 8 | static_cast<unsigned char>(bytes[17]);
-  return size == 1 ? 65536 : size;
-}
-
-uint32_t Get32(const std::string& bytes, std::size_t at) {
-  return uint32_t{static_cast<unsigned char>(bytes[at])} << 24 |
-         uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
-         uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 |
-         static_cast<unsigned char>(bytes[at + 3]);
-}
-
-void Put32(std::string& bytes, std::size_t at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (24 - 8 * i));
-}
-
 // Writes `bytes` over the file at `path`; CheckBtrees must then name `page`, `owner` and
 // `problem`.
 void ExpectDamage(const std::string& path, const std::string& bytes,
@@ -203,19 +188,7 @@ TEST(BtreeCheckTest, NamesAnOverflowChainCutShort) {
   const auto trees = TreesOf(path);
   // Cut the chain after one of its overflow pages (dbstat lists them): its next-page number,
   // its first 4 bytes, becomes 0.
-  std::vector<uint32_t> overflow;
-  {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE pagetype = 'overflow'", -1, &stmt,
-                       nullptr);
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-      overflow.push_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)));
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-  }
+  const std::vector<uint32_t> overflow = testing::PagesOfType(path, "overflow");
   ASSERT_GT(overflow.size(), 2u);
   std::string bytes = ReadFile(path);
   const std::size_t page = PageSize(bytes);

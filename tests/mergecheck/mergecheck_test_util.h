@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +40,46 @@ inline void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
   if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// Bytes of a SQLite file, for tests that craft damage into one.
+// The page size its header gives.
+inline std::size_t PageSize(const std::string& bytes) {
+  const std::size_t size =
+      static_cast<unsigned char>(bytes[16]) << 8 | static_cast<unsigned char>(bytes[17]);
+  return size == 1 ? 65536 : size;
+}
+
+// The big-endian 32-bit number at `at`.
+inline uint32_t Get32(const std::string& bytes, std::size_t at) {
+  return uint32_t{static_cast<unsigned char>(bytes[at])} << 24 |
+         uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16 |
+         uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8 |
+         static_cast<unsigned char>(bytes[at + 3]);
+}
+
+inline void Put32(std::string& bytes, std::size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (24 - 8 * i));
+}
+
+// The numbers of the pages of the database at `path` that SQLite's dbstat gives `type`
+// ('internal', 'leaf', 'overflow'), of the table or index `name` if given, in dbstat's order.
+inline std::vector<uint32_t> PagesOfType(const std::string& path, const std::string& type,
+                                         const std::string& name = "") {
+  std::vector<uint32_t> pages;
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE pagetype = ?1 AND (?2 = '' OR name = ?2)",
+                     -1, &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, type.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    pages.push_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return pages;
 }
 
 // A fresh folder under $TMPDIR, removed with everything in it on destruction.
