@@ -16,6 +16,7 @@
 
 #include "fake_env.h"
 #include "state_file.h"
+#include "steadyflake/error.h"
 #include "steadyflake/generator.h"
 #include "test_util.h"
 
@@ -71,6 +72,26 @@ TEST(StateFileDurabilityTest, EveryWriteIsTempFileSyncRenameThenFolderSync) {
   EXPECT_EQ(env.calls(), WriteCalls());
   EXPECT_EQ(env.Contents(kState), Render(game, start + 60 + 300));
   EXPECT_EQ(env.Files(), std::set<std::string>{kState}) << "a temporary file was left behind";
+}
+
+// A failure at any step of the first write: the generator refuses to start (Error kState
+// naming the step), having issued nothing, and leaves no temporary file. After a failed folder
+// sync the new file may be in place; it holds a reservation no ID was issued under.
+TEST(StateFileDurabilityTest, AFailureAtAnyStepOfTheFirstWriteRefusesToStart) {
+  for (std::size_t step = 0; step < WriteCalls().size(); ++step) {
+    SCOPED_TRACE("failing call: " + WriteCalls()[step]);
+    FakeEnv env;
+    SimulatedClock clock(kJune2026);
+    env.FailCall(3 + step, ENOSPC);  // after CreateDirs, LockFile and ReadFile
+    EXPECT_STEADYFLAKE_ERROR(Generator{OnFakeDisk(&env, &clock)}, Error::Code::kState,
+                             "cannot write state file " + kState);
+    ASSERT_GT(env.calls().size(), 3 + step);
+    EXPECT_EQ(env.calls()[3 + step], WriteCalls()[step]);
+    const std::set<std::string> files = env.Files();
+    EXPECT_EQ(files.count(kTemp), 0u) << "a temporary file was left behind";
+    // The lock went with the generator that never started: the next one starts.
+    EXPECT_NO_THROW(Generator{OnFakeDisk(&env, &clock)});
+  }
 }
 
 // A failure at any step of an extension: the error names the step, the file keeps the old
