@@ -48,6 +48,9 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   Collector ca(options, 0, a);
   Collector cb(options, 1, b);
   CollectBoth(ca, cb, options.layout, cutoff_ms);
+  // B's text compares under A's collations where the schemas differ: B is merged into A.
+  const std::vector<Collector::Recollation> recollations = Recollations(ca, cb, options);
+  if (!recollations.empty()) cb.Recollate(recollations, options.layout, cutoff_ms);
 
   Report report;
   report.inputs[0] = DescribeInput(path_a, a, ca);

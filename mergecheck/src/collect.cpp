@@ -98,6 +98,30 @@ std::vector<int> MapWanted(const TableState& final_state, const Table& now) {
 void Collector::Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<bool>& cancelled) {
   cancelled_ = &cancelled;
   source_.Scan(*this, options_.tables);
+  Finish(layout, cutoff_ms);
+  cancelled_ = nullptr;
+}
+
+void Collector::Recollate(const std::vector<Recollation>& changes, const Layout& layout,
+                          int64_t cutoff_ms) {
+  for (const Recollation& change : changes) {
+    const auto it = index_.find(change.table);
+    if (it == index_.end()) continue;
+    TableState& t = tables_[it->second];
+    for (KeyState& k : t.keys) {
+      if (k.lower != change.lower) continue;
+      k.collation_names = change.collation_names;
+      for (std::size_t i = 0; i < k.collation.size(); ++i) {
+        const std::string& name = k.collation_names[i];
+        k.collation[i] = name.empty() ? nullptr : Collation::Find(name);
+      }
+      t.stale = true;
+    }
+  }
+  Finish(layout, cutoff_ms);
+}
+
+void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
   std::vector<std::string> stale;
   for (TableState& t : tables_) {
     if (!t.stale) continue;
@@ -113,13 +137,16 @@ void Collector::Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<b
     rereading_ = false;
   }
   for (TableState& t : tables_) {
+    // Sorting and deduping again is harmless but for its cost: only the tables just read.
+    if (sorted_ && !t.stale) continue;
+    t.stale = false;
     for (KeyState& k : t.keys) {
       k.set.Sort();
       if (k.decoded) DecodeIds(k.set.integers(), layout, cutoff_ms, k.legacy, k.servers);
       k.set.Dedupe();
     }
   }
-  cancelled_ = nullptr;
+  sorted_ = true;
 }
 
 std::vector<int> Collector::OnTable(const Table& table) {
@@ -212,13 +239,29 @@ void Collector::BuildKeys(TableState& t) {
   for (const Key& key : keys) {
     KeyState k;
     k.key = key;
-    for (const int c : key.columns) {
+    for (std::size_t i = 0; i < key.columns.size(); ++i) {
+      const int c = key.columns[i];
       const Column& column = table.columns.at(static_cast<std::size_t>(c));
       k.names.push_back(column.name);
       k.lower.push_back(Lower(column.name));
       k.affinity.push_back(column.affinity);
       k.cell.push_back(static_cast<int>(std::lower_bound(t.wanted.begin(), t.wanted.end(), c) -
                                         t.wanted.begin()));
+      const std::string& name = KeyCollation(table, key, i);
+      const Collation* collation = name.empty() ? nullptr : Collation::Find(name);
+      k.collation_names.push_back(name);
+      k.collation.push_back(collation);
+      if (name.empty() ||
+          (column.affinity != Affinity::kText && column.affinity != Affinity::kBlob)) {
+        continue;
+      }
+      if (std::find(k.collations.begin(), k.collations.end(), name) == k.collations.end()) {
+        k.collations.push_back(name);
+      }
+      if (collation == nullptr &&
+          std::find(k.unknown.begin(), k.unknown.end(), name) == k.unknown.end()) {
+        k.unknown.push_back(name);
+      }
     }
     k.decoded = key.columns.size() == 1 && k.affinity[0] == Affinity::kInteger;
     t.keys.push_back(std::move(k));

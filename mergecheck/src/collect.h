@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collation.h"
 #include "key_set.h"
 #include "schema.h"
 #include "source.h"
@@ -33,7 +34,17 @@ struct KeyState {
   std::vector<std::string> lower;  // the same, lowercase, for matching across inputs
   std::vector<int> cell;           // per key column: its index into OnRow's cells
   std::vector<Affinity> affinity;  // per key column
-  bool decoded = false;            // a single column of INTEGER affinity: IDs
+  // Per key column: the name of the collation its text values compare under ("" for none) and
+  // the Collation; nullptr compares bytes (the name was empty, or unknown: see `unknown`).
+  // Input A's schema decides: Collector::Recollate puts A's into B's keys where they differ.
+  std::vector<std::string> collation_names;
+  std::vector<const Collation*> collation;
+  // The collations the input's schema gives the key's columns that may hold text (TEXT or BLOB
+  // affinity), distinct, in column order: what the report names. Those compared as bytes because
+  // this checker does not know them.
+  std::vector<std::string> collations;
+  std::vector<std::string> unknown;
+  bool decoded = false;  // a single column of INTEGER affinity: IDs
   KeySet set;
   uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
   std::vector<uint64_t> servers;  // decoded: distinct server ids, ascending
@@ -57,6 +68,7 @@ enum class KeyKind { kNull, kInteger, kHash };
 // Buffers KeyOf reuses from row to row.
 struct KeyScratch {
   std::string encoding;
+  std::string collated;
   ValueBuffer buffer;
 };
 
@@ -66,12 +78,19 @@ inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratc
                      int64_t& integer, Hash128& hash) {
   scratch.encoding.clear();
   for (std::size_t i = 0; i < key.cell.size(); ++i) {
-    const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
-                                  scratch.buffer);
+    Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
+                            scratch.buffer);
     if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
     if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
       integer = v.integer;
       return KeyKind::kInteger;
+    }
+    // Text compares under its collation: hash the equality key, not the bytes.
+    if (v.tag == Value::Tag::kText && key.collation[i] != nullptr &&
+        !key.collation[i]->bytewise()) {
+      scratch.collated.clear();
+      key.collation[i]->AppendKey(v.bytes, scratch.collated);
+      v.bytes = scratch.collated;
     }
     AppendEncoding(v, scratch.encoding);
   }
@@ -104,6 +123,17 @@ class Collector : public SourceVisitor {
   std::vector<int> OnTable(const Table& table) override;
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
 
+  // One key whose text must compare under other collations than this input's schema gives:
+  // the target's (input A's), per key column by name.
+  struct Recollation {
+    std::string table;
+    std::vector<std::string> lower;            // the key's columns, lowercase
+    std::vector<std::string> collation_names;  // per key column
+  };
+  // Makes each key of `changes` compare under its collations and reads those tables again
+  // (once), then sorts and decodes them as Run does. Throws as Run does.
+  void Recollate(const std::vector<Recollation>& changes, const Layout& layout, int64_t cutoff_ms);
+
   // The tables in the order the source defined them.
   const std::vector<TableState>& tables() const { return tables_; }
   // The table named `name`, or nullptr.
@@ -117,6 +147,9 @@ class Collector : public SourceVisitor {
  private:
   void Tick();
   void BuildKeys(TableState& t);
+  // Rereads the tables marked stale (their sets cleared first), then sorts, decodes and
+  // dedupes their keys (every table's, the first time).
+  void Finish(const Layout& layout, int64_t cutoff_ms);
 
   const Options& options_;
   const int input_;
@@ -126,6 +159,7 @@ class Collector : public SourceVisitor {
   std::unordered_map<std::string, std::size_t> index_;
   TableState* last_ = nullptr;  // the table of the previous row
   bool rereading_ = false;
+  bool sorted_ = false;  // Finish ran: the sets of tables not stale are final
   uint64_t rows_ = 0;
   uint64_t since_progress_ = 0;
   KeyScratch scratch_;

@@ -120,6 +120,9 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
     p.target = list.size();
     list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
   }
+  kr.collations = ka.collations;
+  if (kb.collations != ka.collations) kr.collations_b = kb.collations;
+  kr.unknown_collations = ka.unknown;  // B's text was compared under A's (Recollations)
   kr.decoded = ka.decoded && kb.decoded;
   if (kr.decoded) {
     kr.legacy_a = ka.legacy;
@@ -155,7 +158,31 @@ void CompareTable(const std::string& name, const TableState& ta, const TableStat
   }
 }
 
+// The key of `tb` that CompareTable pairs with `ka`, or nullptr.
+const KeyState* Partner(const KeyState& ka, const TableState& tb) {
+  for (const KeyState& kb : tb.keys) {
+    if (kb.lower == ka.lower) return &kb;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::vector<Collector::Recollation> Recollations(const Collector& a, const Collector& b,
+                                                 const Options& options) {
+  std::vector<Collector::Recollation> changes;
+  for (const TableState& ta : a.tables()) {
+    const TableState* tb = b.Find(ta.table.name);
+    if (tb == nullptr || !Selected(options, ta.table.name)) continue;
+    for (const KeyState& ka : ta.keys) {
+      const KeyState* kb = Partner(ka, *tb);
+      if (kb != nullptr && kb->collation_names != ka.collation_names) {
+        changes.push_back(Collector::Recollation{ta.table.name, ka.lower, ka.collation_names});
+      }
+    }
+  }
+  return changes;
+}
 
 Comparison Compare(const Collector& a, const Collector& b, const Options& options, Report& report) {
   for (const std::string& name : options.tables) RequireTable(a, b, "--table", name);

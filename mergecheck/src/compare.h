@@ -41,6 +41,11 @@ struct Comparison {
 // table neither input has.
 Comparison Compare(const Collector& a, const Collector& b, const Options& options, Report& report);
 
+// The keys of B whose columns A's schema gives other collations (design section 10: the
+// target's collation decides): what Collector::Recollate must do to B before Compare.
+std::vector<Collector::Recollation> Recollations(const Collector& a, const Collector& b,
+                                                 const Options& options);
+
 // Fills each KeyReport's conflicts from `comparison` once Reread has filled its targets: the
 // first `limit` (all when 0) distinct values in both inputs, ascending in SQLite's order.
 void ListConflicts(Comparison& comparison, uint64_t limit, Report& report);

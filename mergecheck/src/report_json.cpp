@@ -8,6 +8,7 @@
 
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
+#include "verdict.h"
 
 namespace steadyflake::mergecheck {
 
@@ -48,6 +49,7 @@ const char* VerdictName(Report::Verdict verdict) {
 std::string FormatJson(const Report& report) {
   json doc;
   doc["verdict"] = VerdictName(report.verdict);
+  doc["risks"] = report.risks;
   doc["inputs"] = json::array();
   for (const InputReport& in : report.inputs) {
     doc["inputs"].push_back({{"path", in.path},
@@ -73,7 +75,12 @@ std::string FormatJson(const Report& report) {
                 {"rows_b", k.rows_b},
                 {"overlap", k.overlap},
                 {"conflicts", std::move(conflicts)},
-                {"decoded", k.decoded}};
+                {"decoded", k.decoded},
+                {"collation", nullptr},
+                {"approximate", false}};
+    if (!k.collations.empty()) key["collation"] = JoinComma(k.collations);
+    if (!k.collations_b.empty()) key["collation_b"] = JoinComma(k.collations_b);
+    if (!k.unknown_collations.empty()) key["unknown_collations"] = k.unknown_collations;
     if (k.decoded) {
       key["legacy_a"] = k.legacy_a;
       key["legacy_b"] = k.legacy_b;

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "collation.h"
 #include "steadyflake/id_format.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
+#include "verdict.h"
 
 namespace steadyflake::mergecheck {
 
@@ -17,8 +19,6 @@ namespace {
 
 // Conflicting keys shown per key; --json lists up to --limit.
 constexpr std::size_t kShownConflicts = 10;
-// Ranges of server ids shown per list.
-constexpr std::size_t kShownRanges = 20;
 
 // A value as SQL would write it, on one line: 'text' (non-printable bytes as \xNN), x'blob'.
 std::string Show(const ReportValue& v) {
@@ -53,29 +53,6 @@ std::string Columns(const std::vector<std::string>& columns) {
   return out + ")";
 }
 
-// "101-103, 205": ascending ids as ranges, at most kShownRanges of them.
-std::string Ranges(const std::vector<uint64_t>& ids) {
-  if (ids.empty()) return "none";
-  std::string out;
-  std::size_t ranges = 0;
-  for (std::size_t i = 0; i < ids.size();) {
-    std::size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    if (ranges == kShownRanges) {
-      // Appended piece by piece: GCC 12 at -O3 flags "literal" + std::string as -Wrestrict, a
-      // known false positive (GCC bug 105329).
-      out.append(", ... (").append(GroupThousands(ids.size())).append(" in all)");
-      break;
-    }
-    if (ranges > 0) out += ", ";
-    out += std::to_string(ids[i]);
-    if (j > i) out.append("-").append(std::to_string(ids[j]));
-    ++ranges;
-    i = j + 1;
-  }
-  return out;
-}
-
 // "  6710893571  2024-01-01T00:00:01.000Z server=7 seq=3" for an ID of the layout.
 std::string Decoded(const std::string& decimal, const Layout& layout) {
   if (decimal.empty() || decimal[0] == '-' || decimal.size() > 19) return "";
@@ -106,7 +83,24 @@ std::string FormatText(const Report& report, const Layout& layout) {
     out += k.table + " " + Columns(k.columns) +
            (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
            GroupThousands(k.rows_a) + ", B " + GroupThousands(k.rows_b) + ", overlap " +
-           GroupThousands(k.overlap) + "\n";
+           GroupThousands(k.overlap);
+    // The collation, unless it is plain bytes (SQLite's BINARY, MySQL's binary).
+    bool bytes = true;
+    for (const std::string& name : k.collations) {
+      const Collation* c = Collation::Find(name);
+      bytes = bytes && c != nullptr && c->bytewise();
+    }
+    if (!bytes) out += ", under " + JoinComma(k.collations);
+    out += "\n";
+    if (!k.unknown_collations.empty()) {
+      out += "  compared as bytes: collation" +
+             std::string(k.unknown_collations.size() == 1 ? " " : "s ") +
+             JoinComma(k.unknown_collations) + " unknown to this checker\n";
+    }
+    if (!k.collations_b.empty()) {
+      out += "  collation differs: A " + JoinComma(k.collations) + ", B " +
+             JoinComma(k.collations_b) + "; compared under A's, the merge target's\n";
+    }
     const std::size_t shown = std::min(k.conflicts.size(), kShownConflicts);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& row = k.conflicts[i];
@@ -135,9 +129,9 @@ std::string FormatText(const Report& report, const Layout& layout) {
              GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";
     }
   }
-  out += "\nserver ids in A: " + Ranges(report.servers_a) + "\n";
-  out += "server ids in B: " + Ranges(report.servers_b) + "\n";
-  out += "server ids in both: " + Ranges(report.servers_shared) + "\n";
+  out += "\nserver ids in A: " + IdRanges(report.servers_a) + "\n";
+  out += "server ids in B: " + IdRanges(report.servers_b) + "\n";
+  out += "server ids in both: " + IdRanges(report.servers_shared) + "\n";
   for (const Drift& d : report.drift) {
     const std::string where = d.only_in == "a" ? "A" : "B";
     if (d.columns.empty()) {
@@ -157,9 +151,12 @@ std::string FormatText(const Report& report, const Layout& layout) {
              (overlap == 1 ? " key overlaps\n" : " keys overlap\n");
       break;
     case Report::Verdict::kRisk: {
-      const auto& shared = report.servers_shared;
-      out += "verdict: RISK \xe2\x80\x94 server id" + std::string(shared.size() == 1 ? " " : "s ") +
-             Ranges(shared) + (shared.size() == 1 ? " issues" : " issue") + " IDs in both shards\n";
+      out += "verdict: RISK \xe2\x80\x94 ";
+      for (std::size_t i = 0; i < report.risks.size(); ++i) {
+        if (i > 0) out += "; ";
+        out += report.risks[i];
+      }
+      out += "\n";
       break;
     }
   }

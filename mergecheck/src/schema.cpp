@@ -51,4 +51,9 @@ Affinity AffinityOf(std::string_view declared_type) {
   return Affinity::kNumeric;
 }
 
+const std::string& KeyCollation(const Table& table, const Key& key, std::size_t i) {
+  if (i < key.collations.size() && !key.collations[i].empty()) return key.collations[i];
+  return table.columns[static_cast<std::size_t>(key.columns[i])].collation;
+}
+
 }  // namespace steadyflake::mergecheck

@@ -7,6 +7,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SCHEMA_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SCHEMA_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,11 @@ struct Column {
   std::string name;           // unquoted: "my ""weird"" col" is stored as my "weird" col
   std::string declared_type;  // as written, e.g. "BIGINT UNSIGNED", "varchar(32)"
   Affinity affinity = Affinity::kBlob;
+  // The collation its text compares under, as the database names it ("NOCASE",
+  // "utf8mb4_general_ci"): SQLite, the column's COLLATE or BINARY; MySQL, resolved from the
+  // column's COLLATE or CHARACTER SET, else the table's defaults (dump/ddl.h). Empty: none
+  // (MySQL's numbers, dates and binary strings), or a reader that does not say (the bytes).
+  std::string collation = {};
 };
 
 struct Key {
@@ -30,6 +36,9 @@ struct Key {
   Kind kind = Kind::kPrimary;
   std::string name;          // constraint or index name; may be empty
   std::vector<int> columns;  // indexes into Table::columns, in key order
+  // Per key column: the collation the key compares it under, when the key names its own (SQLite:
+  // `UNIQUE (name COLLATE NOCASE)`); empty: the column's. Same size as `columns`, or empty.
+  std::vector<std::string> collations = {};
 };
 
 struct Table {
@@ -40,6 +49,10 @@ struct Table {
 
 // The affinity of a declared type (case-insensitive), per the rules above.
 Affinity AffinityOf(std::string_view declared_type);
+
+// The collation key `key` compares its `i`-th column under: the key's own, else the column's;
+// empty when neither is known.
+const std::string& KeyCollation(const Table& table, const Key& key, std::size_t i);
 
 }  // namespace steadyflake::mergecheck
 

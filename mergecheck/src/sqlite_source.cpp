@@ -40,6 +40,13 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
+bool AllBinary(const std::vector<std::string>& collations) {
+  for (const std::string& c : collations) {
+    if (!EqualsIgnoreCase(c, "BINARY")) return false;
+  }
+  return true;
+}
+
 // The b-tree checker's thread: started beside the key scan, stopped and joined however the
 // scan ends.
 class BtreeCheckThread {
@@ -267,6 +274,7 @@ class SqliteSource final : public Source {
         column.name = ColumnText(stmt.get(), 0);
         column.declared_type = ColumnText(stmt.get(), 1);
         column.affinity = AffinityOf(column.declared_type);
+        column.collation = "BINARY";  // a key's own index says otherwise (below)
         const int position = sqlite3_column_int(stmt.get(), 2);
         if (position > 0) pk.emplace_back(position, static_cast<int>(table.columns.size()));
         table.columns.push_back(std::move(column));
@@ -289,6 +297,7 @@ class SqliteSource final : public Source {
     };
     std::vector<IndexRow> indexes;
     bool pk_index = false;  // the primary key has an index of its own: it is not the rowid
+    std::string pk_index_name;
     {
       Statement stmt;
       file_.Prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)", stmt);
@@ -297,9 +306,38 @@ class SqliteSource final : public Source {
         const bool unique = sqlite3_column_int(stmt.get(), 1) != 0;
         const std::string_view origin = ColumnText(stmt.get(), 2);
         const bool partial = sqlite3_column_int(stmt.get(), 3) != 0;
-        pk_index = pk_index || origin == "pk";
+        if (origin == "pk") {
+          pk_index = true;
+          pk_index_name = ColumnText(stmt.get(), 0);
+        }
         if (!unique || origin == "pk" || partial) continue;
         indexes.push_back({std::string(ColumnText(stmt.get(), 0)), true});
+      }
+    }
+    // The collation of each column in a key's index, which a column's COLLATE or the index's
+    // own sets (`CREATE UNIQUE INDEX i ON t(name COLLATE NOCASE)`).
+    const auto read_collations = [&](const std::string& index, Key& key) -> bool {
+      Statement stmt;
+      file_.Prepare("SELECT cid, coll FROM pragma_index_xinfo(?1) WHERE key = 1 ORDER BY seqno",
+                    stmt);
+      SqliteFile::Bind(stmt, index);
+      bool usable = true;
+      while (file_.Step(stmt, what)) {
+        const int cid = sqlite3_column_int(stmt.get(), 0);
+        if (cid < 0 || cid >= static_cast<int>(table.columns.size())) {
+          usable = false;  // an expression (-2) or the rowid (-1)
+        } else {
+          key.columns.push_back(cid);
+          key.collations.emplace_back(ColumnText(stmt.get(), 1));
+        }
+      }
+      return usable;
+    };
+    if (!pk_index_name.empty() && !table.keys.empty()) {
+      Key from_index;
+      if (read_collations(pk_index_name, from_index) &&
+          from_index.columns == table.keys.front().columns) {
+        table.keys.front().collations = std::move(from_index.collations);
       }
     }
     alias = -1;
@@ -313,21 +351,17 @@ class SqliteSource final : public Source {
       Key key;
       key.kind = Key::Kind::kUnique;
       key.name = it->name;
-      Statement stmt;
-      file_.Prepare("SELECT cid FROM pragma_index_info(?1) ORDER BY seqno", stmt);
-      SqliteFile::Bind(stmt, it->name);
-      bool usable = true;
-      while (file_.Step(stmt, what)) {
-        const int cid = sqlite3_column_int(stmt.get(), 0);
-        if (cid < 0 || cid >= static_cast<int>(table.columns.size())) {
-          usable = false;  // an expression (-2) or the rowid (-1)
-        } else {
-          key.columns.push_back(cid);
+      if (!read_collations(it->name, key) || key.columns.empty()) continue;
+      bool duplicate = false;
+      for (Key& other : table.keys) {
+        if (other.columns != key.columns) continue;
+        duplicate = true;
+        // Two constraints over the same columns: the one under a collation that equates more
+        // (NOCASE rather than BINARY) is the one a merge trips over.
+        if (other.collations != key.collations && AllBinary(other.collations)) {
+          other.collations = key.collations;
         }
       }
-      if (!usable || key.columns.empty()) continue;
-      bool duplicate = false;
-      for (const Key& other : table.keys) duplicate = duplicate || other.columns == key.columns;
       if (!duplicate) table.keys.push_back(std::move(key));
     }
     return table;

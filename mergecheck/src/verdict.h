@@ -7,14 +7,25 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_VERDICT_H_
 #define STEADYFLAKE_MERGECHECK_SRC_VERDICT_H_
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck {
 
 // Sets report.servers_shared (the server ids in both servers_a and servers_b, which must be
-// ascending) and report.verdict: kConflict when any key overlaps, else kRisk when a server id
-// issued IDs in both inputs, else kSafe.
+// ascending), report.verdict and report.risks: kConflict when any key overlaps, else kRisk when
+// a server id issued IDs in both inputs or a key's overlap is not the merge's (compared under
+// an unknown collation, or under different ones in A and B), else kSafe.
 void Decide(Report& report);
+
+// "a, b, c".
+std::string JoinComma(const std::vector<std::string>& names);
+
+// "101-103, 205": ascending ids as ranges, at most 20 ranges; "none" when empty.
+std::string IdRanges(const std::vector<uint64_t>& ids);
 
 }  // namespace steadyflake::mergecheck
 

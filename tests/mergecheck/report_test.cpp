@@ -8,6 +8,7 @@
 #include <string>
 
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "verdict.h"
 
 namespace steadyflake::mergecheck {
 namespace {
@@ -67,8 +68,10 @@ TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
 
 TEST(FormatTextTest, RiskNamesTheServerIds) {
   Report r;
-  r.verdict = Report::Verdict::kRisk;
-  r.servers_shared = {101, 102};
+  r.servers_a = {7, 101, 102};
+  r.servers_b = {101, 102, 300};
+  Decide(r);
+  ASSERT_EQ(r.verdict, Report::Verdict::kRisk);
   EXPECT_TRUE(FormatText(r, Layout::Game())
                   .ends_with("verdict: RISK \xe2\x80\x94 server ids 101-102 issue IDs in both "
                              "shards\n"));

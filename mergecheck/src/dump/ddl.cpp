@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "collation.h"
+
 namespace steadyflake::mergecheck::dump {
 namespace {
 
@@ -97,6 +99,7 @@ bool ParseKeyColumns(Lexer& lx, Dialect dialect, KeySpec& spec) {
       Token name = lx.Next();
       if (IsNameToken(name, dialect)) {
         spec.columns.push_back(std::move(name.value));
+        spec.collations.emplace_back();
       } else {
         plain = false;
       }
@@ -109,7 +112,8 @@ bool ParseKeyColumns(Lexer& lx, Dialect dialect, KeySpec& spec) {
         SkipParenthesized(lx);  // prefix length: `name`(10)
       } else if (t.IsWord("COLLATE")) {
         lx.Next();
-        lx.Next();
+        Token collation = lx.Next();
+        if (plain && !spec.collations.empty()) spec.collations.back() = collation.value;
       } else if (t.IsWord("ASC") || t.IsWord("DESC")) {
         lx.Next();
       } else {
@@ -237,9 +241,15 @@ bool AddKey(Table& table, const KeySpec& spec) {
     }
     if (std::find(key.columns.begin(), key.columns.end(), found) == key.columns.end()) {
       key.columns.push_back(found);
+      const std::size_t i = key.columns.size() - 1;
+      key.collations.push_back(i < spec.collations.size() ? spec.collations[i] : std::string());
     }
   }
   if (key.columns.empty()) return false;
+  if (std::all_of(key.collations.begin(), key.collations.end(),
+                  [](const std::string& c) { return c.empty(); })) {
+    key.collations.clear();  // the columns' own
+  }
   const bool has_primary = !table.keys.empty() && table.keys.front().kind == Key::Kind::kPrimary;
   for (size_t i = 0; i < table.keys.size(); ++i) {
     if (!SameColumnSet(table.keys[i].columns, key.columns)) continue;
@@ -275,6 +285,8 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
 
   std::vector<KeySpec> keys;
   bool primary_desc = false;  // a column's `PRIMARY KEY DESC`, which does not alias the rowid
+  // Per column: its COLLATE and (MySQL) CHARACTER SET, resolved once the table's are known.
+  std::vector<std::string> column_collate, column_charset;
   for (;;) {
     if (IsTableConstraintStart(lx.Peek(), dialect)) {
       ParseTableConstraint(lx, dialect, keys);
@@ -305,6 +317,7 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
       // Column constraints.
       int depth = 0;
       std::string constraint_name;
+      std::string collate, charset;
       for (;;) {
         const Token& peek = lx.Peek();
         if (peek.kind == Kind::kEnd) break;
@@ -318,19 +331,29 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
           continue;
         } else if (t.IsWord("CONSTRAINT") && IsNameToken(lx.Peek(), dialect)) {
           constraint_name = lx.Next().value;
+        } else if (t.IsWord("COLLATE") && lx.Peek().kind != Kind::kEnd) {
+          collate = lx.Next().value;
+        } else if (dialect == Dialect::kMysql &&
+                   (t.IsWord("CHARSET") || (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
+          if (t.IsWord("CHARACTER")) lx.Next();
+          if (lx.Peek().kind != Kind::kEnd) charset = lx.Next().value;
         } else if (t.IsWord("PRIMARY") || (t.IsWord("KEY") && dialect == Dialect::kMysql)) {
           if (t.IsWord("PRIMARY")) Expect(lx, "KEY");
           const bool first_primary = std::none_of(keys.begin(), keys.end(), [](const KeySpec& k) {
             return k.kind == Key::Kind::kPrimary;
           });
           if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
-          keys.push_back(KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, name_offset});
+          keys.push_back(
+              KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, {}, name_offset});
         } else if (t.IsWord("UNIQUE")) {
           if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
-          keys.push_back(KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, name_offset});
+          keys.push_back(
+              KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, name_offset});
         }
       }
       result.table.columns.push_back(std::move(column));
+      column_collate.push_back(std::move(collate));
+      column_charset.push_back(std::move(charset));
     }
     const Token sep = lx.Next();
     if (sep.IsPunct(')')) break;
@@ -341,10 +364,42 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
                                         "'"};
     }
   }
-  // Table options: only WITHOUT ROWID matters.
+  // Table options: WITHOUT ROWID (SQLite), and the default character set and collation
+  // (MySQL: `DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`, `CHARACTER SET x`).
   bool without_rowid = false;
+  std::string table_collate, table_charset;
   while (lx.Peek().kind != Kind::kEnd) {
-    if (lx.Next().IsWord("WITHOUT") && lx.Peek().IsWord("ROWID")) without_rowid = true;
+    const Token t = lx.Next();
+    if (t.IsWord("WITHOUT") && lx.Peek().IsWord("ROWID")) {
+      without_rowid = true;
+    } else if (dialect == Dialect::kMysql && (t.IsWord("CHARSET") || t.IsWord("COLLATE") ||
+                                              (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
+      const bool is_collate = t.IsWord("COLLATE");
+      if (t.IsWord("CHARACTER")) lx.Next();
+      if (lx.Peek().IsPunct('=')) lx.Next();
+      if (lx.Peek().kind != Kind::kEnd)
+        (is_collate ? table_collate : table_charset) = lx.Next().value;
+    }
+  }
+  for (std::size_t i = 0; i < result.table.columns.size(); ++i) {
+    std::string& collation = result.table.columns[i].collation;
+    if (dialect == Dialect::kSqlite) {
+      collation = column_collate[i].empty() ? "BINARY" : column_collate[i];
+    } else if (result.table.columns[i].affinity != Affinity::kText) {
+      // Numbers, dates and binary strings have no collation in MySQL.
+    } else if (!column_collate[i].empty()) {
+      collation = column_collate[i];
+    } else if (!column_charset[i].empty()) {
+      collation = DefaultCollationOf(column_charset[i]);
+    } else if (!table_collate.empty()) {
+      collation = table_collate;
+    } else if (!table_charset.empty()) {
+      collation = DefaultCollationOf(table_charset);
+    }
+    if (dialect == Dialect::kMysql && result.table.columns[i].affinity == Affinity::kText &&
+        collation.empty()) {
+      collation = kServerDefaultCollation;
+    }
   }
 
   // Primary keys first: AddKey puts the first primary key at the front.

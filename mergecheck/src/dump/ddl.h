@@ -26,7 +26,8 @@ struct KeySpec {
   Key::Kind kind = Key::Kind::kUnique;
   std::string name;
   std::vector<std::string> columns;
-  size_t offset = 0;  // in the statement, for errors
+  std::vector<std::string> collations;  // per column: its COLLATE in the key, or empty
+  size_t offset = 0;                    // in the statement, for errors
 };
 
 struct CreateTable {
@@ -39,6 +40,9 @@ struct CreateTable {
 // or table constraint), UNIQUE (column or table constraint, MySQL `UNIQUE KEY name (...)`),
 // and MySQL's bare column `KEY` become Table::keys, primary first, duplicates dropped. A key
 // over an expression (not plain columns) is left out: its values are not in the rows.
+// Each column's collation (Column::collation): SQLite, its COLLATE or BINARY; MySQL, its
+// COLLATE, else its CHARACTER SET's default, else the table's COLLATE, else the table's
+// CHARACTER SET's default; empty when none is declared (the server's default).
 // Returns nullopt for `CREATE TABLE ... AS SELECT`, which has no column list.
 std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect);
 

@@ -43,6 +43,48 @@ TEST(Ddl, SqliteRowidAliasOnlyForExactlyIntegerPrimaryKey) {
       -1);
 }
 
+// Issue 11: each column's collation, resolved as MySQL resolves it, and a key's own COLLATE.
+TEST(Ddl, CollationsResolvedAsTheDatabaseDoes) {
+  const Table m = Parse(
+                      "CREATE TABLE `t` (`a` varchar(8) COLLATE utf8mb4_bin, "
+                      "`b` varchar(8) CHARACTER SET latin1, `c` text, `d` int(11), "
+                      "`e` varbinary(8), `f` char(2) CHARSET utf8 COLLATE utf8_general_ci, "
+                      "UNIQUE KEY `u` (`c`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 "
+                      "COLLATE=utf8mb4_unicode_ci",
+                      Dialect::kMysql)
+                      .table;
+  ASSERT_EQ(m.columns.size(), 6u);
+  EXPECT_EQ(m.columns[0].collation, "utf8mb4_bin");
+  EXPECT_EQ(m.columns[1].collation, "latin1_swedish_ci");   // the character set's default
+  EXPECT_EQ(m.columns[2].collation, "utf8mb4_unicode_ci");  // the table's
+  EXPECT_EQ(m.columns[3].collation, "");                    // a number has none
+  EXPECT_EQ(m.columns[4].collation, "");                    // nor does a binary string
+  EXPECT_EQ(m.columns[5].collation, "utf8_general_ci");
+  EXPECT_EQ(KeyCollation(m, m.keys[0], 0), "utf8mb4_unicode_ci");
+  EXPECT_EQ(Parse("CREATE TABLE `t` (`a` text) DEFAULT CHARSET=utf8", Dialect::kMysql)
+                .table.columns[0]
+                .collation,
+            "utf8mb3_general_ci");
+  EXPECT_EQ(Parse("CREATE TABLE `t` (`a` text)", Dialect::kMysql).table.columns[0].collation,
+            "the server's default");
+
+  const Table s = Parse(
+                      "CREATE TABLE t(a TEXT COLLATE NOCASE, b TEXT, c TEXT, "
+                      "UNIQUE (b COLLATE RTRIM), UNIQUE (a), UNIQUE (c))",
+                      Dialect::kSqlite)
+                      .table;
+  EXPECT_EQ(s.columns[0].collation, "NOCASE");
+  EXPECT_EQ(s.columns[1].collation, "BINARY");
+  ASSERT_EQ(s.keys.size(), 3u);
+  EXPECT_EQ(KeyCollation(s, s.keys[0], 0), "RTRIM");   // the key's own
+  EXPECT_EQ(KeyCollation(s, s.keys[1], 0), "NOCASE");  // the column's
+  EXPECT_EQ(KeyCollation(s, s.keys[2], 0), "BINARY");
+  const std::optional<IndexKey> index =
+      ParseCreateIndex("CREATE UNIQUE INDEX i ON t(pair, v COLLATE nocase)", Dialect::kSqlite);
+  ASSERT_TRUE(index.has_value());
+  EXPECT_EQ(index->key.collations, (std::vector<std::string>{"", "nocase"}));
+}
+
 TEST(Ddl, DeclaredTypesAsWritten) {
   const Table t = Parse(
                       "CREATE TABLE t(a DOUBLE PRECISION NOT NULL, b VARCHAR ( 10 ) DEFAULT 'x', "

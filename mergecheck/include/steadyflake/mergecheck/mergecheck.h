@@ -72,6 +72,15 @@ struct KeyReport {
   bool decoded = false;
   uint64_t legacy_a = 0;
   uint64_t legacy_b = 0;
+  // The collations the key's text compares under, as input A's schema names them (the merge
+  // target's decide), distinct, in column order; empty for a key of numbers only.
+  std::vector<std::string> collations = {};
+  // Input B's, when they differ from A's (a schema drift; B's values were compared under A's
+  // collations, as the merge into A will).
+  std::vector<std::string> collations_b = {};
+  // Collations of A's this checker does not know: the key was compared as bytes, and the
+  // verdict is at least RISK.
+  std::vector<std::string> unknown_collations = {};
 };
 
 struct InputReport {
@@ -102,6 +111,10 @@ struct Drift {
 struct Report {
   enum class Verdict { kSafe, kConflict, kRisk };
   Verdict verdict = Verdict::kSafe;
+  // Why the verdict is RISK, one sentence each ("server id 7 issues IDs in both shards",
+  // "player (name) was compared as bytes: collation utf8mb4_unicode_ci unknown"); set by the
+  // checker with the verdict, empty unless it is RISK.
+  std::vector<std::string> risks;
   InputReport inputs[2];
   std::vector<KeyReport> keys;
   // Server ids found in the decoded keys (legacy values excluded) of each input, and in both;

@@ -1,0 +1,72 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal functions that may change between releases.
+//
+// How a database compares the text of a key column: its collation. Two values collide in a
+// merge when the collation of the target's column calls them equal ('Alice' and 'alice' under
+// SQLite's NOCASE or MySQL's utf8mb4_general_ci), not only when their bytes are. A Collation
+// gives each text an equality key: two texts are equal under the collation exactly when their
+// keys are equal, so the checker hashes keys where it hashed bytes (key_set.h).
+//
+// Known here, exactly:
+//   SQLite  BINARY (bytes), NOCASE (ASCII letters folded; 'É' and 'é' differ), RTRIM (trailing
+//           spaces ignored);
+//   MySQL   binary (bytes, no padding); <charset>_bin for utf8mb4, utf8mb3, utf8, latin1 and
+//           ascii (PAD SPACE: trailing spaces ignored, otherwise bytes; utf8mb4_bin orders by
+//           code point, which for equality is the bytes); utf8mb4_nopad_bin, utf8mb4_0900_bin
+//           (NO PAD: bytes); utf8mb4_general_ci and utf8mb3_general_ci (utf8_general_ci): each
+//           character weighs what MariaDB's WEIGHT_STRING() says (the table in
+//           data/collations/, generated from MariaDB 10.11), every character above U+FFFF
+//           weighs 0xFFFD (so all emoji are equal), PAD SPACE. Bytes that are not UTF-8 (a
+//           column MySQL would have refused them for) compare as themselves.
+// Any other name is unknown: the key is compared as bytes and the report says so
+// (docs/merging.md "How values compare").
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_COLLATION_H_
+#define STEADYFLAKE_MERGECHECK_SRC_COLLATION_H_
+
+#include <string>
+#include <string_view>
+
+namespace steadyflake::mergecheck {
+
+class Collation {
+ public:
+  enum class Rule {
+    kBytes,        // equal when the bytes are
+    kPadSpace,     // trailing spaces (0x20) ignored, then bytes
+    kAsciiNoCase,  // ASCII A-Z folded to a-z, then bytes
+    kGeneralCi,    // MariaDB's utf8mb4_general_ci weights, PAD SPACE
+  };
+
+  // The collation `name` names (case-insensitive, as both databases read names), or nullptr
+  // when it is not one of those above.
+  static const Collation* Find(std::string_view name);
+
+  // The name as this checker spells it ("NOCASE", "utf8mb4_bin").
+  const std::string& name() const { return name_; }
+  // True when two texts are equal exactly when their bytes are: no key needs computing.
+  bool bytewise() const { return rule_ == Rule::kBytes; }
+
+  // Appends the equality key of `text` to `out` (see above).
+  void AppendKey(std::string_view text, std::string& out) const;
+
+  Collation(std::string name, Rule rule) : name_(std::move(name)), rule_(rule) {}
+
+ private:
+  std::string name_;
+  Rule rule_;
+};
+
+// The collation of a MySQL text column whose dump declares none, neither for the column nor for
+// its table: the server's default, which the dump does not say. Never a known collation.
+inline constexpr char kServerDefaultCollation[] = "the server's default";
+
+// The collation MySQL/MariaDB gives a column of `charset` that names no collation of its own
+// (MariaDB 10.11 and MySQL 5.7 defaults; `utf8` is utf8mb3), lowercase; "" for a character set
+// not listed.
+std::string DefaultCollationOf(std::string_view charset);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_COLLATION_H_

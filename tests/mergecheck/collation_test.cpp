@@ -1,0 +1,286 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Keys compared as the database compares them (issue 11). The truth is the databases' own:
+// data/collations/golden.tsv holds planted pairs of values (case, accents, ß, trailing spaces
+// under PAD SPACE and NO PAD, emoji, negative controls) and whether a real MariaDB 10.11 or
+// sqlite3 unique key refused the second value of each pair; golden_a.sql and golden_b.sql are
+// the same pairs as two shards dumped by mariadb-dump. data/collations/regenerate.sh makes them.
+
+#include "collation.h"
+
+#include <sqlite3.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::TempDir;
+
+std::string CollationsFile(const std::string& name) {
+  return std::string(STEADYFLAKE_COLLATIONS_DIR) + "/" + name;
+}
+
+std::string Hex(const std::string& bytes) {
+  std::string out;
+  AppendHex(out, bytes);
+  return out;
+}
+
+std::string Unhex(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+struct Pair {
+  std::string dialect, collation, a, b;  // a and b as bytes
+  bool collides = false;
+};
+
+std::vector<Pair> Golden() {
+  std::ifstream in(CollationsFile("golden.tsv"));
+  EXPECT_TRUE(in) << "cannot read " << CollationsFile("golden.tsv");
+  std::vector<Pair> pairs;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::stringstream split(line);
+    std::string field;
+    while (std::getline(split, field, '\t')) fields.push_back(field);
+    if (fields.size() == 4) fields.insert(fields.begin() + 2, "");  // an empty first value
+    EXPECT_EQ(fields.size(), 5u) << line;
+    if (fields.size() != 5) continue;
+    pairs.push_back(
+        Pair{fields[0], fields[1], Unhex(fields[2]), Unhex(fields[3]), fields[4] == "1"});
+  }
+  return pairs;
+}
+
+std::string KeyOf(const Collation& c, const std::string& text) {
+  std::string key;
+  c.AppendKey(text, key);
+  return key;
+}
+
+// The collations implemented exactly, each held to every golden pair of it.
+const std::set<std::string> kExact = {"utf8mb4_general_ci",
+                                      "utf8mb4_bin",
+                                      "utf8mb4_nopad_bin",
+                                      "binary",
+                                      "BINARY",
+                                      "NOCASE",
+                                      "RTRIM"};
+
+TEST(CollationTest, EveryGoldenPairGetsTheDatabasesAnswer) {
+  const std::vector<Pair> pairs = Golden();
+  std::map<std::string, int> checked;
+  for (const Pair& p : pairs) {
+    const Collation* c = Collation::Find(p.collation);
+    if (kExact.count(p.collation) == 0) continue;
+    ASSERT_NE(c, nullptr) << p.collation;
+    EXPECT_EQ(KeyOf(*c, p.a) == KeyOf(*c, p.b), p.collides)
+        << p.dialect << " " << p.collation << ": '" << p.a << "' and '" << p.b << "' "
+        << (p.collides ? "collide" : "do not collide") << " in the database";
+    ++checked[p.collation];
+  }
+  for (const std::string& name : kExact) {
+    EXPECT_GE(checked[name], 20) << "too few golden pairs of " << name;
+  }
+}
+
+TEST(CollationTest, NamesAreFoundWhateverTheirCase) {
+  ASSERT_NE(Collation::Find("nocase"), nullptr);
+  EXPECT_EQ(Collation::Find("nocase")->name(), "NOCASE");
+  EXPECT_NE(Collation::Find("UTF8MB4_GENERAL_CI"), nullptr);
+  EXPECT_EQ(Collation::Find("utf8mb4_klingon_ci"), nullptr);
+  EXPECT_TRUE(Collation::Find("BINARY")->bytewise());
+  EXPECT_FALSE(Collation::Find("RTRIM")->bytewise());
+}
+
+TEST(CollationTest, BytesThatAreNotUtf8CompareAsThemselves) {
+  const Collation& general = *Collation::Find("utf8mb4_general_ci");
+  EXPECT_NE(KeyOf(general, "\xff"), KeyOf(general, "\xfe"));
+  EXPECT_NE(KeyOf(general, "\xc3"), KeyOf(general, "\xc3\xa9"));  // cut off
+  EXPECT_EQ(KeyOf(general, "A\xff"), KeyOf(general, "a\xff"));
+  EXPECT_NE(KeyOf(general, "\xed\xa0\x80"), KeyOf(general, "\xef\xbf\xbd"));  // a surrogate
+}
+
+// The same pairs through the whole check: one SQLite file per shard, A holding each pair's
+// first value and B its second in a table keyed UNIQUE (pair, v), under the column's COLLATE,
+// and under a unique index's own COLLATE over a BINARY column; and the same shards as sqlite3
+// dumps. The key overlaps exactly where sqlite3 said the pair collides.
+TEST(CollationTest, SqliteShardsOverlapWhereSqliteSays) {
+  std::map<std::string, uint64_t> truth;
+  std::vector<Pair> pairs;
+  for (const Pair& p : Golden()) {
+    if (p.dialect != "sqlite") continue;
+    pairs.push_back(p);
+    truth[p.collation] += p.collides ? 1 : 0;
+  }
+  ASSERT_EQ(truth.size(), 3u);
+  TempDir dir;
+  const std::string a = dir.File("a.db"), b = dir.File("b.db");
+  for (const auto& [collation, count] : truth) {
+    const std::string column = "c_" + collation, index = "i_" + collation;
+    std::string sql_a = "CREATE TABLE " + column + "(pair INTEGER, v TEXT COLLATE " + collation +
+                        ", UNIQUE (pair, v));" + "CREATE TABLE " + index +
+                        "(pair INTEGER, v TEXT); CREATE UNIQUE INDEX u_" + collation + " ON " +
+                        index + "(pair, v COLLATE " + collation + ");";
+    std::string sql_b = sql_a;
+    int i = 0;
+    for (const Pair& p : pairs) {
+      if (p.collation != collation) continue;
+      for (const std::string& table : {column, index}) {
+        sql_a += "INSERT INTO " + table + " VALUES(" + std::to_string(i) + ", CAST(X'" + Hex(p.a) +
+                 "' AS TEXT));";
+        sql_b += "INSERT INTO " + table + " VALUES(" + std::to_string(i) + ", CAST(X'" + Hex(p.b) +
+                 "' AS TEXT));";
+      }
+      ++i;
+    }
+    testing::ExecSql(a, sql_a);
+    testing::ExecSql(b, sql_b);
+  }
+  const std::string dump_a = dir.File("a.sql"), dump_b = dir.File("b.sql");
+  ASSERT_EQ(std::system(("sqlite3 '" + a + "' .dump > '" + dump_a + "' && sqlite3 '" + b +
+                         "' .dump > '" + dump_b + "'")
+                            .c_str()),
+            0)
+      << "sqlite3 is not installed (Debian package sqlite3; scripts/setup installs it)";
+  for (const auto& [path_a, path_b] : {std::pair{a, b}, std::pair{dump_a, dump_b}}) {
+    SCOPED_TRACE(path_a);
+    const Report r = Check(path_a, path_b, Options{});
+    ASSERT_EQ(r.keys.size(), 6u);
+    for (const KeyReport& k : r.keys) {
+      const std::string collation = k.table.substr(2);
+      SCOPED_TRACE(k.table);
+      EXPECT_EQ(k.overlap, truth.at(collation));
+      ASSERT_EQ(k.collations.size(), 1u);
+      EXPECT_TRUE(EqualsIgnoreCase(k.collations[0], collation)) << k.collations[0];
+      EXPECT_TRUE(k.unknown_collations.empty());
+    }
+  }
+}
+
+// The pairs as two MariaDB shards, dumped by mariadb-dump: each key overlaps where MariaDB said
+// its pairs collide; a collation the checker does not know yet is named, compared as bytes,
+// and makes the verdict at least RISK.
+TEST(CollationTest, MariadbDumpsOverlapWhereMariadbSays) {
+  std::map<std::string, uint64_t> truth;
+  for (const Pair& p : Golden()) {
+    if (p.dialect == "mysql") truth[p.collation] += p.collides ? 1 : 0;
+  }
+  const Report r = Check(CollationsFile("golden_a.sql"), CollationsFile("golden_b.sql"), Options{});
+  ASSERT_EQ(r.keys.size(), truth.size());
+  bool unknown = false;
+  for (const KeyReport& k : r.keys) {
+    const std::string collation = k.table.substr(2);
+    SCOPED_TRACE(k.table);
+    if (kExact.count(collation) == 0) {
+      EXPECT_EQ(k.unknown_collations, std::vector<std::string>{collation});
+      unknown = true;
+      continue;
+    }
+    EXPECT_EQ(k.overlap, truth.at(collation));
+    EXPECT_TRUE(k.unknown_collations.empty());
+    if (collation != "binary") {
+      EXPECT_EQ(k.collations, std::vector<std::string>{collation});
+    }
+  }
+  if (unknown) {
+    bool named = false;
+    for (const std::string& risk : r.risks) {
+      named = named || risk.find("compared as bytes") != std::string::npos;
+    }
+    EXPECT_TRUE(named || r.verdict == Report::Verdict::kConflict);
+  }
+}
+
+// The merge target's collation decides (design section 10): A is MariaDB's shard, B a SQLite
+// file with the same table under BINARY. B's values are compared under A's
+// utf8mb4_general_ci, so the key overlaps where MariaDB said, and the report names B's
+// collation as drift.
+TEST(CollationTest, TheTargetsCollationDecides) {
+  uint64_t truth = 0;
+  std::string sql =
+      "CREATE TABLE g_utf8mb4_general_ci(pair INTEGER NOT NULL, v TEXT, UNIQUE (pair, v));";
+  int i = 0;
+  for (const Pair& p : Golden()) {
+    if (p.dialect != "mysql" || p.collation != "utf8mb4_general_ci") continue;
+    truth += p.collides ? 1 : 0;
+    sql += "INSERT INTO g_utf8mb4_general_ci VALUES(" + std::to_string(i++) + ", CAST(X'" +
+           Hex(p.b) + "' AS TEXT));";
+  }
+  ASSERT_GT(truth, 0u);
+  TempDir dir;
+  const std::string b = dir.File("b.db");
+  testing::ExecSql(b, sql);
+  Options options;
+  options.tables = {"g_utf8mb4_general_ci"};
+  const Report r = Check(CollationsFile("golden_a.sql"), b, options);
+  ASSERT_EQ(r.keys.size(), 1u);
+  EXPECT_EQ(r.keys[0].overlap, truth);
+  EXPECT_EQ(r.keys[0].collations, std::vector<std::string>{"utf8mb4_general_ci"});
+  EXPECT_EQ(r.keys[0].collations_b, std::vector<std::string>{"BINARY"});
+  EXPECT_NE(FormatText(r, Layout::Game())
+                .find("collation differs: A utf8mb4_general_ci, B BINARY; compared under A's"),
+            std::string::npos);
+}
+
+// A collation this checker does not know: the key is compared as bytes and says so, and with
+// nothing overlapping the verdict is RISK naming the key, not "safe".
+TEST(CollationTest, AnUnknownCollationIsRiskNotSafe) {
+  TempDir dir;
+  const auto shard = [&](const std::string& name, const std::string& value) {
+    testing::WriteFile(dir.File(name),
+                       "-- MariaDB dump 10.19  Distrib 10.11.19-MariaDB, for debian-linux-gnu\n"
+                       "CREATE TABLE `player` (\n  `id` bigint(20) NOT NULL,\n"
+                       "  `name` varchar(32) NOT NULL,\n  PRIMARY KEY (`id`),\n"
+                       "  UNIQUE KEY `name` (`name`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 "
+                       "COLLATE=utf8mb4_unicode_ci;\n"
+                       "INSERT INTO `player` VALUES (" +  // negative ids are legacy: no server id
+                           std::string(name == "a.sql" ? "-1" : "-2") +
+                           ",'" + value + "');\n-- Dump completed on 2026-11-23 12:00:00\n");
+    return dir.File(name);
+  };
+  const Report r = Check(shard("a.sql",
+                               "Stra\xc3\x9f"
+                               "e"),
+                         shard("b.sql", "Strasse"), Options{});
+  ASSERT_EQ(r.keys.size(), 2u);
+  const KeyReport& name = r.keys[1];
+  EXPECT_EQ(name.overlap, 0u);
+  EXPECT_EQ(name.unknown_collations, std::vector<std::string>{"utf8mb4_unicode_ci"});
+  EXPECT_EQ(r.verdict, Report::Verdict::kRisk);
+  ASSERT_EQ(r.risks.size(), 1u);
+  EXPECT_EQ(r.risks[0],
+            "player (name) was compared as bytes: collation utf8mb4_unicode_ci unknown");
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("compared as bytes: collation utf8mb4_unicode_ci unknown to this checker"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("verdict: RISK \xe2\x80\x94 player (name) was compared as bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(FormatJson(r).find("\"unknown_collations\":[\"utf8mb4_unicode_ci\"]"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
