@@ -141,14 +141,22 @@ std::string FormatText(const Report& report, const Layout& layout) {
     }
   }
   uint64_t overlap = 0;
-  for (const KeyReport& k : report.keys) overlap += k.overlap;
+  uint64_t keys_overlapping = 0;
+  for (const KeyReport& k : report.keys) {
+    overlap += k.overlap;
+    if (k.overlap > 0) ++keys_overlapping;
+  }
   switch (report.verdict) {
     case Report::Verdict::kSafe:
       out += "verdict: safe to merge\n";
       break;
     case Report::Verdict::kConflict:
-      out += "verdict: CONFLICT \xe2\x80\x94 " + GroupThousands(overlap) +
-             (overlap == 1 ? " key overlaps\n" : " keys overlap\n");
+      // Values, counted apart from the keys they are in: "4 values in 3 keys overlap".
+      out.append("verdict: CONFLICT \xe2\x80\x94 ")
+          .append(GroupThousands(overlap))
+          .append(overlap == 1 ? " value in " : " values in ")
+          .append(GroupThousands(keys_overlapping))
+          .append(keys_overlapping == 1 ? " key overlaps\n" : " keys overlap\n");
       break;
     case Report::Verdict::kRisk: {
       out += "verdict: RISK \xe2\x80\x94 ";

@@ -127,7 +127,7 @@ TEST(CheckerTest, ConflictListsTheOverlappingKeysAscending) {
   EXPECT_EQ(KeyOf(r, "player", {"id"}).overlap, 0u);
 
   const std::string text = FormatText(r, Layout::Game());
-  EXPECT_EQ(LastLine(text), "verdict: CONFLICT \xe2\x80\x94 5 keys overlap");
+  EXPECT_EQ(LastLine(text), "verdict: CONFLICT \xe2\x80\x94 5 values in 4 keys overlap");
   EXPECT_NE(text.find(std::to_string(Gid(kT0 + 100, 101, 0)) +
                       "  2025-06-01T00:00:01.000Z server=101 seq=0"),
             std::string::npos)

@@ -63,7 +63,8 @@ TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
         "drift: key item (name) only in A"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
   }
-  EXPECT_TRUE(text.ends_with("\nverdict: CONFLICT \xe2\x80\x94 13 keys overlap\n")) << text;
+  EXPECT_TRUE(text.ends_with("\nverdict: CONFLICT \xe2\x80\x94 13 values in 2 keys overlap\n"))
+      << text;
 }
 
 TEST(FormatTextTest, RiskNamesTheServerIds) {
