@@ -64,7 +64,12 @@ INSERT INTO `g_binary` VALUES
 (24,'ü'),
 (25,'ü'),
 (26,'á'),
-(27,'x');
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
 /*!40000 ALTER TABLE `g_binary` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -116,7 +121,12 @@ INSERT INTO `g_utf8mb4_bin` VALUES
 (24,'ü'),
 (25,'ü'),
 (26,'á'),
-(27,'x');
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
 /*!40000 ALTER TABLE `g_utf8mb4_bin` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -168,7 +178,12 @@ INSERT INTO `g_utf8mb4_general_ci` VALUES
 (24,'ü'),
 (25,'ü'),
 (26,'á'),
-(27,'x');
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
 /*!40000 ALTER TABLE `g_utf8mb4_general_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -220,7 +235,12 @@ INSERT INTO `g_utf8mb4_nopad_bin` VALUES
 (24,'ü'),
 (25,'ü'),
 (26,'á'),
-(27,'x');
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
 /*!40000 ALTER TABLE `g_utf8mb4_nopad_bin` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -272,7 +292,12 @@ INSERT INTO `g_utf8mb4_unicode_ci` VALUES
 (24,'ü'),
 (25,'ü'),
 (26,'á'),
-(27,'x');
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
 /*!40000 ALTER TABLE `g_utf8mb4_unicode_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 /*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;

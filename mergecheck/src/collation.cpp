@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "steadyflake/mergecheck/text.h"
 
@@ -71,13 +72,63 @@ std::size_t DecodeUtf8(const unsigned char* s, std::size_t size, uint32_t& point
   return length;
 }
 
-// The key of `text` under utf8mb4_general_ci: 3 bytes per character, 0 and its weight, or 1, 0
-// and the byte for a byte that is not UTF-8.
-void AppendGeneralCiKey(std::string_view text, std::string& out) {
-  const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
+// utf8mb4_unicode_ci's weights (UCA 4.0.0) of the code points of the Basic Multilingual Plane
+// that do not weigh UCA's implicit weights: `at[point]` is (offset into `pool` << 4 | count),
+// or kImplicit.
+struct UnicodeCiTable {
+  static constexpr uint32_t kImplicit = 0xFFFFFFFF;
+  std::array<uint32_t, 65536> at;
+  std::vector<uint16_t> pool;
+};
+
+const UnicodeCiTable& UnicodeCiWeights() {
+  static const UnicodeCiTable* const table = [] {
+    static constexpr char kEntries[] =
+#include "utf8mb4_unicode_ci.inc"
+        ;
+    auto* t = new UnicodeCiTable;
+    t->at.fill(UnicodeCiTable::kImplicit);
+    const auto hex = [](const char* p, int digits) {
+      uint32_t value = 0;
+      for (int i = 0; i < digits; ++i) {
+        const char c = p[i];
+        value = value << 4 | static_cast<uint32_t>(c <= '9' ? c - '0' : c - 'A' + 10);
+      }
+      return value;
+    };
+    // Entries: "CCCC" (code point), n (one hex digit), n weights "WWWW".
+    for (const char* p = kEntries; *p != '\0';) {
+      const uint32_t point = hex(p, 4);
+      const uint32_t count = hex(p + 4, 1);
+      p += 5;
+      t->at[point] = static_cast<uint32_t>(t->pool.size()) << 4 | count;
+      for (uint32_t i = 0; i < count; ++i, p += 4) {
+        t->pool.push_back(static_cast<uint16_t>(hex(p, 4)));
+      }
+    }
+    return t;
+  }();
+  return *table;
+}
+
+// Appends one unit of a key: 3 bytes, 0 and a 16-bit weight.
+void AppendWeight(uint16_t weight, std::string& out) {
+  out.push_back('\0');
+  out.push_back(static_cast<char>(weight >> 8));
+  out.push_back(static_cast<char>(weight & 0xFF));
+}
+
+// The key of `text` under a collation of per-character weights with PAD SPACE (MariaDB's
+// utf8mb4_general_ci and utf8mb4_unicode_ci): the weights of its characters, each a unit
+// (AppendWeight), without the trailing units that weigh what a space weighs (`space`): a
+// shorter string compares as if padded with spaces. `weigh(point, out)` appends the units of
+// one character. A byte that is not UTF-8 (a column MySQL would have refused it for) is a unit
+// of its own: 1, 0 and the byte.
+template <typename Weigh>
+void AppendWeightedKey(std::string_view text, uint16_t space, Weigh weigh, std::string& out) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  std::size_t size = text.size();
-  while (size > 0 && s[size - 1] == ' ') --size;  // PAD SPACE
+  const std::size_t size = text.size();
+  std::size_t keep = out.size();  // the key without its trailing space units
   for (std::size_t i = 0; i < size;) {
     uint32_t point = 0;
     const std::size_t length = DecodeUtf8(s + i, size - i, point);
@@ -85,15 +136,53 @@ void AppendGeneralCiKey(std::string_view text, std::string& out) {
       out.push_back('\x01');
       out.push_back('\0');
       out.push_back(static_cast<char>(s[i]));
+      keep = out.size();
       ++i;
       continue;
     }
-    const uint16_t weight = point <= 0xFFFF ? weights[point] : kAbovePlaneWeight;
-    out.push_back('\0');
-    out.push_back(static_cast<char>(weight >> 8));
-    out.push_back(static_cast<char>(weight & 0xFF));
+    const std::size_t before = out.size();
+    weigh(point, out);
+    for (std::size_t u = before; u < out.size(); u += 3) {
+      const uint16_t weight = static_cast<uint16_t>(static_cast<unsigned char>(out[u + 1]) << 8 |
+                                                    static_cast<unsigned char>(out[u + 2]));
+      if (weight != space) keep = u + 3;
+    }
     i += length;
   }
+  out.resize(keep);
+}
+
+void AppendGeneralCiKey(std::string_view text, std::string& out) {
+  const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
+  AppendWeightedKey(
+      text, weights[' '],
+      [&](uint32_t point, std::string& units) {
+        AppendWeight(point <= 0xFFFF ? weights[point] : kAbovePlaneWeight, units);
+      },
+      out);
+}
+
+void AppendUnicodeCiKey(std::string_view text, std::string& out) {
+  const UnicodeCiTable& table = UnicodeCiWeights();
+  AppendWeightedKey(
+      text, 0x0209,  // a space's weight in UCA 4.0.0 (also NO-BREAK SPACE's, U+3000's...)
+      [&](uint32_t point, std::string& units) {
+        if (point > 0xFFFF) {
+          AppendWeight(kAbovePlaneWeight, units);
+          return;
+        }
+        const uint32_t at = table.at[point];
+        if (at == UnicodeCiTable::kImplicit) {
+          // UCA's implicit weights: CJK ideographs from 0xFB40, everything else from 0xFBC0.
+          const bool han =
+              (point >= 0x4E00 && point <= 0x9FA5) || (point >= 0xF900 && point <= 0xFAFF);
+          AppendWeight(static_cast<uint16_t>((han ? 0xFB40 : 0xFBC0) + (point >> 15)), units);
+          AppendWeight(static_cast<uint16_t>((point & 0x7FFF) | 0x8000), units);
+          return;
+        }
+        for (uint32_t i = 0; i < (at & 0xF); ++i) AppendWeight(table.pool[(at >> 4) + i], units);
+      },
+      out);
 }
 
 std::string Lower(std::string_view s) {
@@ -106,7 +195,7 @@ std::string Lower(std::string_view s) {
 
 const Collation* Collation::Find(std::string_view name) {
   // MySQL's `binary` is found as BINARY: the same rule.
-  static const std::array<Collation, 13> kKnown = {
+  static const std::array<Collation, 16> kKnown = {
       Collation("BINARY", Rule::kBytes),
       Collation("NOCASE", Rule::kAsciiNoCase),
       Collation("RTRIM", Rule::kPadSpace),
@@ -120,6 +209,9 @@ const Collation* Collation::Find(std::string_view name) {
       Collation("utf8mb4_general_ci", Rule::kGeneralCi),
       Collation("utf8mb3_general_ci", Rule::kGeneralCi),
       Collation("utf8_general_ci", Rule::kGeneralCi),
+      Collation("utf8mb4_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8mb3_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8_unicode_ci", Rule::kUnicodeCi),
   };
   for (const Collation& c : kKnown) {
     if (EqualsIgnoreCase(c.name(), name)) return &c;
@@ -141,6 +233,9 @@ void Collation::AppendKey(std::string_view text, std::string& out) const {
       return;
     case Rule::kGeneralCi:
       AppendGeneralCiKey(text, out);
+      return;
+    case Rule::kUnicodeCi:
+      AppendUnicodeCiKey(text, out);
       return;
   }
 }

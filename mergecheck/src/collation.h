@@ -17,8 +17,12 @@
 //           (NO PAD: bytes); utf8mb4_general_ci and utf8mb3_general_ci (utf8_general_ci): each
 //           character weighs what MariaDB's WEIGHT_STRING() says (the table in
 //           data/collations/, generated from MariaDB 10.11), every character above U+FFFF
-//           weighs 0xFFFD (so all emoji are equal), PAD SPACE. Bytes that are not UTF-8 (a
-//           column MySQL would have refused them for) compare as themselves.
+//           weighs 0xFFFD (so all emoji are equal), PAD SPACE; utf8mb4_unicode_ci and
+//           utf8mb3_unicode_ci (utf8_unicode_ci): UCA 4.0.0 as MariaDB implements it, each
+//           character none, one or several weights from the table in data/collations/ (or UCA's
+//           implicit weights, computed), 0xFFFD above U+FFFF, PAD SPACE (trailing characters
+//           that weigh what a space weighs, NO-BREAK SPACE among them, ignored). Bytes that are
+//           not UTF-8 (a column MySQL would have refused them for) compare as themselves.
 // Any other name is unknown: the key is compared as bytes and the report says so
 // (docs/merging.md "How values compare").
 
@@ -37,6 +41,7 @@ class Collation {
     kPadSpace,     // trailing spaces (0x20) ignored, then bytes
     kAsciiNoCase,  // ASCII A-Z folded to a-z, then bytes
     kGeneralCi,    // MariaDB's utf8mb4_general_ci weights, PAD SPACE
+    kUnicodeCi,    // MariaDB's utf8mb4_unicode_ci weights (UCA 4.0.0), PAD SPACE
   };
 
   // The collation `name` names (case-insensitive, as both databases read names), or nullptr

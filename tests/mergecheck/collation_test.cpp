@@ -80,6 +80,7 @@ std::string KeyOf(const Collation& c, const std::string& text) {
 
 // The collations implemented exactly, each held to every golden pair of it.
 const std::set<std::string> kExact = {"utf8mb4_general_ci",
+                                      "utf8mb4_unicode_ci",
                                       "utf8mb4_bin",
                                       "utf8mb4_nopad_bin",
                                       "binary",
@@ -253,7 +254,7 @@ TEST(CollationTest, AnUnknownCollationIsRiskNotSafe) {
                        "CREATE TABLE `player` (\n  `id` bigint(20) NOT NULL,\n"
                        "  `name` varchar(32) NOT NULL,\n  PRIMARY KEY (`id`),\n"
                        "  UNIQUE KEY `name` (`name`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 "
-                       "COLLATE=utf8mb4_unicode_ci;\n"
+                       "COLLATE=utf8mb4_0900_ai_ci;\n"
                        "INSERT INTO `player` VALUES (" +  // negative ids are legacy: no server id
                            std::string(name == "a.sql" ? "-1" : "-2") +
                            ",'" + value + "');\n-- Dump completed on 2026-11-23 12:00:00\n");
@@ -266,19 +267,19 @@ TEST(CollationTest, AnUnknownCollationIsRiskNotSafe) {
   ASSERT_EQ(r.keys.size(), 2u);
   const KeyReport& name = r.keys[1];
   EXPECT_EQ(name.overlap, 0u);
-  EXPECT_EQ(name.unknown_collations, std::vector<std::string>{"utf8mb4_unicode_ci"});
+  EXPECT_EQ(name.unknown_collations, std::vector<std::string>{"utf8mb4_0900_ai_ci"});
   EXPECT_EQ(r.verdict, Report::Verdict::kRisk);
   ASSERT_EQ(r.risks.size(), 1u);
   EXPECT_EQ(r.risks[0],
-            "player (name) was compared as bytes: collation utf8mb4_unicode_ci unknown");
+            "player (name) was compared as bytes: collation utf8mb4_0900_ai_ci unknown");
   const std::string text = FormatText(r, Layout::Game());
-  EXPECT_NE(text.find("compared as bytes: collation utf8mb4_unicode_ci unknown to this checker"),
+  EXPECT_NE(text.find("compared as bytes: collation utf8mb4_0900_ai_ci unknown to this checker"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("verdict: RISK \xe2\x80\x94 player (name) was compared as bytes"),
             std::string::npos)
       << text;
-  EXPECT_NE(FormatJson(r).find("\"unknown_collations\":[\"utf8mb4_unicode_ci\"]"),
+  EXPECT_NE(FormatJson(r).find("\"unknown_collations\":[\"utf8mb4_0900_ai_ci\"]"),
             std::string::npos);
 }
 

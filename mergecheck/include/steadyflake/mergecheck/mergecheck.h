@@ -112,7 +112,7 @@ struct Report {
   enum class Verdict { kSafe, kConflict, kRisk };
   Verdict verdict = Verdict::kSafe;
   // Why the verdict is RISK, one sentence each ("server id 7 issues IDs in both shards",
-  // "player (name) was compared as bytes: collation utf8mb4_unicode_ci unknown"); set by the
+  // "player (name) was compared as bytes: collation utf8mb4_0900_ai_ci unknown"); set by the
   // checker with the verdict, empty unless it is RISK.
   std::vector<std::string> risks;
   InputReport inputs[2];
