@@ -245,6 +245,177 @@ INSERT INTO `g_utf8mb4_nopad_bin` VALUES
 UNLOCK TABLES;
 
 --
+-- Table structure for table `g_utf8mb4_uca1400_ai_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_ai_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_ai_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_ai_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_ai_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_ai_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_ai_ci` VALUES
+(0,'Alice'),
+(1,'Bob'),
+(2,'Bob '),
+(3,'abc'),
+(4,'abc'),
+(5,'é'),
+(6,'É'),
+(7,'é'),
+(8,'ß'),
+(9,'ß'),
+(10,'ß'),
+(11,'😀'),
+(12,'😀'),
+(13,'a'),
+(14,' a'),
+(15,''),
+(16,'ı'),
+(17,'İ'),
+(18,'Ǆ'),
+(19,'ﬃ'),
+(20,'Ａ'),
+(21,'Å'),
+(22,'æ'),
+(23,'А'),
+(24,'ü'),
+(25,'ü'),
+(26,'á'),
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_ai_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `g_utf8mb4_uca1400_as_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_as_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_as_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_as_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_as_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_as_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_as_ci` VALUES
+(0,'Alice'),
+(1,'Bob'),
+(2,'Bob '),
+(3,'abc'),
+(4,'abc'),
+(5,'é'),
+(6,'É'),
+(7,'é'),
+(8,'ß'),
+(9,'ß'),
+(10,'ß'),
+(11,'😀'),
+(12,'😀'),
+(13,'a'),
+(14,' a'),
+(15,''),
+(16,'ı'),
+(17,'İ'),
+(18,'Ǆ'),
+(19,'ﬃ'),
+(20,'Ａ'),
+(21,'Å'),
+(22,'æ'),
+(23,'А'),
+(24,'ü'),
+(25,'ü'),
+(26,'á'),
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_as_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `g_utf8mb4_uca1400_nopad_ai_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_nopad_ai_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_nopad_ai_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_nopad_ai_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_nopad_ai_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_nopad_ai_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_nopad_ai_ci` VALUES
+(0,'Alice'),
+(1,'Bob'),
+(2,'Bob '),
+(3,'abc'),
+(4,'abc'),
+(5,'é'),
+(6,'É'),
+(7,'é'),
+(8,'ß'),
+(9,'ß'),
+(10,'ß'),
+(11,'😀'),
+(12,'😀'),
+(13,'a'),
+(14,' a'),
+(15,''),
+(16,'ı'),
+(17,'İ'),
+(18,'Ǆ'),
+(19,'ﬃ'),
+(20,'Ａ'),
+(21,'Å'),
+(22,'æ'),
+(23,'А'),
+(24,'ü'),
+(25,'ü'),
+(26,'á'),
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_nopad_ai_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
 -- Table structure for table `g_utf8mb4_unicode_ci`
 --
 

@@ -245,6 +245,177 @@ INSERT INTO `g_utf8mb4_nopad_bin` VALUES
 UNLOCK TABLES;
 
 --
+-- Table structure for table `g_utf8mb4_uca1400_ai_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_ai_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_ai_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_ai_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_ai_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_ai_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_ai_ci` VALUES
+(0,'alice'),
+(1,'Bob '),
+(2,'Bob'),
+(3,'ABC'),
+(4,'abd'),
+(5,'e'),
+(6,'é'),
+(7,'E'),
+(8,'s'),
+(9,'ss'),
+(10,'SS'),
+(11,'😁'),
+(12,'😀'),
+(13,'a	'),
+(14,'a'),
+(15,' '),
+(16,'I'),
+(17,'i'),
+(18,'ǆ'),
+(19,'ffi'),
+(20,'A'),
+(21,'A'),
+(22,'ae'),
+(23,'а'),
+(24,'u'),
+(25,'ue'),
+(26,'á'),
+(27,'x  '),
+(28,'a '),
+(29,'a　'),
+(30,'a b'),
+(31,'丁'),
+(32,'각');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_ai_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `g_utf8mb4_uca1400_as_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_as_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_as_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_as_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_as_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_as_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_as_ci` VALUES
+(0,'alice'),
+(1,'Bob '),
+(2,'Bob'),
+(3,'ABC'),
+(4,'abd'),
+(5,'e'),
+(6,'é'),
+(7,'E'),
+(8,'s'),
+(9,'ss'),
+(10,'SS'),
+(11,'😁'),
+(12,'😀'),
+(13,'a	'),
+(14,'a'),
+(15,' '),
+(16,'I'),
+(17,'i'),
+(18,'ǆ'),
+(19,'ffi'),
+(20,'A'),
+(21,'A'),
+(22,'ae'),
+(23,'а'),
+(24,'u'),
+(25,'ue'),
+(26,'á'),
+(27,'x  '),
+(28,'a '),
+(29,'a　'),
+(30,'a b'),
+(31,'丁'),
+(32,'각');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_as_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `g_utf8mb4_uca1400_nopad_ai_ci`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_uca1400_nopad_ai_ci`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_uca1400_nopad_ai_ci` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`)
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_uca1400_nopad_ai_ci`
+--
+
+LOCK TABLES `g_utf8mb4_uca1400_nopad_ai_ci` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_nopad_ai_ci` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_uca1400_nopad_ai_ci` VALUES
+(0,'alice'),
+(1,'Bob '),
+(2,'Bob'),
+(3,'ABC'),
+(4,'abd'),
+(5,'e'),
+(6,'é'),
+(7,'E'),
+(8,'s'),
+(9,'ss'),
+(10,'SS'),
+(11,'😁'),
+(12,'😀'),
+(13,'a	'),
+(14,'a'),
+(15,' '),
+(16,'I'),
+(17,'i'),
+(18,'ǆ'),
+(19,'ffi'),
+(20,'A'),
+(21,'A'),
+(22,'ae'),
+(23,'а'),
+(24,'u'),
+(25,'ue'),
+(26,'á'),
+(27,'x  '),
+(28,'a '),
+(29,'a　'),
+(30,'a b'),
+(31,'丁'),
+(32,'각');
+/*!40000 ALTER TABLE `g_utf8mb4_uca1400_nopad_ai_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
 -- Table structure for table `g_utf8mb4_unicode_ci`
 --
 

@@ -138,7 +138,8 @@ pairs = [
 for a, b in pairs:
     print(a.encode().hex() + "," + b.encode().hex())
 PY
-mysql_collations="utf8mb4_general_ci utf8mb4_bin utf8mb4_nopad_bin binary utf8mb4_unicode_ci"
+mysql_collations="utf8mb4_general_ci utf8mb4_bin utf8mb4_nopad_bin binary utf8mb4_unicode_ci
+  utf8mb4_uca1400_ai_ci utf8mb4_uca1400_nopad_ai_ci utf8mb4_uca1400_as_ci"
 sqlite_collations="BINARY NOCASE RTRIM"
 python3 - "$tmp/pairs.tsv" $mysql_collations > "$tmp/mysql.sql" <<'PY'
 import sys

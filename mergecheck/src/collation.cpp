@@ -2,6 +2,9 @@
 
 #include "collation.h"
 
+#include <unicode/ucol.h>
+#include <unicode/ustring.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -185,6 +188,22 @@ void AppendUnicodeCiKey(std::string_view text, std::string& out) {
       out);
 }
 
+// ICU's root collator at `strength` (1-3), opened once and shared: ucol_getSortKey takes a
+// const collator and is safe from several threads at once.
+const UCollator* IcuCollator(int strength) {
+  const auto open = [](UCollationStrength level) {
+    UErrorCode status = U_ZERO_ERROR;
+    UCollator* collator = ucol_open("", &status);
+    if (U_FAILURE(status)) return static_cast<UCollator*>(nullptr);
+    ucol_setStrength(collator, level);
+    return collator;
+  };
+  static const UCollator* const kPrimary = open(UCOL_PRIMARY);
+  static const UCollator* const kSecondary = open(UCOL_SECONDARY);
+  static const UCollator* const kTertiary = open(UCOL_TERTIARY);
+  return strength <= 1 ? kPrimary : strength == 2 ? kSecondary : kTertiary;
+}
+
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -195,7 +214,7 @@ std::string Lower(std::string_view s) {
 
 const Collation* Collation::Find(std::string_view name) {
   // MySQL's `binary` is found as BINARY: the same rule.
-  static const std::array<Collation, 16> kKnown = {
+  static const std::array<Collation, 25> kKnown = {
       Collation("BINARY", Rule::kBytes),
       Collation("NOCASE", Rule::kAsciiNoCase),
       Collation("RTRIM", Rule::kPadSpace),
@@ -212,6 +231,15 @@ const Collation* Collation::Find(std::string_view name) {
       Collation("utf8mb4_unicode_ci", Rule::kUnicodeCi),
       Collation("utf8mb3_unicode_ci", Rule::kUnicodeCi),
       Collation("utf8_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8mb4_0900_ai_ci", Rule::kIcu, 1, false),
+      Collation("utf8mb4_0900_as_ci", Rule::kIcu, 2, false),
+      Collation("utf8mb4_0900_as_cs", Rule::kIcu, 3, false),
+      Collation("utf8mb4_uca1400_ai_ci", Rule::kIcu, 1, true),
+      Collation("utf8mb4_uca1400_as_ci", Rule::kIcu, 2, true),
+      Collation("utf8mb4_uca1400_as_cs", Rule::kIcu, 3, true),
+      Collation("utf8mb4_uca1400_nopad_ai_ci", Rule::kIcu, 1, false),
+      Collation("utf8mb4_uca1400_nopad_as_ci", Rule::kIcu, 2, false),
+      Collation("utf8mb4_uca1400_nopad_as_cs", Rule::kIcu, 3, false),
   };
   for (const Collation& c : kKnown) {
     if (EqualsIgnoreCase(c.name(), name)) return &c;
@@ -237,7 +265,50 @@ void Collation::AppendKey(std::string_view text, std::string& out) const {
     case Rule::kUnicodeCi:
       AppendUnicodeCiKey(text, out);
       return;
+    case Rule::kIcu:
+      AppendIcuKey(text, out);
+      return;
   }
+}
+
+void Collation::AppendIcuKey(std::string_view text, std::string& out) const {
+  // UTF-16 for ICU; a byte sequence that is not UTF-8 becomes U+FFFD.
+  std::u16string utf16(text.size(), u'\0');
+  int32_t length = 0;
+  UErrorCode status = U_ZERO_ERROR;
+  u_strFromUTF8WithSub(utf16.data(), static_cast<int32_t>(utf16.size()), &length, text.data(),
+                       static_cast<int32_t>(text.size()), 0xFFFD, nullptr, &status);
+  const UCollator* collator = IcuCollator(strength_);
+  if (U_FAILURE(status) || collator == nullptr) {
+    out.append(text);  // cannot happen for a buffer as long as the text; compare the bytes
+    return;
+  }
+  if (pad_) {
+    // PAD SPACE as MariaDB pads: trailing characters equal to a space at this strength (a
+    // space, NO-BREAK SPACE, U+3000 ...) are ignored.
+    static constexpr char16_t kSpace[] = u" ";
+    while (length > 0) {
+      const int32_t units = length >= 2 &&
+                                    U16_IS_TRAIL(utf16[static_cast<std::size_t>(length - 1)]) &&
+                                    U16_IS_LEAD(utf16[static_cast<std::size_t>(length - 2)])
+                                ? 2
+                                : 1;
+      if (ucol_strcoll(collator, utf16.data() + length - units, units, kSpace, 1) != UCOL_EQUAL) {
+        break;
+      }
+      length -= units;
+    }
+  }
+  uint8_t buffer[512];
+  int32_t size = ucol_getSortKey(collator, utf16.data(), length, buffer, sizeof buffer);
+  if (size <= static_cast<int32_t>(sizeof buffer)) {
+    out.append(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(size));
+    return;
+  }
+  std::string key(static_cast<std::size_t>(size), '\0');
+  size =
+      ucol_getSortKey(collator, utf16.data(), length, reinterpret_cast<uint8_t*>(key.data()), size);
+  out.append(key.data(), static_cast<std::size_t>(size));
 }
 
 std::string DefaultCollationOf(std::string_view charset) {

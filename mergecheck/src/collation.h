@@ -23,6 +23,10 @@
 //           implicit weights, computed), 0xFFFD above U+FFFF, PAD SPACE (trailing characters
 //           that weigh what a space weighs, NO-BREAK SPACE among them, ignored). Bytes that are
 //           not UTF-8 (a column MySQL would have refused them for) compare as themselves.
+// Approximately, through ICU's root collator (UCA 14, CLDR's root order) at the strength the name
+// says (ai_ci primary, as_ci secondary, as_cs tertiary): MySQL 8's utf8mb4_0900_ai_ci, _as_ci,
+// _as_cs (NO PAD; MySQL implements UCA 9.0.0) and MariaDB's utf8mb4_uca1400_ai_ci, _as_ci,
+// _as_cs (PAD SPACE) and utf8mb4_uca1400_nopad_* (NO PAD).
 // Any other name is unknown: the key is compared as bytes and the report says so
 // (docs/merging.md "How values compare").
 
@@ -42,6 +46,7 @@ class Collation {
     kAsciiNoCase,  // ASCII A-Z folded to a-z, then bytes
     kGeneralCi,    // MariaDB's utf8mb4_general_ci weights, PAD SPACE
     kUnicodeCi,    // MariaDB's utf8mb4_unicode_ci weights (UCA 4.0.0), PAD SPACE
+    kIcu,          // ICU's root collator at `strength`; PAD SPACE when `pad`
   };
 
   // The collation `name` names (case-insensitive, as both databases read names), or nullptr
@@ -52,15 +57,25 @@ class Collation {
   const std::string& name() const { return name_; }
   // True when two texts are equal exactly when their bytes are: no key needs computing.
   bool bytewise() const { return rule_ == Rule::kBytes; }
+  // True when the keys only approximate the database's comparison (ICU's UCA 14 for MySQL's
+  // UCA 9.0.0 or MariaDB's own UCA 14 implementation).
+  bool approximate() const { return rule_ == Rule::kIcu; }
 
   // Appends the equality key of `text` to `out` (see above).
   void AppendKey(std::string_view text, std::string& out) const;
 
-  Collation(std::string name, Rule rule) : name_(std::move(name)), rule_(rule) {}
+  // `strength` (kIcu): 1 primary (accent- and case-insensitive), 2 secondary (accent-sensitive),
+  // 3 tertiary (and case-sensitive).
+  Collation(std::string name, Rule rule, int strength = 0, bool pad = false)
+      : name_(std::move(name)), rule_(rule), strength_(strength), pad_(pad) {}
 
  private:
+  void AppendIcuKey(std::string_view text, std::string& out) const;
+
   std::string name_;
   Rule rule_;
+  int strength_;
+  bool pad_;
 };
 
 // The collation of a MySQL text column whose dump declares none, neither for the column nor for

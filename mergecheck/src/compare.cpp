@@ -123,6 +123,8 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.collations = ka.collations;
   if (kb.collations != ka.collations) kr.collations_b = kb.collations;
   kr.unknown_collations = ka.unknown;  // B's text was compared under A's (Recollations)
+  for (const Collation* c : ka.collation)
+    kr.approximate = kr.approximate || (c != nullptr && c->approximate());
   kr.decoded = ka.decoded && kb.decoded;
   if (kr.decoded) {
     kr.legacy_a = ka.legacy;

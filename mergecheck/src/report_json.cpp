@@ -77,7 +77,7 @@ std::string FormatJson(const Report& report) {
                 {"conflicts", std::move(conflicts)},
                 {"decoded", k.decoded},
                 {"collation", nullptr},
-                {"approximate", false}};
+                {"approximate", k.approximate}};
     if (!k.collations.empty()) key["collation"] = JoinComma(k.collations);
     if (!k.collations_b.empty()) key["collation_b"] = JoinComma(k.collations_b);
     if (!k.unknown_collations.empty()) key["unknown_collations"] = k.unknown_collations;

@@ -91,6 +91,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
       bytes = bytes && c != nullptr && c->bytewise();
     }
     if (!bytes) out += ", under " + JoinComma(k.collations);
+    if (k.approximate) out += " (approximate: ICU's UCA 14)";
     out += "\n";
     if (!k.unknown_collations.empty()) {
       out += "  compared as bytes: collation" +

@@ -81,6 +81,9 @@ struct KeyReport {
   // Collations of A's this checker does not know: the key was compared as bytes, and the
   // verdict is at least RISK.
   std::vector<std::string> unknown_collations = {};
+  // True when a collation of the key was only approximated (ICU for MySQL 8's 0900 and
+  // MariaDB's uca1400 collations): flagged, not a RISK.
+  bool approximate = false;
 };
 
 struct InputReport {
