@@ -57,6 +57,8 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   report.inputs[1] = DescribeInput(path_b, b, cb);
   Comparison comparison = Compare(ca, cb, options, report);
   Reread(a, ca, comparison.targets);
+  TargetsOfB(comparison, options.limit);
+  Reread(b, cb, comparison.targets_b);
   ListConflicts(comparison, options.limit, report);
 
   Decide(report);

@@ -76,6 +76,27 @@ void DecodeIds(const std::vector<int64_t>& ids, const Layout& layout, int64_t cu
 
 }  // namespace
 
+Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values) {
+  KeyScratch scratch;
+  for (std::size_t i = 0; i < values.size() && i < key.cell.size(); ++i) {
+    const OwnedValue& o = values[i];
+    Value v;
+    v.tag = o.tag;
+    v.integer = o.integer;
+    v.real = o.real;
+    v.bytes = o.bytes;
+    AppendKeyValue(key, i, v, scratch);
+  }
+  return HashBytes(scratch.encoding);
+}
+
+bool Collated(const KeyState& key) {
+  for (const Collation* c : key.collation) {
+    if (c != nullptr && !c->bytewise()) return true;
+  }
+  return false;
+}
+
 bool Selected(const Options& options, const std::string& table) {
   return options.tables.empty() ||
          std::find(options.tables.begin(), options.tables.end(), table) != options.tables.end();

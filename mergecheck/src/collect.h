@@ -72,31 +72,42 @@ struct KeyScratch {
   ValueBuffer buffer;
 };
 
+// Appends to scratch.encoding the encoding of `v`, the value of key column `i`: text under the
+// column's collation (its equality key, not its bytes), anything else as it is.
+inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScratch& scratch) {
+  if (v.tag == Value::Tag::kText && key.collation[i] != nullptr && !key.collation[i]->bytewise()) {
+    scratch.collated.clear();
+    key.collation[i]->AppendKey(v.bytes, scratch.collated);
+    v.bytes = scratch.collated;
+  }
+  AppendEncoding(v, scratch.encoding);
+}
+
 // The key `key` of the row `cells`: sets `integer` (kInteger) or `hash` (kHash). Called for
 // every key of every row, so it is inline.
 inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
                      int64_t& integer, Hash128& hash) {
   scratch.encoding.clear();
   for (std::size_t i = 0; i < key.cell.size(); ++i) {
-    Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
-                            scratch.buffer);
+    const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
+                                  scratch.buffer);
     if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
     if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
       integer = v.integer;
       return KeyKind::kInteger;
     }
-    // Text compares under its collation: hash the equality key, not the bytes.
-    if (v.tag == Value::Tag::kText && key.collation[i] != nullptr &&
-        !key.collation[i]->bytewise()) {
-      scratch.collated.clear();
-      key.collation[i]->AppendKey(v.bytes, scratch.collated);
-      v.bytes = scratch.collated;
-    }
-    AppendEncoding(v, scratch.encoding);
+    AppendKeyValue(key, i, v, scratch);
   }
   hash = HashBytes(scratch.encoding);
   return KeyKind::kHash;
 }
+
+// The hash KeyOf gives a row whose key values (after affinity) are `values`, none NULL.
+Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values);
+
+// True when a text column of `key` compares under a collation that is not plain bytes: two
+// different values may be one key.
+bool Collated(const KeyState& key);
 
 // The columns of `now` (a table's definition as the source gives it during a reread) that hold
 // what `final_state`'s wanted columns hold, matched by name.

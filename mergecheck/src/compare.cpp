@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <iterator>
+#include <map>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -112,6 +113,8 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.rows_b = kb.set.rows();
   Comparison::Pending p;
   p.report_index = report.keys.size();
+  p.table = table;
+  p.key_b = &kb;
   kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), limit, p.integers);
   std::vector<Hash128> common;
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
@@ -208,6 +211,29 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
   return comparison;
 }
 
+void TargetsOfB(Comparison& comparison, uint64_t limit) {
+  for (auto& [table, list] : comparison.targets) {
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      RereadTarget& target = list[t];
+      SortDistinct(target.found, limit);
+      if (!Collated(*target.key)) continue;
+      // The Pending of this target, for its key in B.
+      Comparison::Pending* pending = nullptr;
+      for (Comparison::Pending& p : comparison.pending) {
+        if (p.table == table && p.target == t) pending = &p;
+      }
+      if (pending == nullptr || pending->key_b == nullptr) continue;
+      std::vector<Hash128> hashes;
+      for (const auto& tuple : target.found) hashes.push_back(HashOfValues(*target.key, tuple));
+      std::sort(hashes.begin(), hashes.end());
+      hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+      std::vector<RereadTarget>& b_list = comparison.targets_b[table];
+      pending->target_b = b_list.size();
+      b_list.push_back(RereadTarget{pending->key_b, std::move(hashes), 0, {}});
+    }
+  }
+}
+
 void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
   for (Comparison::Pending& p : comparison.pending) {
     KeyReport& kr = report.keys[p.report_index];
@@ -224,11 +250,31 @@ void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
       }
     }
     SortDistinct(values, limit);
+    // Under a collation, B's value of each conflict (by hash: the first B row found).
+    std::map<Hash128, std::vector<OwnedValue>> in_b;
+    const RereadTarget* a_target = p.target ? &comparison.targets.at(kr.table)[*p.target] : nullptr;
+    if (p.target_b) {
+      for (auto& tuple : comparison.targets_b.at(kr.table)[*p.target_b].found) {
+        in_b.emplace(HashOfValues(*a_target->key, tuple), std::move(tuple));
+      }
+    }
+    bool differs = false;
+    std::vector<std::vector<ReportValue>> rows_b;
     for (const auto& tuple : values) {
       std::vector<ReportValue> row;
       for (const OwnedValue& v : tuple) row.push_back(ToReportValue(v));
       kr.conflicts.push_back(std::move(row));
+      std::vector<ReportValue> row_b;
+      if (!in_b.empty()) {
+        const auto it = in_b.find(HashOfValues(*a_target->key, tuple));
+        if (it != in_b.end() && !TupleEqual(it->second, tuple)) {
+          for (const OwnedValue& v : it->second) row_b.push_back(ToReportValue(v));
+          differs = true;
+        }
+      }
+      rows_b.push_back(std::move(row_b));
     }
+    if (differs) kr.conflicts_b = std::move(rows_b);
   }
 }
 

@@ -24,14 +24,26 @@ namespace steadyflake::mergecheck {
 struct Comparison {
   // The hashed keys whose values input A must give again.
   RereadTargets targets;
+  // Of those, the keys under a collation (two different values may be one key): input B gives
+  // its values of the hashes A's listed values have, so a conflict shows both ('Alice' =
+  // 'alice'). Filled by TargetsOfB once A was read again.
+  RereadTargets targets_b;
   // One per KeyReport Compare added.
   struct Pending {
-    std::size_t report_index;           // into Report::keys
-    std::vector<int64_t> integers;      // the first `limit` integers in both inputs, ascending
-    std::optional<std::size_t> target;  // its RereadTarget in targets[table], if any
+    std::size_t report_index;  // into Report::keys
+    std::string table;
+    std::vector<int64_t> integers;        // the first `limit` integers in both inputs, ascending
+    std::optional<std::size_t> target;    // its RereadTarget in targets[table], if any
+    const KeyState* key_b = nullptr;      // the key in B
+    std::optional<std::size_t> target_b;  // its RereadTarget in targets_b[table], if any
   };
   std::vector<Pending> pending;
 };
+
+// Once Reread has filled `comparison.targets` from A: cuts each target's values down to the
+// first `limit` and, for keys under a collation, sets comparison.targets_b to the hashes of
+// those values, for Reread of B.
+void TargetsOfB(Comparison& comparison, uint64_t limit);
 
 // Compares the key sets `a` and `b` collected (each sorted and deduplicated) for the tables
 // Options::tables selects. Appends to report.keys one KeyReport per key found in both inputs

@@ -79,6 +79,19 @@ std::string FormatJson(const Report& report) {
                 {"collation", nullptr},
                 {"approximate", k.approximate}};
     if (!k.collations.empty()) key["collation"] = JoinComma(k.collations);
+    if (!k.conflicts_b.empty()) {
+      json in_b = json::array();
+      for (const auto& row : k.conflicts_b) {
+        if (row.empty()) {
+          in_b.push_back(nullptr);
+          continue;
+        }
+        json values = json::array();
+        for (const ReportValue& v : row) values.push_back(ToJson(v));
+        in_b.push_back(std::move(values));
+      }
+      key["conflicts_b"] = std::move(in_b);
+    }
     if (!k.collations_b.empty()) key["collation_b"] = JoinComma(k.collations_b);
     if (!k.unknown_collations.empty()) key["unknown_collations"] = k.unknown_collations;
     if (k.decoded) {

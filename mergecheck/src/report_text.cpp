@@ -44,6 +44,16 @@ std::string Show(const ReportValue& v) {
   return "";
 }
 
+// "(1, 'a', x'00')": a composite key's values.
+std::string Tuple(const std::vector<ReportValue>& row) {
+  std::string out = "(";
+  for (std::size_t c = 0; c < row.size(); ++c) {
+    if (c > 0) out += ", ";
+    out += Show(row[c]);
+  }
+  return out + ")";
+}
+
 std::string Columns(const std::vector<std::string>& columns) {
   std::string out = "(";
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -112,12 +122,13 @@ std::string FormatText(const Report& report, const Layout& layout) {
           line += Decoded(row[0].text, layout);
         }
       } else {
-        line += "(";
-        for (std::size_t c = 0; c < row.size(); ++c) {
-          if (c > 0) line += ", ";
-          line += Show(row[c]);
-        }
-        line += ")";
+        line += Tuple(row);
+      }
+      // Under a collation, B's own value when its bytes differ: 'Alice' = 'alice'.
+      if (i < k.conflicts_b.size() && !k.conflicts_b[i].empty()) {
+        const auto& row_b = k.conflicts_b[i];
+        line += " = " + (row_b.size() == 1 ? Show(row_b[0]) : Tuple(row_b)) + " under " +
+                JoinComma(k.collations);
       }
       out += line + "\n";
     }

@@ -20,9 +20,9 @@
 
 namespace steadyflake::mergecheck {
 
-// One hashed key of input A whose values are wanted.
+// One hashed key of an input whose values are wanted.
 struct RereadTarget {
-  const KeyState* key;          // in the Collector of input A
+  const KeyState* key;          // in the Collector of the input read
   std::vector<Hash128> hashes;  // the hashes in both inputs, sorted
   uint64_t limit;               // values wanted; 0: all
   // Filled by Reread: the values of A's rows whose key hashes to one of `hashes`, in no
@@ -36,7 +36,8 @@ using RereadTargets = std::map<std::string, std::vector<RereadTarget>>;
 
 // Scans `a` once more, only the tables `targets` names (nothing when it is empty), filling each
 // target's `found`. `collected_a` is the Collector that read `a` (its tables' final columns).
-// Throws what the source throws.
+// Throws what the source throws. (Input B is read this way too, for the values of B that
+// collide with A's under a collation: 'alice' for A's 'Alice'.)
 void Reread(Source& a, const Collector& collected_a, RereadTargets& targets);
 
 }  // namespace steadyflake::mergecheck

@@ -217,10 +217,47 @@ TEST(CollationTest, MariadbDumpsOverlapWhereMariadbSays) {
     EXPECT_EQ(k.overlap, truth.at(collation));
     EXPECT_TRUE(k.unknown_collations.empty());
     EXPECT_EQ(k.approximate, kExact.count(collation) == 0);
+    // Every colliding pair whose two values differ shows B's value beside A's.
+    uint64_t differing = 0;
+    for (const Pair& p : Golden()) {
+      differing += p.dialect == "mysql" && p.collation == collation && p.collides && p.a != p.b;
+    }
+    uint64_t shown = 0;
+    for (const auto& row : k.conflicts_b) shown += row.empty() ? 0 : 1;
+    EXPECT_EQ(shown, differing);
     if (collation != "binary") {
       EXPECT_EQ(k.collations, std::vector<std::string>{collation});
     }
   }
+}
+
+// A conflict under a collation shows both values, A's and B's: the operator sees which two
+// rows collide, not only one of them. An identical value is shown once.
+TEST(CollationTest, AConflictShowsBothValues) {
+  TempDir dir;
+  const std::string a = dir.File("a.db"), b = dir.File("b.db");
+  constexpr char kSchema[] =
+      "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE UNIQUE);";
+  testing::ExecSql(a,
+                   std::string(kSchema) + "INSERT INTO player VALUES(-1, 'Alice'), (-2, 'Bob');");
+  testing::ExecSql(b, std::string(kSchema) +
+                          "INSERT INTO player VALUES(-3, 'alice'), (-4, 'Bob'), (-5, 'carol');");
+  const Report r = Check(a, b, Options{});
+  ASSERT_EQ(r.keys.size(), 2u);
+  const KeyReport& name = r.keys[1];
+  ASSERT_EQ(name.overlap, 2u);
+  ASSERT_EQ(name.conflicts.size(), 2u);
+  EXPECT_EQ(name.conflicts[0][0].text, "Alice");
+  EXPECT_EQ(name.conflicts[1][0].text, "Bob");
+  ASSERT_EQ(name.conflicts_b.size(), 2u);
+  ASSERT_EQ(name.conflicts_b[0].size(), 1u);
+  EXPECT_EQ(name.conflicts_b[0][0].text, "alice");
+  EXPECT_TRUE(name.conflicts_b[1].empty());
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("    'Alice' = 'alice' under NOCASE\n    'Bob'\n"), std::string::npos)
+      << text;
+  EXPECT_NE(FormatJson(r).find("\"conflicts_b\":[[\"alice\"],null]"), std::string::npos)
+      << FormatJson(r);
 }
 
 // The merge target's collation decides (design section 10): A is MariaDB's shard, B a SQLite

@@ -66,6 +66,10 @@ struct KeyReport {
   uint64_t rows_b = 0;
   uint64_t overlap = 0;                             // values present in both
   std::vector<std::vector<ReportValue>> conflicts;  // up to Options::limit, ascending
+  // Under a collation, input B's value of each conflict where its bytes differ from A's ('alice'
+  // for A's 'Alice'), else an empty row; the same length as `conflicts`, or empty when every
+  // B value is A's.
+  std::vector<std::vector<ReportValue>> conflicts_b = {};
   // True for a single-column key of INTEGER affinity: its values were decoded with the layout.
   // legacy_*: rows whose value cannot be an ID of the layout (negative, above the layout's
   // largest ID, more than a day after now_ms, or no integer: text, a real, above 2^63-1).
