@@ -22,23 +22,9 @@
 # Needs python3 and sqlite3 too. The output is committed as text; the build and the tests never run this script.
 set -euo pipefail
 cd "$(dirname "$0")"
-if ! command -v mariadbd > /dev/null; then
-  echo "regenerate: mariadbd not found; apt-get install -y mariadb-server" >&2
-  exit 1
-fi
+source ../private_mariadb.sh
 tmp=$(mktemp -d)
-datadir=$tmp/mysql
-sock=$tmp/mysql.sock
-mariadb-install-db --no-defaults --datadir="$datadir" --user="$(id -un)" \
-  --auth-root-authentication-method=normal > "$tmp/install.log" 2>&1
-mariadbd --no-defaults --datadir="$datadir" --socket="$sock" --skip-networking \
-  --user="$(id -un)" --pid-file="$tmp/mysql.pid" --log-error="$tmp/mysql.err" &
-server=$!
-trap 'mariadb-admin --no-defaults -S "$sock" -uroot shutdown 2>/dev/null || kill "$server"; wait "$server" || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 300); do
-  mariadb-admin --no-defaults -S "$sock" -uroot ping > /dev/null 2>&1 && break
-  sleep 0.1
-done
+start_private_mariadb "$tmp"
 sql() { mariadb --no-defaults -S "$sock" -uroot --batch --skip-column-names "$@"; }
 version=$(sql -e "SELECT VERSION()")
 

@@ -127,15 +127,8 @@ if ! command -v mariadbd > /dev/null; then
   echo "mariadbd not installed: kept the mysql_*.sql fixtures" >&2
   exit 0
 fi
-datadir=$tmp/mysql
-sock=$tmp/mysql.sock
-mariadb-install-db --no-defaults --datadir="$datadir" --user="$(id -un)" \
-  --auth-root-authentication-method=normal > "$tmp/install.log" 2>&1
-mariadbd --no-defaults --datadir="$datadir" --socket="$sock" --skip-networking \
-  --user="$(id -un)" --pid-file="$tmp/mysql.pid" --log-error="$tmp/mysql.err" &
-server=$!
-trap 'mariadb-admin --no-defaults -S "$sock" -uroot shutdown 2>/dev/null || kill "$server"; wait "$server" || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+source ../private_mariadb.sh
+start_private_mariadb "$tmp"
 sql() { mariadb --no-defaults -S "$sock" -uroot "$@"; }
 dump() {  # name, [options...] -- tables...: mariadb-dump of those tables of database fixture
   local name=$1 opts=()

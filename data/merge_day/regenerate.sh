@@ -7,16 +7,9 @@
 # The SQLite file and `sqlite3 .dump` exports are made by the tests themselves.
 set -euo pipefail
 cd "$(dirname "$0")"
+source ../private_mariadb.sh
 tmp=$(mktemp -d)
-datadir=$tmp/data
-sock=$tmp/mysql.sock
-mariadb-install-db --no-defaults --datadir="$datadir" --user="$(id -un)" \
-  --auth-root-authentication-method=normal >"$tmp/install.log" 2>&1
-mariadbd --no-defaults --datadir="$datadir" --socket="$sock" --skip-networking \
-  --user="$(id -un)" --pid-file="$tmp/mysql.pid" --log-error="$tmp/mysql.err" &
-server=$!
-trap 'mariadb-admin --no-defaults -S "$sock" -uroot shutdown 2>/dev/null || kill "$server"; wait "$server" || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.1; done
+start_private_mariadb "$tmp"
 sql() { mariadb --no-defaults -S "$sock" -uroot "$@"; }
 for shard in a b; do
   {
