@@ -69,7 +69,11 @@ INSERT INTO `g_binary` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_binary` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -126,7 +130,11 @@ INSERT INTO `g_utf8mb4_bin` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_bin` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -183,8 +191,73 @@ INSERT INTO `g_utf8mb4_general_ci` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_general_ci` ENABLE KEYS */;
+UNLOCK TABLES;
+
+--
+-- Table structure for table `g_utf8mb4_general_ci_p3`
+--
+
+DROP TABLE IF EXISTS `g_utf8mb4_general_ci_p3`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!40101 SET character_set_client = utf8mb4 */;
+CREATE TABLE `g_utf8mb4_general_ci_p3` (
+  `pair` int(11) NOT NULL,
+  `v` varchar(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,
+  UNIQUE KEY `pair_v` (`pair`,`v`(3))
+) ENGINE=InnoDB DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `g_utf8mb4_general_ci_p3`
+--
+
+LOCK TABLES `g_utf8mb4_general_ci_p3` WRITE;
+/*!40000 ALTER TABLE `g_utf8mb4_general_ci_p3` DISABLE KEYS */;
+INSERT INTO `g_utf8mb4_general_ci_p3` VALUES
+(0,'Alice'),
+(1,'Bob'),
+(2,'Bob '),
+(3,'abc'),
+(4,'abc'),
+(5,'é'),
+(6,'É'),
+(7,'é'),
+(8,'ß'),
+(9,'ß'),
+(10,'ß'),
+(11,'😀'),
+(12,'😀'),
+(13,'a'),
+(14,' a'),
+(15,''),
+(16,'ı'),
+(17,'İ'),
+(18,'Ǆ'),
+(19,'ﬃ'),
+(20,'Ａ'),
+(21,'Å'),
+(22,'æ'),
+(23,'А'),
+(24,'ü'),
+(25,'ü'),
+(26,'á'),
+(27,'x'),
+(28,'a'),
+(29,'a'),
+(30,'a b'),
+(31,'一'),
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
+/*!40000 ALTER TABLE `g_utf8mb4_general_ci_p3` ENABLE KEYS */;
 UNLOCK TABLES;
 
 --
@@ -240,7 +313,11 @@ INSERT INTO `g_utf8mb4_nopad_bin` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_nopad_bin` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -297,7 +374,11 @@ INSERT INTO `g_utf8mb4_uca1400_ai_ci` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_uca1400_ai_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -354,7 +435,11 @@ INSERT INTO `g_utf8mb4_uca1400_as_ci` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_uca1400_as_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -411,7 +496,11 @@ INSERT INTO `g_utf8mb4_uca1400_nopad_ai_ci` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_uca1400_nopad_ai_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 
@@ -468,7 +557,11 @@ INSERT INTO `g_utf8mb4_unicode_ci` VALUES
 (29,'a'),
 (30,'a b'),
 (31,'一'),
-(32,'가');
+(32,'가'),
+(33,'Alice'),
+(34,'abcdef'),
+(35,'ab'),
+(36,'ééé1');
 /*!40000 ALTER TABLE `g_utf8mb4_unicode_ci` ENABLE KEYS */;
 UNLOCK TABLES;
 /*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;

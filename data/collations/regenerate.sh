@@ -119,23 +119,28 @@ pairs = [
     ("\ufb03", "ffi"), ("\uff21", "A"), ("\u00c5", "A"), ("\u00e6", "ae"), ("\u0410", "\u0430"),
     ("\u00fc", "u"), ("\u00fc", "ue"), ("a\u0301", "\u00e1"), ("x", "x  "),
     ("a", "a\u00a0"), ("a", "a\u3000"), ("a\u00a0b", "a b"), ("\u4e00", "\u4e01"),
-    ("\uac00", "\uac01"),
+    ("\uac00", "\uac01"), ("Alice", "Alibaba"), ("abcdef", "abcxyz"), ("ab", "abc"),
+    ("\u00e9\u00e9\u00e91", "eee2"),
 ]
 for a, b in pairs:
     print(a.encode().hex() + "," + b.encode().hex())
 PY
+# A collation with "/N" after it is a key on the first N characters: UNIQUE KEY (v(N)).
 mysql_collations="utf8mb4_general_ci utf8mb4_bin utf8mb4_nopad_bin binary utf8mb4_unicode_ci
-  utf8mb4_uca1400_ai_ci utf8mb4_uca1400_nopad_ai_ci utf8mb4_uca1400_as_ci"
+  utf8mb4_uca1400_ai_ci utf8mb4_uca1400_nopad_ai_ci utf8mb4_uca1400_as_ci utf8mb4_general_ci/3"
 sqlite_collations="BINARY NOCASE RTRIM"
+table() { echo "${1/\//_p}"; }  # the table name of a collation: utf8mb4_general_ci/3 -> ..._p3
 python3 - "$tmp/pairs.tsv" $mysql_collations > "$tmp/mysql.sql" <<'PY'
 import sys
 print("CREATE DATABASE golden; USE golden;")
-for c in sys.argv[2:]:
+for label in sys.argv[2:]:
+    c, _, prefix = label.partition("/")
     column = "VARBINARY(40)" if c == "binary" else "VARCHAR(40) CHARACTER SET utf8mb4 COLLATE " + c
+    key = "v(%s)" % prefix if prefix else "v"
     for i, line in enumerate(open(sys.argv[1])):
         a, b = line.rstrip("\n").split(",")
-        t = "t_%s_%d" % (c, i)
-        print("CREATE TABLE %s (v %s, UNIQUE KEY (v));" % (t, column))
+        t = "t_%s_%d" % (label.replace("/", "_p"), i)
+        print("CREATE TABLE %s (v %s, UNIQUE KEY (%s));" % (t, column, key))
         print("INSERT INTO %s VALUES (X'%s'); INSERT IGNORE INTO %s VALUES (X'%s');" % (t, a, t, b))
 PY
 sql < "$tmp/mysql.sql"
@@ -146,7 +151,7 @@ sql < "$tmp/mysql.sql"
   for c in $mysql_collations; do
     i=0
     while IFS=, read -r a b; do
-      rows=$(sql -e "SELECT COUNT(*) FROM golden.t_${c}_$i")
+      rows=$(sql -e "SELECT COUNT(*) FROM golden.t_$(table "$c")_$i")
       printf 'mysql\t%s\t%s\t%s\t%d\n' "$c" "$a" "$b" $((rows == 1))
       i=$((i + 1))
     done < "$tmp/pairs.tsv"
@@ -170,10 +175,13 @@ import sys
 lines = [line.rstrip("\n").split(",") for line in open(sys.argv[1])]
 for shard, side in (("golden_a", 0), ("golden_b", 1)):
     print("CREATE DATABASE %s; USE %s;" % (shard, shard))
-    for c in sys.argv[2:]:
+    for label in sys.argv[2:]:
+        c, _, prefix = label.partition("/")
         column = "VARBINARY(40)" if c == "binary" else "VARCHAR(40) CHARACTER SET utf8mb4 COLLATE " + c
-        print("CREATE TABLE g_%s (pair INT NOT NULL, v %s, UNIQUE KEY pair_v (pair, v));" % (c, column))
-        print("INSERT INTO g_%s VALUES %s;" % (c, ", ".join(
+        key = "v(%s)" % prefix if prefix else "v"
+        t = "g_" + label.replace("/", "_p")
+        print("CREATE TABLE %s (pair INT NOT NULL, v %s, UNIQUE KEY pair_v (pair, %s));" % (t, column, key))
+        print("INSERT INTO %s VALUES %s;" % (t, ", ".join(
             "(%d, X'%s')" % (i, pair[side]) for i, pair in enumerate(lines))))
 PY
 sql < "$tmp/shards.sql"

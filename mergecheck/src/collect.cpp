@@ -76,6 +76,20 @@ void DecodeIds(const std::vector<int64_t>& ids, const Layout& layout, int64_t cu
 
 }  // namespace
 
+std::string_view KeyPrefix(const Value& v, int length) {
+  const auto limit = static_cast<std::size_t>(length);
+  if (v.tag == Value::Tag::kBlob) return v.bytes.substr(0, limit);
+  if (v.tag != Value::Tag::kText) return v.bytes;
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < v.bytes.size(); ++i) {
+    // A character starts at every byte that is not a UTF-8 continuation byte.
+    if ((static_cast<unsigned char>(v.bytes[i]) & 0xC0) != 0x80 && characters++ == limit) {
+      return v.bytes.substr(0, i);
+    }
+  }
+  return v.bytes;
+}
+
 Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values) {
   KeyScratch scratch;
   for (std::size_t i = 0; i < values.size() && i < key.cell.size(); ++i) {
@@ -272,6 +286,7 @@ void Collector::BuildKeys(TableState& t) {
       const Collation* collation = name.empty() ? nullptr : Collation::Find(name);
       k.collation_names.push_back(name);
       k.collation.push_back(collation);
+      k.prefix.push_back(i < key.prefixes.size() ? key.prefixes[i] : 0);
       if (name.empty() ||
           (column.affinity != Affinity::kText && column.affinity != Affinity::kBlob)) {
         continue;

@@ -39,6 +39,8 @@ struct KeyState {
   // Input A's schema decides: Collector::Recollate puts A's into B's keys where they differ.
   std::vector<std::string> collation_names;
   std::vector<const Collation*> collation;
+  // Per key column: MySQL's prefix length (Key::prefixes), 0 for the whole value.
+  std::vector<int> prefix;
   // The collations the input's schema gives the key's columns that may hold text (TEXT or BLOB
   // affinity), distinct, in column order: what the report names. Those compared as bytes because
   // this checker does not know them.
@@ -72,9 +74,14 @@ struct KeyScratch {
   ValueBuffer buffer;
 };
 
+// The part of `v` a MySQL prefix key of `length` holds: its first `length` characters (UTF-8)
+// when it is text, its first `length` bytes when it is a blob; all of anything else.
+std::string_view KeyPrefix(const Value& v, int length);
+
 // Appends to scratch.encoding the encoding of `v`, the value of key column `i`: text under the
 // column's collation (its equality key, not its bytes), anything else as it is.
 inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScratch& scratch) {
+  if (key.prefix[i] > 0) v.bytes = KeyPrefix(v, key.prefix[i]);
   if (v.tag == Value::Tag::kText && key.collation[i] != nullptr && !key.collation[i]->bytewise()) {
     scratch.collated.clear();
     key.collation[i]->AppendKey(v.bytes, scratch.collated);

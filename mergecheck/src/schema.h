@@ -39,6 +39,10 @@ struct Key {
   // Per key column: the collation the key compares it under, when the key names its own (SQLite:
   // `UNIQUE (name COLLATE NOCASE)`); empty: the column's. Same size as `columns`, or empty.
   std::vector<std::string> collations = {};
+  // Per key column: MySQL's prefix length (`UNIQUE KEY (name(10))`: the key holds, and compares,
+  // the first 10 characters of a text, 10 bytes of a binary string); 0 for the whole value.
+  // Same size as `columns`, or empty.
+  std::vector<int> prefixes = {};
 };
 
 struct Table {

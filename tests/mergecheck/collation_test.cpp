@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "collect.h"
 #include "mergecheck_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
@@ -50,7 +51,18 @@ std::string Unhex(const std::string& hex) {
 struct Pair {
   std::string dialect, collation, a, b;  // a and b as bytes
   bool collides = false;
+  int prefix = 0;     // "utf8mb4_general_ci/3": a key on the first 3 characters, UNIQUE KEY (v(3))
+  std::string label;  // the collation as golden.tsv names it, prefix included
 };
+
+// The table of the golden shards that holds the pairs of `label`: g_utf8mb4_general_ci_p3 for
+// utf8mb4_general_ci/3.
+std::string TableOf(const std::string& label) {
+  std::string table = "g_" + label;
+  const std::size_t slash = table.find('/');
+  if (slash != std::string::npos) table.replace(slash, 1, "_p");
+  return table;
+}
 
 std::vector<Pair> Golden() {
   std::ifstream in(CollationsFile("golden.tsv"));
@@ -66,15 +78,25 @@ std::vector<Pair> Golden() {
     if (fields.size() == 4) fields.insert(fields.begin() + 2, "");  // an empty first value
     EXPECT_EQ(fields.size(), 5u) << line;
     if (fields.size() != 5) continue;
-    pairs.push_back(
-        Pair{fields[0], fields[1], Unhex(fields[2]), Unhex(fields[3]), fields[4] == "1"});
+    Pair pair{fields[0],        fields[1], Unhex(fields[2]), Unhex(fields[3]),
+              fields[4] == "1", 0,         fields[1]};
+    const std::size_t slash = pair.collation.find('/');
+    if (slash != std::string::npos) {
+      pair.prefix = std::stoi(pair.collation.substr(slash + 1));
+      pair.collation.resize(slash);
+    }
+    pairs.push_back(std::move(pair));
   }
   return pairs;
 }
 
-std::string KeyOf(const Collation& c, const std::string& text) {
+// The equality key of `text` under `c`, of its first `prefix` characters if not 0.
+std::string KeyOf(const Collation& c, const std::string& text, int prefix = 0) {
+  Value v;
+  v.tag = Value::Tag::kText;
+  v.bytes = text;
   std::string key;
-  c.AppendKey(text, key);
+  c.AppendKey(prefix > 0 ? KeyPrefix(v, prefix) : v.bytes, key);
   return key;
 }
 
@@ -95,14 +117,15 @@ TEST(CollationTest, EveryGoldenPairGetsTheDatabasesAnswer) {
     const Collation* c = Collation::Find(p.collation);
     if (kExact.count(p.collation) == 0) continue;
     ASSERT_NE(c, nullptr) << p.collation;
-    EXPECT_EQ(KeyOf(*c, p.a) == KeyOf(*c, p.b), p.collides)
-        << p.dialect << " " << p.collation << ": '" << p.a << "' and '" << p.b << "' "
+    EXPECT_EQ(KeyOf(*c, p.a, p.prefix) == KeyOf(*c, p.b, p.prefix), p.collides)
+        << p.dialect << " " << p.label << ": '" << p.a << "' and '" << p.b << "' "
         << (p.collides ? "collide" : "do not collide") << " in the database";
-    ++checked[p.collation];
+    ++checked[p.label];
   }
   for (const std::string& name : kExact) {
     EXPECT_GE(checked[name], 20) << "too few golden pairs of " << name;
   }
+  EXPECT_GE(checked["utf8mb4_general_ci/3"], 20) << "too few golden pairs of a prefix key";
 }
 
 // The collations only approximated (ICU's UCA 14 for MariaDB's own uca1400 implementation) get
@@ -205,22 +228,28 @@ TEST(CollationTest, SqliteShardsOverlapWhereSqliteSays) {
 // The pairs as two MariaDB shards, dumped by mariadb-dump: each key overlaps where MariaDB said
 // its pairs collide, under every collation golden.tsv holds (the ICU ones flagged approximate).
 TEST(CollationTest, MariadbDumpsOverlapWhereMariadbSays) {
-  std::map<std::string, uint64_t> truth;
+  std::map<std::string, uint64_t> truth;  // by table
+  std::map<std::string, std::string> collation_of, label_of;
   for (const Pair& p : Golden()) {
-    if (p.dialect == "mysql") truth[p.collation] += p.collides ? 1 : 0;
+    if (p.dialect != "mysql") continue;
+    truth[TableOf(p.label)] += p.collides ? 1 : 0;
+    collation_of[TableOf(p.label)] = p.collation;
+    label_of[TableOf(p.label)] = p.label;
   }
   const Report r = Check(CollationsFile("golden_a.sql"), CollationsFile("golden_b.sql"), Options{});
   ASSERT_EQ(r.keys.size(), truth.size());
   for (const KeyReport& k : r.keys) {
-    const std::string collation = k.table.substr(2);
+    ASSERT_EQ(truth.count(k.table), 1u) << k.table;
+    const std::string& collation = collation_of.at(k.table);
     SCOPED_TRACE(k.table);
-    EXPECT_EQ(k.overlap, truth.at(collation));
+    EXPECT_EQ(k.overlap, truth.at(k.table));
     EXPECT_TRUE(k.unknown_collations.empty());
     EXPECT_EQ(k.approximate, kExact.count(collation) == 0);
     // Every colliding pair whose two values differ shows B's value beside A's.
     uint64_t differing = 0;
     for (const Pair& p : Golden()) {
-      differing += p.dialect == "mysql" && p.collation == collation && p.collides && p.a != p.b;
+      differing +=
+          p.dialect == "mysql" && p.label == label_of.at(k.table) && p.collides && p.a != p.b;
     }
     uint64_t shown = 0;
     for (const auto& row : k.conflicts_b) shown += row.empty() ? 0 : 1;
@@ -270,7 +299,7 @@ TEST(CollationTest, TheTargetsCollationDecides) {
       "CREATE TABLE g_utf8mb4_general_ci(pair INTEGER NOT NULL, v TEXT, UNIQUE (pair, v));";
   int i = 0;
   for (const Pair& p : Golden()) {
-    if (p.dialect != "mysql" || p.collation != "utf8mb4_general_ci") continue;
+    if (p.dialect != "mysql" || p.label != "utf8mb4_general_ci") continue;
     truth += p.collides ? 1 : 0;
     sql += "INSERT INTO g_utf8mb4_general_ci VALUES(" + std::to_string(i++) + ", CAST(X'" +
            Hex(p.b) + "' AS TEXT));";

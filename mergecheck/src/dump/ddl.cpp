@@ -3,6 +3,8 @@
 #include "dump/ddl.h"
 
 #include <algorithm>
+#include <charconv>
+#include <system_error>
 #include <utility>
 
 #include "collation.h"
@@ -100,6 +102,7 @@ bool ParseKeyColumns(Lexer& lx, Dialect dialect, KeySpec& spec) {
       if (IsNameToken(name, dialect)) {
         spec.columns.push_back(std::move(name.value));
         spec.collations.emplace_back();
+        spec.prefixes.push_back(0);
       } else {
         plain = false;
       }
@@ -109,7 +112,20 @@ bool ParseKeyColumns(Lexer& lx, Dialect dialect, KeySpec& spec) {
       const Token& t = lx.Peek();
       if (t.IsPunct(',') || t.IsPunct(')') || t.kind == Kind::kEnd) break;
       if (t.IsPunct('(') && dialect == Dialect::kMysql && plain) {
-        SkipParenthesized(lx);  // prefix length: `name`(10)
+        // A prefix length: `name`(10).
+        lx.Next();
+        const Token length = lx.Next();
+        int prefix = 0;
+        if (length.kind == Kind::kNumber) {
+          const auto [end, ec] =
+              std::from_chars(length.raw.data(), length.raw.data() + length.raw.size(), prefix);
+          if (ec != std::errc() || end != length.raw.data() + length.raw.size()) prefix = 0;
+        }
+        if (!lx.Peek().IsPunct(')') || prefix <= 0) {
+          throw SyntaxError{length.offset, "expected a prefix length, a whole number, in a key"};
+        }
+        lx.Next();
+        if (!spec.prefixes.empty()) spec.prefixes.back() = prefix;
       } else if (t.IsWord("COLLATE")) {
         lx.Next();
         Token collation = lx.Next();
@@ -243,12 +259,16 @@ bool AddKey(Table& table, const KeySpec& spec) {
       key.columns.push_back(found);
       const std::size_t i = key.columns.size() - 1;
       key.collations.push_back(i < spec.collations.size() ? spec.collations[i] : std::string());
+      key.prefixes.push_back(i < spec.prefixes.size() ? spec.prefixes[i] : 0);
     }
   }
   if (key.columns.empty()) return false;
   if (std::all_of(key.collations.begin(), key.collations.end(),
                   [](const std::string& c) { return c.empty(); })) {
     key.collations.clear();  // the columns' own
+  }
+  if (std::all_of(key.prefixes.begin(), key.prefixes.end(), [](int p) { return p == 0; })) {
+    key.prefixes.clear();  // whole values
   }
   const bool has_primary = !table.keys.empty() && table.keys.front().kind == Key::Kind::kPrimary;
   for (size_t i = 0; i < table.keys.size(); ++i) {
@@ -344,11 +364,11 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
           });
           if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
           keys.push_back(
-              KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, {}, name_offset});
+              KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, {}, {}, name_offset});
         } else if (t.IsWord("UNIQUE")) {
           if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
           keys.push_back(
-              KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, name_offset});
+              KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, {}, name_offset});
         }
       }
       result.table.columns.push_back(std::move(column));

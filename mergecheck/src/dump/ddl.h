@@ -27,6 +27,7 @@ struct KeySpec {
   std::string name;
   std::vector<std::string> columns;
   std::vector<std::string> collations;  // per column: its COLLATE in the key, or empty
+  std::vector<int> prefixes;            // per column: MySQL's prefix length, or 0
   size_t offset = 0;                    // in the statement, for errors
 };
 

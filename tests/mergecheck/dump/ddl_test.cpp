@@ -79,6 +79,17 @@ TEST(Ddl, CollationsResolvedAsTheDatabaseDoes) {
   EXPECT_EQ(KeyCollation(s, s.keys[0], 0), "RTRIM");   // the key's own
   EXPECT_EQ(KeyCollation(s, s.keys[1], 0), "NOCASE");  // the column's
   EXPECT_EQ(KeyCollation(s, s.keys[2], 0), "BINARY");
+  const Table prefixed =
+      Parse("CREATE TABLE `t` (`a` int, `b` text, UNIQUE KEY `u` (`a`, `b`(10)))", Dialect::kMysql)
+          .table;
+  ASSERT_EQ(prefixed.keys.size(), 1u);
+  EXPECT_EQ(prefixed.keys[0].prefixes, (std::vector<int>{0, 10}));
+  EXPECT_TRUE(Parse("CREATE TABLE `t` (`b` text, UNIQUE KEY `u` (`b`))", Dialect::kMysql)
+                  .table.keys[0]
+                  .prefixes.empty());
+  EXPECT_THROW(
+      ParseCreateTable("CREATE TABLE `t` (`b` text, UNIQUE KEY `u` (`b`(x)))", Dialect::kMysql),
+      SyntaxError);
   const std::optional<IndexKey> index =
       ParseCreateIndex("CREATE UNIQUE INDEX i ON t(pair, v COLLATE nocase)", Dialect::kSqlite);
   ASSERT_TRUE(index.has_value());
