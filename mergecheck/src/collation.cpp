@@ -4,14 +4,15 @@
 
 #include <unicode/ucol.h>
 #include <unicode/ustring.h>
+#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "steadyflake/mergecheck/text.h"
@@ -40,40 +41,6 @@ const std::array<uint16_t, 65536>& GeneralCiWeights() {
 // What every character above U+FFFF weighs under utf8mb4_general_ci (checked by the script
 // that generates the table).
 constexpr uint16_t kAbovePlaneWeight = 0xFFFD;
-
-// Decodes one UTF-8 character at the start of `s` (of `size` bytes): returns its length and
-// sets `point`, or returns 0 when the bytes there are not well-formed UTF-8 (a lone
-// continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut off).
-std::size_t DecodeUtf8(const unsigned char* s, std::size_t size, uint32_t& point) {
-  const unsigned char c = s[0];
-  std::size_t length = 0;
-  uint32_t min = 0;
-  if (c < 0x80) {
-    point = c;
-    return 1;
-  } else if ((c & 0xE0) == 0xC0) {
-    length = 2;
-    point = c & 0x1Fu;
-    min = 0x80;
-  } else if ((c & 0xF0) == 0xE0) {
-    length = 3;
-    point = c & 0x0Fu;
-    min = 0x800;
-  } else if ((c & 0xF8) == 0xF0) {
-    length = 4;
-    point = c & 0x07u;
-    min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (size < length) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((s[i] & 0xC0) != 0x80) return 0;
-    point = point << 6 | (s[i] & 0x3Fu);
-  }
-  if (point < min || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) return 0;
-  return length;
-}
 
 // utf8mb4_unicode_ci's weights (UCA 4.0.0) of the code points of the Basic Multilingual Plane
 // that do not weigh UCA's implicit weights: `at[point]` is (offset into `pool` << 4 | count),
@@ -125,32 +92,34 @@ void AppendWeight(uint16_t weight, std::string& out) {
 // utf8mb4_general_ci and utf8mb4_unicode_ci): the weights of its characters, each a unit
 // (AppendWeight), without the trailing units that weigh what a space weighs (`space`): a
 // shorter string compares as if padded with spaces. `weigh(point, out)` appends the units of
-// one character. A byte that is not UTF-8 (a column MySQL would have refused it for) is a unit
-// of its own: 1, 0 and the byte.
+// one character. Each byte of a sequence that is not UTF-8 (ICU's U8_NEXT says which: overlong
+// forms, surrogates, cut-off sequences; a column MySQL would have refused) is a unit of its
+// own: 1, 0 and the byte.
 template <typename Weigh>
 void AppendWeightedKey(std::string_view text, uint16_t space, Weigh weigh, std::string& out) {
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t size = text.size();
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const auto size = static_cast<int32_t>(text.size());
   std::size_t keep = out.size();  // the key without its trailing space units
-  for (std::size_t i = 0; i < size;) {
-    uint32_t point = 0;
-    const std::size_t length = DecodeUtf8(s + i, size - i, point);
-    if (length == 0) {
-      out.push_back('\x01');
-      out.push_back('\0');
-      out.push_back(static_cast<char>(s[i]));
+  for (int32_t i = 0; i < size;) {
+    const int32_t start = i;
+    UChar32 point = 0;
+    U8_NEXT(s, i, size, point);
+    if (point < 0) {
+      for (int32_t b = start; b < i; ++b) {
+        out.push_back('\x01');
+        out.push_back('\0');
+        out.push_back(static_cast<char>(s[b]));
+      }
       keep = out.size();
-      ++i;
       continue;
     }
     const std::size_t before = out.size();
-    weigh(point, out);
+    weigh(static_cast<uint32_t>(point), out);
     for (std::size_t u = before; u < out.size(); u += 3) {
       const uint16_t weight = static_cast<uint16_t>(static_cast<unsigned char>(out[u + 1]) << 8 |
                                                     static_cast<unsigned char>(out[u + 2]));
       if (weight != space) keep = u + 3;
     }
-    i += length;
   }
   out.resize(keep);
 }
@@ -202,12 +171,6 @@ const UCollator* IcuCollator(int strength) {
   static const UCollator* const kSecondary = open(UCOL_SECONDARY);
   static const UCollator* const kTertiary = open(UCOL_TERTIARY);
   return strength <= 1 ? kPrimary : strength == 2 ? kSecondary : kTertiary;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 }  // namespace
@@ -312,15 +275,15 @@ void Collation::AppendIcuKey(std::string_view text, std::string& out) const {
 }
 
 std::string DefaultCollationOf(std::string_view charset) {
-  const std::string c = Lower(charset);
-  if (c == "utf8mb4") return "utf8mb4_general_ci";
-  if (c == "utf8" || c == "utf8mb3") return "utf8mb3_general_ci";
-  if (c == "latin1") return "latin1_swedish_ci";
-  if (c == "ascii") return "ascii_general_ci";
-  if (c == "binary") return "binary";
-  if (c == "ucs2") return "ucs2_general_ci";
-  if (c == "utf16") return "utf16_general_ci";
-  if (c == "utf32") return "utf32_general_ci";
+  static constexpr std::pair<std::string_view, std::string_view> kDefaults[] = {
+      {"utf8mb4", "utf8mb4_general_ci"}, {"utf8", "utf8mb3_general_ci"},
+      {"utf8mb3", "utf8mb3_general_ci"}, {"latin1", "latin1_swedish_ci"},
+      {"ascii", "ascii_general_ci"},     {"binary", "binary"},
+      {"ucs2", "ucs2_general_ci"},       {"utf16", "utf16_general_ci"},
+      {"utf32", "utf32_general_ci"}};
+  for (const auto& [set, collation] : kDefaults) {
+    if (EqualsIgnoreCase(set, charset)) return std::string(collation);
+  }
   return "";
 }
 

@@ -12,6 +12,8 @@
 
 #include "collect.h"
 
+#include <unicode/utf8.h>
+
 #include <algorithm>
 #include <exception>
 #include <string_view>
@@ -80,14 +82,10 @@ std::string_view KeyPrefix(const Value& v, int length) {
   const auto limit = static_cast<std::size_t>(length);
   if (v.tag == Value::Tag::kBlob) return v.bytes.substr(0, limit);
   if (v.tag != Value::Tag::kText) return v.bytes;
-  std::size_t characters = 0;
-  for (std::size_t i = 0; i < v.bytes.size(); ++i) {
-    // A character starts at every byte that is not a UTF-8 continuation byte.
-    if ((static_cast<unsigned char>(v.bytes[i]) & 0xC0) != 0x80 && characters++ == limit) {
-      return v.bytes.substr(0, i);
-    }
-  }
-  return v.bytes;
+  const auto* s = reinterpret_cast<const uint8_t*>(v.bytes.data());
+  int32_t end = 0;
+  U8_FWD_N(s, end, static_cast<int32_t>(v.bytes.size()), static_cast<int32_t>(limit));
+  return v.bytes.substr(0, static_cast<std::size_t>(end));
 }
 
 Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values) {
