@@ -11,7 +11,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
+#include "page_file.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -169,29 +171,25 @@ FileState SqliteFile::Observe() {
 }
 
 std::optional<BtreeDamage> SqliteFile::HeaderDamage() const {
-  unsigned char header[100] = {};
-  struct stat info {};
-  if (::pread(fd_, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
-      ::fstat(fd_, &info) != 0) {
-    return std::nullopt;
+  try {
+    const PageFile file(fd_);  // the page size, and the pages the file holds
+    std::vector<unsigned char> first(file.page_size());
+    file.Read(1, 1, first.data());
+    // SQLite trusts the header's page count (offset 28) only when the change counter (24)
+    // equals the version-valid-for number (92); otherwise it goes by the file's size.
+    using page_file_internal::Get32;
+    const uint32_t claimed = Get32(first.data() + 28);
+    if (claimed == 0 || Get32(first.data() + 24) != Get32(first.data() + 92) ||
+        claimed <= file.pages()) {
+      return std::nullopt;
+    }
+    return BtreeDamage{1,
+                       "the header says the file has " + std::to_string(claimed) +
+                           " pages, but it has " + std::to_string(file.pages()),
+                       "the database header"};
+  } catch (const DamagedPage&) {
+    return std::nullopt;  // no header to say more of than SQLite did
   }
-  const auto get32 = [&](int at) {
-    return uint32_t{header[at]} << 24 | uint32_t{header[at + 1]} << 16 |
-           uint32_t{header[at + 2]} << 8 | header[at + 3];
-  };
-  const uint32_t size_field = uint32_t{header[16]} << 8 | header[17];
-  const uint64_t page_size = size_field == 1 ? 65536 : size_field;
-  if (page_size < 512 || (page_size & (page_size - 1)) != 0) return std::nullopt;
-  // SQLite trusts the header's page count only when the change counter (offset 24) equals the
-  // version-valid-for number (offset 92); otherwise it goes by the file's size.
-  const uint32_t claimed = get32(28);
-  if (claimed == 0 || get32(24) != get32(92)) return std::nullopt;
-  const uint64_t pages = static_cast<uint64_t>(info.st_size) / page_size;
-  if (claimed <= pages) return std::nullopt;
-  return BtreeDamage{1,
-                     "the header says the file has " + std::to_string(claimed) +
-                         " pages, but it has " + std::to_string(pages),
-                     "the database header"};
 }
 
 bool SqliteFile::FileHoldsSnapshot() const {
