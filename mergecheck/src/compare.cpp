@@ -212,25 +212,19 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
 }
 
 void TargetsOfB(Comparison& comparison, uint64_t limit) {
-  for (auto& [table, list] : comparison.targets) {
-    for (std::size_t t = 0; t < list.size(); ++t) {
-      RereadTarget& target = list[t];
-      SortDistinct(target.found, limit);
-      if (!Collated(*target.key)) continue;
-      // The Pending of this target, for its key in B.
-      Comparison::Pending* pending = nullptr;
-      for (Comparison::Pending& p : comparison.pending) {
-        if (p.table == table && p.target == t) pending = &p;
-      }
-      if (pending == nullptr || pending->key_b == nullptr) continue;
-      std::vector<Hash128> hashes;
-      for (const auto& tuple : target.found) hashes.push_back(HashOfValues(*target.key, tuple));
-      std::sort(hashes.begin(), hashes.end());
-      hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
-      std::vector<RereadTarget>& b_list = comparison.targets_b[table];
-      pending->target_b = b_list.size();
-      b_list.push_back(RereadTarget{pending->key_b, std::move(hashes), 0, {}});
-    }
+  for (Comparison::Pending& p : comparison.pending) {
+    if (!p.target) continue;
+    RereadTarget& target = comparison.targets.at(p.table)[*p.target];
+    if (!Collated(*target.key)) continue;
+    // Only the values the report will list (ListConflicts keeps the first `limit` too).
+    SortDistinct(target.found, limit);
+    std::vector<Hash128> hashes;
+    for (const auto& tuple : target.found) hashes.push_back(HashOfValues(*target.key, tuple));
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    std::vector<RereadTarget>& b_list = comparison.targets_b[p.table];
+    p.target_b = b_list.size();
+    b_list.push_back(RereadTarget{p.key_b, std::move(hashes), 0, {}});
   }
 }
 

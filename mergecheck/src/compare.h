@@ -40,9 +40,9 @@ struct Comparison {
   std::vector<Pending> pending;
 };
 
-// Once Reread has filled `comparison.targets` from A: cuts each target's values down to the
-// first `limit` and, for keys under a collation, sets comparison.targets_b to the hashes of
-// those values, for Reread of B.
+// Once Reread has filled `comparison.targets` from A: for each key under a collation, cuts its
+// values down to the first `limit` and sets its comparison.targets_b entry to their hashes,
+// for Reread of B.
 void TargetsOfB(Comparison& comparison, uint64_t limit);
 
 // Compares the key sets `a` and `b` collected (each sorted and deduplicated) for the tables

@@ -296,7 +296,7 @@ class SqliteSource final : public Source {
       bool usable;
     };
     std::vector<IndexRow> indexes;
-    bool pk_index = false;  // the primary key has an index of its own: it is not the rowid
+    // The primary key's own index; none when the primary key is the rowid.
     std::string pk_index_name;
     {
       Statement stmt;
@@ -306,10 +306,7 @@ class SqliteSource final : public Source {
         const bool unique = sqlite3_column_int(stmt.get(), 1) != 0;
         const std::string_view origin = ColumnText(stmt.get(), 2);
         const bool partial = sqlite3_column_int(stmt.get(), 3) != 0;
-        if (origin == "pk") {
-          pk_index = true;
-          pk_index_name = ColumnText(stmt.get(), 0);
-        }
+        if (origin == "pk") pk_index_name = ColumnText(stmt.get(), 0);
         if (!unique || origin == "pk" || partial) continue;
         indexes.push_back({std::string(ColumnText(stmt.get(), 0)), true});
       }
@@ -341,7 +338,7 @@ class SqliteSource final : public Source {
       }
     }
     alias = -1;
-    if (pk.size() == 1 && !pk_index &&
+    if (pk.size() == 1 && pk_index_name.empty() &&
         EqualsIgnoreCase(table.columns[static_cast<std::size_t>(pk[0].second)].declared_type,
                          "INTEGER")) {
       alias = pk[0].second;
