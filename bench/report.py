@@ -94,15 +94,28 @@ def main():
           items_per_second(objectid) if objectid else None, 10, "")
     ratio("4b. next() items/s vs UUID v4 (libuuid)", items_per_second(next1) if next1 else None,
           items_per_second(uuid) if uuid else None, 100, "")
-    # Merge checker (issue 3): its own targets, when its benchmarks ran.
-    mc, attach = g("BM_MergeCheck_Sqlite"), g("BM_Sqlite_AttachJoin")
-    if mc or attach:
-        ratio("5. merge-check on two SQLite files vs SQLite ATTACH … JOIN",
-              seconds(attach) if attach else None, seconds(mc) if mc else None, 2, "faster")
-    if mc and "bytes_per_key" in mc:
-        per_key = mc["bytes_per_key"]
-        targets.append(("6. merge-check memory per key held", f"{per_key:,.2f} bytes",
-                        "≤ 24 bytes", "pass" if per_key <= 24 else "FAIL"))
+    # Merge checker (issues 3 and 11): each table shape beside its own ATTACH … JOIN, when the
+    # benchmarks ran.
+    cases = {
+        "rowid": "rowid table `item(id INTEGER PRIMARY KEY, …)`",
+        "unique_text": "`player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, …)`",
+        "composite": "`inventory`, PRIMARY KEY(player_id, slot)",
+        "without_rowid": "`inventory`, PRIMARY KEY(player_id, slot) WITHOUT ROWID",
+        "bigint": "`account(id BIGINT PRIMARY KEY, …)` (not a rowid)",
+    }
+    per_key = []
+    for case, text in cases.items():
+        mc = g(f"BM_MergeCheck_Sqlite/{case}")
+        attach = g(f"BM_Sqlite_AttachJoin/{case}")
+        if mc or attach:
+            ratio(f"5. merge-check vs SQLite ATTACH … JOIN, {text}",
+                  seconds(attach) if attach else None, seconds(mc) if mc else None, 2, "faster")
+        if mc and "bytes_per_key" in mc:
+            per_key.append(mc["bytes_per_key"])
+    if per_key:
+        worst = max(per_key)
+        targets.append(("6. merge-check memory per key held (largest of the cases)",
+                        f"{worst:,.2f} bytes", "≤ 24 bytes", "pass" if worst <= 24 else "FAIL"))
     for name, b in sorted(runs.items()):
         if name.startswith("BM_Dump_Parse") and b.get("bytes_per_second"):
             # CPU time per byte: one core's throughput through the parser.

@@ -1,10 +1,11 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // Fuzz target: the merge checker's readers that bypass SQLite (mergecheck/src/page_file,
-// btree_check, rowid_reader) on mutated database files. The bytes become a file (in memory,
-// memfd_create), whose first pages are each walked as a table and as an index b-tree by
-// CheckBtrees and as a table by RowidReader. Any bytes give either a result or DamagedPage:
-// never a crash, a read outside a page, a hang or another exception.
+// btree_check, rowid_reader, index_reader) on mutated database files. The bytes become a file
+// (in memory, memfd_create), whose first pages are each walked as a table and as an index
+// b-tree by CheckBtrees, as a table by RowidReader and as an index by IndexReader (decoding
+// its first three fields). Any bytes give either a result or DamagedPage: never a crash, a read
+// outside a page or a record, a hang or another exception.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -16,14 +17,17 @@
 #include <vector>
 
 #include "btree_check.h"
+#include "index_reader.h"
 #include "page_file.h"
 #include "rowid_reader.h"
 
 namespace {
 
 using steadyflake::mergecheck::Btree;
+using steadyflake::mergecheck::Cell;
 using steadyflake::mergecheck::CheckBtrees;
 using steadyflake::mergecheck::DamagedPage;
+using steadyflake::mergecheck::IndexReader;
 using steadyflake::mergecheck::PageFile;
 using steadyflake::mergecheck::RowidReader;
 
@@ -55,6 +59,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         uint64_t count = 0;
         const uint64_t pages = rowids.Walk(root, [&count](int64_t) { ++count; });
         if (pages == 0 || pages > file.pages()) std::abort();  // visits each page at most once
+      } catch (const DamagedPage&) {
+      }
+      try {
+        IndexReader records(file);
+        const int fields[] = {0, 1, 2};
+        uint64_t bytes = 0;
+        const uint64_t pages = records.Walk(root, fields, [&bytes](std::span<const Cell> cells) {
+          if (cells.size() != 3) std::abort();
+          for (const Cell& cell : cells) {
+            // Touch every byte: a field past its record is a read ASan sees.
+            for (const char c : cell.bytes) bytes += static_cast<unsigned char>(c);
+          }
+        });
+        if (pages == 0 || pages > file.pages()) std::abort();
       } catch (const DamagedPage&) {
       }
     }

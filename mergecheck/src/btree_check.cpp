@@ -84,7 +84,7 @@ class Walker {
           }
         }
         if (leaf || index) {
-          const uint64_t local = LocalBytes(payload, index);
+          const uint64_t local = page_file_internal::LocalPayload(payload, index, usable_);
           if (static_cast<uint64_t>(end - p) < local) Fail(page, "a cell is cut off");
           p += local;
           if (payload > local) {
@@ -152,17 +152,6 @@ class Walker {
     const int n = GetVarint(p, end, value);
     if (n == 0) Fail(page, "a cell is cut off");
     return p + n;
-  }
-
-  // The bytes of a payload of `payload` bytes stored on the b-tree page itself (file format
-  // 1.6: the rest goes to overflow pages).
-  uint64_t LocalBytes(uint64_t payload, bool index) const {
-    const uint64_t u = usable_;
-    const uint64_t max_local = index ? (u - 12) * 64 / 255 - 23 : u - 35;
-    if (payload <= max_local) return payload;
-    const uint64_t min_local = (u - 12) * 32 / 255 - 23;
-    const uint64_t k = min_local + (payload - min_local) % (u - 4);
-    return k <= max_local ? k : min_local;
   }
 
   // Follows the overflow chain starting at `first` for `bytes` more bytes of payload.

@@ -35,7 +35,7 @@ std::string Lower(std::string_view text) {
 }
 
 // The legacy count and distinct server ids of a decoded key. REQUIRES: ids sorted.
-void DecodeIds(const std::vector<int64_t>& ids, const Layout& layout, int64_t cutoff_ms,
+void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutoff_ms,
                uint64_t& legacy, std::vector<uint64_t>& servers) {
   const int q = layout.sequence_bits();
   const int s = layout.server_bits();
@@ -187,9 +187,12 @@ std::vector<int> Collector::OnTable(const Table& table) {
   if (inserted) tables_.emplace_back();
   TableState& t = tables_[it->second];
   last_ = nullptr;
+  counting_ = true;
+  active_.clear();
+  done_.clear();
   if (rereading_) {
     // Keep the final definition from the first read.
-    return t.stale ? MapWanted(t, table) : std::vector<int>();
+    return wanted_ = t.stale ? MapWanted(t, table) : std::vector<int>();
   }
   t.selected = Selected(options_, table.name);
   const bool had_rows = t.rows > 0;
@@ -200,8 +203,30 @@ std::vector<int> Collector::OnTable(const Table& table) {
   std::vector<std::vector<std::string>> after;
   for (const KeyState& k : t.keys) after.push_back(k.lower);
   if (had_rows && before != after) t.stale = true;
-  if (!t.selected || t.stale) return {};
-  return t.wanted;
+  if (!t.selected || t.stale) return wanted_ = {};
+  return wanted_ = t.wanted;
+}
+
+std::vector<std::vector<int>> Collector::Groups(const Table& table) {
+  std::vector<std::vector<int>> groups;
+  const auto it = index_.find(table.name);
+  if (it == index_.end()) return groups;
+  if (wanted_.empty()) return groups;
+  for (const KeyState& k : tables_[it->second].keys) {
+    std::vector<int>& group = groups.emplace_back();
+    for (const int cell : k.cell) group.push_back(wanted_.at(static_cast<std::size_t>(cell)));
+  }
+  return groups;
+}
+
+void Collector::OnPass(const Table& table, std::span<const int> present, bool first) {
+  const TableState& t = tables_[index_.at(table.name)];
+  counting_ = first;
+  done_.resize(t.keys.size(), 0);
+  active_.assign(t.keys.size(), 0);
+  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+    if (done_[i] == 0 && Covers(present, t.keys[i].cell)) active_[i] = done_[i] = 1;
+  }
 }
 
 void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
@@ -209,20 +234,26 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
     last_ = &tables_[index_.at(table.name)];
   }
   TableState& t = *last_;
-  if (!rereading_) {
+  if (counting_ && !rereading_) {
     ++t.rows;
     ++rows_;
   }
   if ((++since_progress_ & 0xffff) == 0) Tick();
   if (!t.selected || (t.stale && !rereading_)) return;
   int64_t integer = 0;
+  IntegerPair pair;
   Hash128 hash;
-  for (KeyState& k : t.keys) {
-    switch (KeyOf(k, cells, scratch_, integer, hash)) {
+  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+    if (!active_.empty() && active_[i] == 0) continue;  // another pass gives this key
+    KeyState& k = t.keys[i];
+    switch (KeyOf(k, cells, scratch_, integer, pair, hash)) {
       case KeyKind::kNull:
         break;
       case KeyKind::kInteger:
         k.set.AddInteger(integer);
+        break;
+      case KeyKind::kPair:
+        k.set.AddPair(pair);
         break;
       case KeyKind::kHash:
         if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID

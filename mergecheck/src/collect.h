@@ -64,8 +64,9 @@ struct TableState {
 // True when Options::tables (--table) selects `table`: it names it, or names nothing.
 bool Selected(const Options& options, const std::string& table);
 
-// What one row's key is: NULL (not counted), an integer of a single-column key, or a hash.
-enum class KeyKind { kNull, kInteger, kHash };
+// What one row's key is: NULL (not counted), an integer of a single-column key, two integers of
+// a two-column key, or a hash (key_set.h 2.).
+enum class KeyKind { kNull, kInteger, kPair, kHash };
 
 // Buffers KeyOf reuses from row to row.
 struct KeyScratch {
@@ -90,11 +91,14 @@ inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScrat
   AppendEncoding(v, scratch.encoding);
 }
 
-// The key `key` of the row `cells`: sets `integer` (kInteger) or `hash` (kHash). Called for
-// every key of every row, so it is inline.
+// The key `key` of the row `cells`: sets `integer` (kInteger), `pair` (kPair) or `hash`
+// (kHash). Called for every key of every row, so it is inline.
 inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
-                     int64_t& integer, Hash128& hash) {
+                     int64_t& integer, IntegerPair& pair, Hash128& hash) {
   scratch.encoding.clear();
+  const bool two = key.cell.size() == 2;
+  bool held = false;  // two columns: the first value, an integer, is held back for a pair
+  Value first;
   for (std::size_t i = 0; i < key.cell.size(); ++i) {
     const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
                                   scratch.buffer);
@@ -103,6 +107,17 @@ inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratc
       integer = v.integer;
       return KeyKind::kInteger;
     }
+    if (two && v.tag == Value::Tag::kInteger && (i == 0 || held)) {
+      if (i == 1) {
+        pair = IntegerPair{first.integer, v.integer};
+        return KeyKind::kPair;
+      }
+      first = v;
+      held = true;
+      continue;
+    }
+    if (held) AppendKeyValue(key, 0, first, scratch);  // no pair after all: hash it
+    held = false;
     AppendKeyValue(key, i, v, scratch);
   }
   hash = HashBytes(scratch.encoding);
@@ -139,6 +154,8 @@ class Collector : public SourceVisitor {
   void Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<bool>& cancelled);
 
   std::vector<int> OnTable(const Table& table) override;
+  std::vector<std::vector<int>> Groups(const Table& table) override;
+  void OnPass(const Table& table, std::span<const int> present, bool first) override;
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
 
   // One key whose text must compare under other collations than this input's schema gives:
@@ -176,6 +193,12 @@ class Collector : public SourceVisitor {
   std::vector<TableState> tables_;                // in the order the source defined them
   std::unordered_map<std::string, std::size_t> index_;
   TableState* last_ = nullptr;  // the table of the previous row
+  // Of the current pass (source.h): whether its rows are counted, and per key of its table
+  // whether the pass computes it (the first pass that gives all its columns does).
+  std::vector<int> wanted_;  // what OnTable returned last
+  bool counting_ = true;
+  std::vector<char> active_;
+  std::vector<char> done_;
   bool rereading_ = false;
   bool sorted_ = false;  // Finish ran: the sets of tables not stale are final
   uint64_t rows_ = 0;

@@ -116,6 +116,7 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   p.table = table;
   p.key_b = &kb;
   kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), limit, p.integers);
+  kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), limit, p.pairs);
   std::vector<Hash128> common;
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
   if (!common.empty()) {
@@ -237,6 +238,14 @@ void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
       o.tag = Value::Tag::kInteger;
       o.integer = v;
       values.push_back({std::move(o)});
+    }
+    for (const IntegerPair& pair : p.pairs) {
+      OwnedValue first;
+      first.tag = Value::Tag::kInteger;
+      first.integer = pair.first;
+      OwnedValue second = first;
+      second.integer = pair.second;
+      values.push_back({std::move(first), std::move(second)});
     }
     if (p.target) {
       for (auto& tuple : comparison.targets.at(kr.table)[*p.target].found) {

@@ -33,6 +33,7 @@ struct Comparison {
     std::size_t report_index;  // into Report::keys
     std::string table;
     std::vector<int64_t> integers;        // the first `limit` integers in both inputs, ascending
+    std::vector<IntegerPair> pairs;       // the same of integer pairs
     std::optional<std::size_t> target;    // its RereadTarget in targets[table], if any
     const KeyState* key_b = nullptr;      // the key in B
     std::optional<std::size_t> target_b;  // its RereadTarget in targets_b[table], if any

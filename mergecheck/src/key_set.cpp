@@ -175,7 +175,7 @@ long double AsLongDouble(const OwnedValue& v) {
 
 }  // namespace
 
-Value ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buffer) {
+Value key_set_internal::ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buffer) {
   Value v;
   switch (cell.type) {
     case Cell::Type::kNull:
@@ -313,21 +313,38 @@ void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit) 
   if (limit != 0 && tuples.size() > limit) tuples.resize(limit);
 }
 
+namespace {
+
+template <typename T>
+void SortUnlessSorted(ValueArray<T>& values) {
+  if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
+}
+
+template <typename T>
+void Unique(ValueArray<T>& values) {
+  values.Truncate(
+      static_cast<std::size_t>(std::unique(values.begin(), values.end()) - values.begin()));
+}
+
+}  // namespace
+
 void KeySet::Sort() {
-  // Integer keys usually arrive in order (a rowid scan, a dump of a clustered table).
-  if (!std::is_sorted(integers_.begin(), integers_.end())) {
-    std::sort(integers_.begin(), integers_.end());
-  }
+  // Integer keys usually arrive in order (a rowid scan, an index read in its order, a dump of
+  // a clustered table); hashes never do.
+  SortUnlessSorted(integers_);
+  SortUnlessSorted(pairs_);
   std::sort(hashes_.begin(), hashes_.end());
 }
 
 void KeySet::Dedupe() {
-  integers_.erase(std::unique(integers_.begin(), integers_.end()), integers_.end());
-  hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+  Unique(integers_);
+  Unique(pairs_);
+  Unique(hashes_);
 }
 
 void KeySet::Clear() {
   integers_ = {};
+  pairs_ = {};
   hashes_ = {};
   rows_ = 0;
 }

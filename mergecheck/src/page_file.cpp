@@ -15,9 +15,9 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-// Bytes read ahead in one run: large enough that a run costs one system call per MiB, small
-// enough to stay in the CPU's caches.
-constexpr std::size_t kRunBytes = std::size_t{1} << 20;
+// Bytes read ahead in one run: large enough that a run costs one system call per 256 KiB, small
+// enough to stay in the CPU's L2 cache until it is read (1 MiB measured slower, 128 KiB too).
+constexpr std::size_t kRunBytes = std::size_t{1} << 18;
 
 // Reads `size` bytes at `offset`; returns how many were there (fewer at the end of the file).
 std::size_t ReadAt(int fd, unsigned char* out, std::size_t size, uint64_t offset) {
@@ -49,6 +49,7 @@ PageFile::PageFile(int fd) : fd_(fd) {
   if (page_size_ < 512 || (page_size_ & (page_size_ - 1)) != 0 || usable_ < 480) {
     throw DamagedPage(0, "its header gives no valid page size");
   }
+  text_encoding_ = page_file_internal::Get32(header + 56);
   const auto pages = static_cast<uint64_t>(info.st_size) / page_size_;
   pages_ = static_cast<uint32_t>(std::min<uint64_t>(pages, UINT32_MAX - 1));
 }

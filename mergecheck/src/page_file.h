@@ -46,12 +46,15 @@ class PageFile {
   uint32_t page_size() const { return page_size_; }
   uint32_t usable() const { return usable_; }  // page size minus each page's reserved bytes
   uint32_t pages() const { return pages_; }
+  // The header's text encoding: 1 UTF-8, 2 UTF-16le, 3 UTF-16be (0 in a database still empty).
+  uint32_t text_encoding() const { return text_encoding_; }
 
  private:
   int fd_;
   uint32_t page_size_ = 0;
   uint32_t usable_ = 0;
   uint32_t pages_ = 0;
+  uint32_t text_encoding_ = 0;
 };
 
 // Pages of a PageFile one at a time, read ahead in runs when they are asked for in order (the
@@ -95,6 +98,16 @@ inline int GetVarint(const unsigned char* p, const unsigned char* end, uint64_t&
 inline uint32_t Get16(const unsigned char* p) { return uint32_t{p[0]} << 8 | p[1]; }
 inline uint32_t Get32(const unsigned char* p) {
   return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
+}
+
+// The bytes of a cell's payload of `payload` bytes that are stored on its b-tree page itself,
+// for pages of `usable` bytes (file format 1.6); the rest is in overflow pages.
+inline uint64_t LocalPayload(uint64_t payload, bool index, uint64_t usable) {
+  const uint64_t max_local = index ? (usable - 12) * 64 / 255 - 23 : usable - 35;
+  if (payload <= max_local) return payload;
+  const uint64_t min_local = (usable - 12) * 32 / 255 - 23;
+  const uint64_t k = min_local + (payload - min_local) % (usable - 4);
+  return k <= max_local ? k : min_local;
 }
 
 }  // namespace page_file_internal

@@ -36,18 +36,46 @@ class Recoverer : public SourceVisitor {
   Recoverer(const Collector& a, RereadTargets& targets) : a_(a), targets_(targets) {}
 
   std::vector<int> OnTable(const Table& table) override {
+    active_.clear();
+    done_.clear();
     const TableState* t = a_.Find(table.name);
-    if (t == nullptr || targets_.count(table.name) == 0) return {};
-    return MapWanted(*t, table);
+    if (t == nullptr || targets_.count(table.name) == 0) return wanted_ = {};
+    return wanted_ = MapWanted(*t, table);
+  }
+
+  // Only the targets' keys: the source may read just their indexes.
+  std::vector<std::vector<int>> Groups(const Table& table) override {
+    std::vector<std::vector<int>> groups;
+    const auto it = targets_.find(table.name);
+    if (it == targets_.end()) return groups;
+    for (const RereadTarget& target : it->second) {
+      std::vector<int>& group = groups.emplace_back();
+      for (const int cell : target.key->cell)
+        group.push_back(wanted_.at(static_cast<std::size_t>(cell)));
+    }
+    return groups;
+  }
+
+  void OnPass(const Table& table, std::span<const int> present, bool /*first*/) override {
+    const auto it = targets_.find(table.name);
+    if (it == targets_.end()) return;
+    done_.resize(it->second.size(), 0);
+    active_.assign(it->second.size(), 0);
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      if (done_[i] == 0 && Covers(present, it->second[i].key->cell)) active_[i] = done_[i] = 1;
+    }
   }
 
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
     const auto it = targets_.find(table.name);
     if (it == targets_.end()) return;
     int64_t integer = 0;
+    IntegerPair pair;
     Hash128 hash;
-    for (RereadTarget& target : it->second) {
-      if (KeyOf(*target.key, cells, scratch_, integer, hash) != KeyKind::kHash) continue;
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      if (!active_.empty() && active_[i] == 0) continue;  // another pass gives this key
+      RereadTarget& target = it->second[i];
+      if (KeyOf(*target.key, cells, scratch_, integer, pair, hash) != KeyKind::kHash) continue;
       if (!std::binary_search(target.hashes.begin(), target.hashes.end(), hash)) continue;
       target.found.push_back(KeyValues(*target.key, cells));
       if (target.limit != 0 && target.found.size() > 2 * target.limit + 1024) {
@@ -59,6 +87,11 @@ class Recoverer : public SourceVisitor {
  private:
   const Collector& a_;
   RereadTargets& targets_;
+  std::vector<int> wanted_;  // what OnTable returned
+  // Per target of the current table: whether the current pass gives its key, and whether one
+  // did already (source.h).
+  std::vector<char> active_;
+  std::vector<char> done_;
   KeyScratch scratch_;
 };
 

@@ -1,11 +1,12 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// OpenSource: picks the reader by the first bytes of the file, never by its name.
+// OpenSource: picks the reader by the first bytes of the file, never by its name. Covers.
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -22,6 +23,12 @@ namespace {
 }
 
 }  // namespace
+
+bool Covers(std::span<const int> present, std::span<const int> needed) {
+  return std::all_of(needed.begin(), needed.end(), [&](int position) {
+    return std::binary_search(present.begin(), present.end(), position);
+  });
+}
 
 std::unique_ptr<Source> OpenSource(const std::string& path) {
   // Non-blocking: a FIFO without a writer would block open(2) forever.

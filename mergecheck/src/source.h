@@ -54,7 +54,24 @@ class SourceVisitor {
   // `position` locates the row for a second read (SQLite: rowid, or the row's ordinal in a
   // WITHOUT ROWID table; dumps: the byte offset of the statement).
   virtual void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) = 0;
+
+  // Reading by key (SQLite files). Called after OnTable: the sets of wanted columns (indexes
+  // into table.columns) that the visitor needs within one row, one per key it computes. Empty
+  // (the default): it needs every wanted column in every row. A source that knows a structure
+  // holding each set in full (an index) may then read the table in passes instead of rows.
+  virtual std::vector<std::vector<int>> Groups(const Table& /*table*/) { return {}; }
+
+  // The OnRow calls that follow, up to the next OnPass or OnTable, are one pass over every row
+  // of `table` that gives only the wanted columns at `present` (positions in `cells`,
+  // ascending: whole groups of Groups()); the other cells are kNull and say nothing. `first` is
+  // true for a table's first pass, the one whose rows to count. Without OnPass, every row gives
+  // every wanted column.
+  virtual void OnPass(const Table& /*table*/, std::span<const int> /*present*/, bool /*first*/) {}
 };
+
+// True when every one of `needed` (positions in a row's cells) is in `present` (ascending):
+// a visitor's test of whether a pass gives what a key needs.
+bool Covers(std::span<const int> present, std::span<const int> needed);
 
 class Source {
  public:

@@ -10,9 +10,13 @@
 // The first scan also checks the structure of every b-tree page in the file (CheckBtrees, on a
 // thread beside the key scan), so damage in a page no key is read from is still found.
 //
-// Speed: a table whose wanted columns are at most its INTEGER PRIMARY KEY (the rowid) is read
-// by RowidReader straight from the file's b-tree pages, when the file alone holds the snapshot
-// (SqliteFile::FileHoldsSnapshot); every other table by one SELECT of its wanted columns.
+// Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
+// read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
+// columns the visitor needs together (a key) from the smallest b-tree that holds all of it, the
+// rowid table's own for the INTEGER PRIMARY KEY (RowidReader), else an index or a WITHOUT ROWID
+// table's own b-tree (IndexReader, UTF-8 databases only). A table with a group no b-tree holds
+// (a --key on columns no index covers), or a whole-row read, is one SELECT of its wanted
+// columns.
 
 #include <sqlite3.h>
 
@@ -26,9 +30,11 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "btree_check.h"
+#include "index_reader.h"
 #include "page_file.h"
 #include "rowid_reader.h"
 #include "source.h"
@@ -170,7 +176,26 @@ class SqliteSource final : public Source {
  private:
   struct TableRef {
     std::string name;
-    uint32_t root = 0;  // the table b-tree's root page
+    uint32_t root = 0;           // the table b-tree's root page
+    bool without_rowid = false;  // the table b-tree is an index b-tree keyed by the primary key
+  };
+
+  // A b-tree holding some columns of every row of a table, which the pages can give without
+  // SQLite: the rowid table b-tree (its rowids: the INTEGER PRIMARY KEY), an index, or a
+  // WITHOUT ROWID table's own b-tree.
+  struct Structure {
+    uint32_t root = 0;
+    bool rowids = false;      // a table b-tree, read for its rowids only
+    std::vector<int> fields;  // per record field, the table column it holds (-1: none usable)
+    std::string owner;        // for messages: "index i of table t"
+  };
+
+  // A pass over one Structure: the wanted columns it gives (positions in OnRow's cells) and
+  // the record field each comes from.
+  struct Pass {
+    const Structure* structure = nullptr;
+    std::vector<int> present;
+    std::vector<int> fields;
   };
 
   void ScanInTransaction(SourceVisitor& visitor, const std::vector<std::string>& only) {
@@ -198,24 +223,41 @@ class SqliteSource final : public Source {
     }
     BtreeCheckThread structure;
     if (check_structure && pages.has_value()) structure.Start(*pages, trees);
-    std::optional<RowidReader> direct;
+    std::optional<RowidReader> rowids;
+    std::optional<IndexReader> records;
+    // Index records hold text as the database encodes it: the pages give UTF-8 only.
+    const bool utf8 = pages.has_value() && pages->text_encoding() == 1;
     for (const TableRef& ref : refs) {
-      int alias = -1;
-      const Table table = ReadTable(ref.name, alias);
+      std::vector<Structure> structures;
+      const Table table = ReadTable(ref, structures);
       const std::vector<int> wanted = visitor.OnTable(table);
       bool selected = only.empty();
       for (const std::string& o : only) selected = selected || o == ref.name;
       if (!selected) continue;
-      bool rowid_only = pages.has_value() && alias >= 0 && ref.root > 0;
-      for (const int c : wanted) rowid_only = rowid_only && c == alias;
-      if (rowid_only) {
-        if (!direct.has_value()) direct.emplace(*pages);
-        ReadRowids(*direct, ref.root, table, wanted, visitor);
-        ++tables_direct_;
-      } else {
+      std::vector<Pass> passes;
+      if (pages.has_value() && !wanted.empty()) {
+        if (!utf8) {
+          std::erase_if(structures, [](const Structure& st) { return !st.rowids; });
+        }
+        passes = Plan(wanted, visitor.Groups(table), structures);
+      }
+      if (passes.empty()) {
         ReadRows(table, wanted, visitor);
         ++tables_sql_;
+        continue;
       }
+      for (std::size_t i = 0; i < passes.size(); ++i) {
+        const Pass& pass = passes[i];
+        visitor.OnPass(table, pass.present, i == 0);
+        if (pass.structure->rowids) {
+          if (!rowids.has_value()) rowids.emplace(*pages);
+          ReadRowids(*rowids, pass, table, wanted.size(), visitor);
+        } else {
+          if (!records.has_value()) records.emplace(*pages);
+          ReadRecords(*records, pass, table, wanted.size(), visitor);
+        }
+      }
+      ++tables_direct_;
     }
     if (!check_structure) return;
     if (pages.has_value()) {
@@ -239,6 +281,7 @@ class SqliteSource final : public Source {
         stmt);
     std::vector<TableRef> refs;
     trees.clear();
+    index_roots_.clear();
     trees.push_back(Btree{1, false, "the schema table sqlite_master"});
     while (file_.Step(stmt, "cannot read the schema")) {
       const std::string_view type = ColumnText(stmt.get(), 0);
@@ -246,11 +289,15 @@ class SqliteSource final : public Source {
       const int64_t root = sqlite3_column_int64(stmt.get(), 3);
       const uint32_t page = root > 0 && root <= UINT32_MAX ? static_cast<uint32_t>(root) : 0;
       if (type == "table") {
-        if (sqlite3_column_int(stmt.get(), 5) != 0) refs.push_back(TableRef{name, page});
+        const bool without_rowid = sqlite3_column_int(stmt.get(), 4) != 0;
+        if (sqlite3_column_int(stmt.get(), 5) != 0) {
+          refs.push_back(TableRef{name, page, without_rowid});
+        }
         if (page != 0) {
-          trees.push_back(Btree{page, sqlite3_column_int(stmt.get(), 4) != 0, "table " + name});
+          trees.push_back(Btree{page, without_rowid, "table " + name});
         }
       } else if (page != 0) {
+        index_roots_[name] = page;
         trees.push_back(Btree{
             page, true, "index " + name + " of table " + std::string(ColumnText(stmt.get(), 2))});
       }
@@ -258,16 +305,21 @@ class SqliteSource final : public Source {
     return refs;
   }
 
-  // The table's columns and keys. `alias` is set to its INTEGER PRIMARY KEY column (the rowid
-  // under another name), or -1.
-  Table ReadTable(const std::string& name, int& alias) {
+  // The table's columns and keys, and in `structures` the b-trees that hold its columns: the
+  // rowid table's own (when it has an INTEGER PRIMARY KEY), its indexes but partial ones, and a
+  // WITHOUT ROWID table's own.
+  Table ReadTable(const TableRef& ref, std::vector<Structure>& structures) {
+    const std::string& name = ref.name;
     const std::string what = "cannot read the schema of table " + name;
     Table table;
     table.name = name;
     std::vector<std::pair<int, int>> pk;  // (position in the primary key, column)
     {
+      // table_xinfo, not table_info: its column numbers are the ones index_xinfo gives, also
+      // when generated columns come before others.
       Statement stmt;
-      file_.Prepare("SELECT name, type, pk FROM pragma_table_info(?1) ORDER BY cid", stmt);
+      file_.Prepare(
+          "SELECT name, type, pk FROM pragma_table_xinfo(?1) WHERE hidden != 1 ORDER BY cid", stmt);
       SqliteFile::Bind(stmt, name);
       while (file_.Step(stmt, what)) {
         Column column;
@@ -287,81 +339,142 @@ class SqliteSource final : public Source {
       for (const auto& [position, column] : pk) key.columns.push_back(column);
       table.keys.push_back(std::move(key));
     }
-    // Unique indexes: UNIQUE constraints (origin 'u') and CREATE UNIQUE INDEX (origin 'c').
-    // The primary key's own index (origin 'pk') is the key above. Partial indexes (WHERE)
-    // constrain only some rows and indexes on expressions hold no column values: neither is
-    // checked (docs/merging.md).
+    // Every index but partial ones (WHERE), which hold only some rows. Unique ones are keys:
+    // UNIQUE constraints (origin 'u') and CREATE UNIQUE INDEX (origin 'c'); the primary key's
+    // own index (origin 'pk') is the key above.
     struct IndexRow {
       std::string name;
-      bool usable;
+      bool unique;
+      bool primary;
     };
     std::vector<IndexRow> indexes;
-    // The primary key's own index; none when the primary key is the rowid.
-    std::string pk_index_name;
     {
       Statement stmt;
       file_.Prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)", stmt);
       SqliteFile::Bind(stmt, name);
       while (file_.Step(stmt, what)) {
-        const bool unique = sqlite3_column_int(stmt.get(), 1) != 0;
-        const std::string_view origin = ColumnText(stmt.get(), 2);
-        const bool partial = sqlite3_column_int(stmt.get(), 3) != 0;
-        if (origin == "pk") pk_index_name = ColumnText(stmt.get(), 0);
-        if (!unique || origin == "pk" || partial) continue;
-        indexes.push_back({std::string(ColumnText(stmt.get(), 0)), true});
+        if (sqlite3_column_int(stmt.get(), 3) != 0) continue;
+        indexes.push_back({std::string(ColumnText(stmt.get(), 0)),
+                           sqlite3_column_int(stmt.get(), 1) != 0,
+                           ColumnText(stmt.get(), 2) == "pk"});
       }
     }
-    // The collation of each column in a key's index, which a column's COLLATE or the index's
-    // own sets (`CREATE UNIQUE INDEX i ON t(name COLLATE NOCASE)`).
-    const auto read_collations = [&](const std::string& index, Key& key) -> bool {
+    // The primary key is the rowid when it is one INTEGER column and has no index of its own.
+    int alias = -1;
+    const bool pk_indexed =
+        std::any_of(indexes.begin(), indexes.end(), [](const IndexRow& i) { return i.primary; });
+    if (pk.size() == 1 && !pk_indexed && !ref.without_rowid &&
+        EqualsIgnoreCase(table.columns[static_cast<std::size_t>(pk[0].second)].declared_type,
+                         "INTEGER")) {
+      alias = pk[0].second;
+    }
+    structures.clear();
+    if (alias >= 0 && ref.root > 0) {
+      structures.push_back(Structure{ref.root, true, {alias}, "table " + name});
+    }
+    // An index's record: one field per index_xinfo row, in order: the key columns (key = 1,
+    // each with the collation it compares under), then the rowid (cid -1) or, in a WITHOUT ROWID
+    // table, the primary key columns it lacks; an expression is cid -2.
+    const auto read_index = [&](const IndexRow& index, Key& key) -> bool {
       Statement stmt;
-      file_.Prepare("SELECT cid, coll FROM pragma_index_xinfo(?1) WHERE key = 1 ORDER BY seqno",
-                    stmt);
-      SqliteFile::Bind(stmt, index);
+      file_.Prepare("SELECT cid, coll, key FROM pragma_index_xinfo(?1) ORDER BY seqno", stmt);
+      SqliteFile::Bind(stmt, index.name);
+      Structure structure;
+      structure.owner = "index " + index.name + " of table " + name;
       bool usable = true;
       while (file_.Step(stmt, what)) {
         const int cid = sqlite3_column_int(stmt.get(), 0);
-        if (cid < 0 || cid >= static_cast<int>(table.columns.size())) {
-          usable = false;  // an expression (-2) or the rowid (-1)
+        const bool in_key = sqlite3_column_int(stmt.get(), 2) != 0;
+        const bool column = cid >= 0 && cid < static_cast<int>(table.columns.size());
+        // A WITHOUT ROWID table's own record holds its other columns too, but a record
+        // written before an ALTER TABLE ADD COLUMN lacks the new one (SQLite gives its
+        // DEFAULT): only the primary key is read from it.
+        const bool table_tail = index.primary && ref.without_rowid && !in_key;
+        structure.fields.push_back(table_tail ? -1 : column ? cid : cid == -1 ? alias : -1);
+        if (!in_key) continue;
+        if (!column) {
+          usable = false;  // an expression (-2) or the rowid (-1): not a key of columns
         } else {
           key.columns.push_back(cid);
           key.collations.emplace_back(ColumnText(stmt.get(), 1));
         }
       }
+      // A WITHOUT ROWID table's primary key index is the table's own b-tree.
+      const auto root = index_roots_.find(index.name);
+      if (index.primary && ref.without_rowid) {
+        structure.root = ref.root;
+        structure.owner = "table " + name;
+      } else if (root != index_roots_.end()) {
+        structure.root = root->second;
+      }
+      if (structure.root > 0) structures.push_back(std::move(structure));
       return usable;
     };
-    if (!pk_index_name.empty() && !table.keys.empty()) {
-      Key from_index;
-      if (read_collations(pk_index_name, from_index) &&
-          from_index.columns == table.keys.front().columns) {
-        table.keys.front().collations = std::move(from_index.collations);
+    std::vector<Key> unique;
+    for (const IndexRow& index : indexes) {
+      Key key;
+      const bool usable = read_index(index, key);
+      if (index.primary) {
+        if (usable && !table.keys.empty() && key.columns == table.keys.front().columns) {
+          table.keys.front().collations = std::move(key.collations);
+        }
+      } else if (index.unique && usable && !key.columns.empty()) {
+        key.kind = Key::Kind::kUnique;
+        key.name = index.name;
+        unique.push_back(std::move(key));
       }
     }
-    alias = -1;
-    if (pk.size() == 1 && pk_index_name.empty() &&
-        EqualsIgnoreCase(table.columns[static_cast<std::size_t>(pk[0].second)].declared_type,
-                         "INTEGER")) {
-      alias = pk[0].second;
-    }
     // pragma_index_list lists the newest index first; keys go in creation order.
-    for (auto it = indexes.rbegin(); it != indexes.rend(); ++it) {
-      Key key;
-      key.kind = Key::Kind::kUnique;
-      key.name = it->name;
-      if (!read_collations(it->name, key) || key.columns.empty()) continue;
+    for (auto it = unique.rbegin(); it != unique.rend(); ++it) {
       bool duplicate = false;
       for (Key& other : table.keys) {
-        if (other.columns != key.columns) continue;
+        if (other.columns != it->columns) continue;
         duplicate = true;
         // Two constraints over the same columns: the one under a collation that equates more
         // (NOCASE rather than BINARY) is the one a merge trips over.
-        if (other.collations != key.collations && AllBinary(other.collations)) {
-          other.collations = key.collations;
+        if (other.collations != it->collations && AllBinary(other.collations)) {
+          other.collations = it->collations;
         }
       }
-      if (!duplicate) table.keys.push_back(std::move(key));
+      if (!duplicate) table.keys.push_back(std::move(*it));
     }
     return table;
+  }
+
+  // The passes that give every group of `groups` (every wanted column at once when it is
+  // empty) from `structures`: for each group the structure with the fewest fields that holds
+  // all of it. Empty when some group has none: the table is read by SELECT.
+  static std::vector<Pass> Plan(const std::vector<int>& wanted,
+                                std::vector<std::vector<int>> groups,
+                                const std::vector<Structure>& structures) {
+    if (groups.empty()) groups.push_back(wanted);
+    const auto holds = [](const Structure& st, int column) {
+      return std::find(st.fields.begin(), st.fields.end(), column) != st.fields.end();
+    };
+    std::vector<const Structure*> chosen;
+    for (const std::vector<int>& group : groups) {
+      const Structure* best = nullptr;
+      for (const Structure& st : structures) {
+        const bool all =
+            std::all_of(group.begin(), group.end(), [&](int column) { return holds(st, column); });
+        if (all && (best == nullptr || st.fields.size() < best->fields.size())) best = &st;
+      }
+      if (best == nullptr) return {};
+      if (std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
+    }
+    std::vector<Pass> passes;
+    for (const Structure* st : chosen) {
+      Pass pass;
+      pass.structure = st;
+      for (std::size_t i = 0; i < wanted.size(); ++i) {
+        const auto field = std::find(st->fields.begin(), st->fields.end(), wanted[i]);
+        if (field == st->fields.end()) continue;
+        pass.present.push_back(static_cast<int>(i));
+        pass.fields.push_back(static_cast<int>(field - st->fields.begin()));
+      }
+      passes.push_back(std::move(pass));
+    }
+    return passes;
   }
 
   // The name that selects the rowid of `table`, or "" when it has none (WITHOUT ROWID) or
@@ -425,16 +538,16 @@ class SqliteSource final : public Source {
     Publish(unpublished);
   }
 
-  // Rows of a rowid table whose wanted columns are all its rowid alias, from RowidReader.
-  void ReadRowids(RowidReader& direct, uint32_t root, const Table& table,
-                  const std::vector<int>& wanted, SourceVisitor& visitor) {
-    std::vector<Cell> cells(wanted.size());
-    for (Cell& cell : cells) cell.type = Cell::Type::kInteger;
+  // A pass over the rowids of a rowid table (its INTEGER PRIMARY KEY), from RowidReader.
+  void ReadRowids(RowidReader& direct, const Pass& pass, const Table& table, std::size_t width,
+                  SourceVisitor& visitor) {
+    std::vector<Cell> cells(width);
+    for (const int i : pass.present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
     uint64_t unpublished = 0;
     uint64_t pages = 0;
     try {
-      pages = direct.Walk(root, [&](int64_t rowid) {
-        for (Cell& cell : cells) cell.integer = rowid;
+      pages = direct.Walk(pass.structure->root, [&](int64_t rowid) {
+        for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
         visitor.OnRow(table, cells, static_cast<uint64_t>(rowid));
         if (++unpublished == 4096) {
           rows_.fetch_add(unpublished, std::memory_order_relaxed);
@@ -442,10 +555,53 @@ class SqliteSource final : public Source {
         }
       });
     } catch (const DamagedPage& corrupt) {
-      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), "table " + table.name});
+      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), pass.structure->owner});
     }
+    FinishPass(unpublished, pages, direct.page_size());
+  }
+
+  // A pass over the records of an index b-tree, from IndexReader.
+  void ReadRecords(IndexReader& direct, const Pass& pass, const Table& table, std::size_t width,
+                   SourceVisitor& visitor) {
+    std::vector<Cell> cells(width);
+    // A REAL column stores an integral value as an integer; SQLite gives it back as a REAL.
+    std::vector<bool> real(pass.fields.size());
+    for (std::size_t i = 0; i < real.size(); ++i) {
+      const int column = pass.structure->fields[static_cast<std::size_t>(pass.fields[i])];
+      real[i] = table.columns[static_cast<std::size_t>(column)].affinity == Affinity::kReal;
+    }
+    std::vector<std::array<char, 32>> real_text(real.size());
+    uint64_t unpublished = 0;
+    uint64_t pages = 0;
+    uint64_t ordinal = 0;
+    try {
+      pages = direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
+        for (std::size_t i = 0; i < record.size(); ++i) {
+          Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
+          cell = record[i];
+          if (real[i] && cell.type == Cell::Type::kInteger) {
+            cell.type = Cell::Type::kReal;
+            cell.real = static_cast<double>(cell.integer);
+            char* const first = real_text[i].data();
+            const auto r = std::to_chars(first, first + real_text[i].size(), cell.real);
+            cell.bytes = std::string_view(first, static_cast<std::size_t>(r.ptr - first));
+          }
+        }
+        visitor.OnRow(table, cells, ordinal++);
+        if (++unpublished == 4096) {
+          rows_.fetch_add(unpublished, std::memory_order_relaxed);
+          unpublished = 0;
+        }
+      });
+    } catch (const DamagedPage& corrupt) {
+      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), pass.structure->owner});
+    }
+    FinishPass(unpublished, pages, direct.page_size());
+  }
+
+  void FinishPass(uint64_t unpublished, uint64_t pages, uint32_t page_size) {
     rows_.fetch_add(unpublished, std::memory_order_relaxed);
-    direct_bytes_ += pages * direct.page_size();
+    direct_bytes_ += pages * page_size;
     bytes_.store(direct_bytes_ + (CacheMisses() - misses_at_start_) * PageSize(),
                  std::memory_order_relaxed);
   }
@@ -478,7 +634,8 @@ class SqliteSource final : public Source {
 
   const std::string path_;  // as given, for messages
   SqliteFile file_;
-  std::optional<FileState> first_state_;  // at the start of the first scan
+  std::optional<FileState> first_state_;                   // at the start of the first scan
+  std::unordered_map<std::string, uint32_t> index_roots_;  // by index name, from ReadSchema
   bool structure_checked_ = false;
   int page_size_ = 0;
   uint64_t misses_at_start_ = 0;

@@ -124,7 +124,7 @@ TEST(CollectTest, KeepsIntegersHashesAndServerIdsPerKey) {
   const KeyState& id = player->keys[0];
   EXPECT_TRUE(id.decoded);
   EXPECT_EQ(id.set.rows(), 4u);
-  EXPECT_EQ(id.set.integers(),
+  EXPECT_EQ(std::vector<int64_t>(id.set.integers().begin(), id.set.integers().end()),
             (std::vector<int64_t>{Gid(kT0, 101, 1), Gid(kT0 + 1, 7, 3), Gid(kT0 + 2, 101, 0)}));
   EXPECT_EQ(id.set.hashes().size(), 1u);
   EXPECT_EQ(id.legacy, 1u);

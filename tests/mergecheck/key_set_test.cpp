@@ -164,7 +164,8 @@ TEST(KeySetTest, SortDedupeIntersect) {
   a.Dedupe();
   b.Dedupe();
   EXPECT_EQ(a.rows(), 6u);
-  EXPECT_EQ(a.integers(), (std::vector<int64_t>{1, 3, 5, 9}));
+  EXPECT_EQ(std::vector<int64_t>(a.integers().begin(), a.integers().end()),
+            (std::vector<int64_t>{1, 3, 5, 9}));
   std::vector<int64_t> common;
   EXPECT_EQ(Intersect(a.integers(), b.integers(), 1, common), 2u);
   EXPECT_EQ(common, (std::vector<int64_t>{3}));

@@ -175,6 +175,171 @@ TEST(SqliteSourceTest, DirectRowidReadsMatchSqlite) {
   }
 }
 
+// Wants every column and reads by key, as the checker does: Groups() names each key's columns,
+// and each key's values are taken from the first pass that gives all of them.
+class KeyRecordingVisitor : public SourceVisitor {
+ public:
+  std::vector<int> OnTable(const Table& table) override {
+    tables[table.name] = table;
+    done_.clear();
+    std::vector<int> all;
+    for (std::size_t i = 0; i < table.columns.size(); ++i) all.push_back(static_cast<int>(i));
+    return all;
+  }
+  std::vector<std::vector<int>> Groups(const Table& table) override {
+    std::vector<std::vector<int>> groups;
+    for (const Key& key : table.keys) groups.push_back(key.columns);
+    return groups;
+  }
+  void OnPass(const Table& table, std::span<const int> present, bool first) override {
+    ++passes[table.name];
+    counting_ = first;
+    active_.clear();
+    done_.resize(table.keys.size(), false);
+    for (std::size_t k = 0; k < table.keys.size(); ++k) {
+      active_.push_back(!done_[k] && Covers(present, table.keys[k].columns));
+      if (active_.back()) done_[k] = true;
+    }
+  }
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (counting_) ++rows[table.name];
+    for (std::size_t k = 0; k < table.keys.size(); ++k) {
+      if (!active_.empty() && !active_[k]) continue;
+      std::string tuple;
+      for (const int c : table.keys[k].columns) {
+        const Cell& cell = cells[static_cast<std::size_t>(c)];
+        tuple += "|" + std::to_string(static_cast<int>(cell.type)) + ":";
+        if (cell.type == Cell::Type::kInteger) {
+          tuple += std::to_string(cell.integer);
+        } else if (cell.type == Cell::Type::kReal) {
+          tuple += std::to_string(cell.real);
+        } else if (cell.type != Cell::Type::kNull) {
+          tuple += std::string(cell.bytes);
+        }
+      }
+      keys[table.name + "/" + std::to_string(k)].push_back(tuple);
+    }
+  }
+
+  std::map<std::string, Table> tables;
+  std::map<std::string, std::vector<std::string>> keys;  // "table/key index": one per row
+  std::map<std::string, uint64_t> rows;                  // counted in first passes
+  std::map<std::string, int> passes;
+
+ private:
+  bool counting_ = true;
+  std::vector<bool> active_;
+  std::vector<bool> done_;
+};
+
+// What SQLite gives for the same key tuples, in the KeyRecordingVisitor's form.
+std::vector<std::string> SqliteKeyTuples(const std::string& db, const Table& table,
+                                         const Key& key) {
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < key.columns.size(); ++i) {
+    sql += (i > 0 ? ", " : "") + table.columns[static_cast<std::size_t>(key.columns[i])].name;
+  }
+  sql += " FROM " + table.name;
+  std::vector<std::string> tuples;
+  sqlite3* handle = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    std::string tuple;
+    for (int i = 0; i < static_cast<int>(key.columns.size()); ++i) {
+      switch (sqlite3_column_type(stmt, i)) {
+        case SQLITE_INTEGER:
+          tuple += "|" + std::to_string(static_cast<int>(Cell::Type::kInteger)) + ":" +
+                   std::to_string(sqlite3_column_int64(stmt, i));
+          break;
+        case SQLITE_FLOAT:
+          tuple += "|" + std::to_string(static_cast<int>(Cell::Type::kReal)) + ":" +
+                   std::to_string(sqlite3_column_double(stmt, i));
+          break;
+        case SQLITE_NULL:
+          tuple += "|" + std::to_string(static_cast<int>(Cell::Type::kNull)) + ":";
+          break;
+        default: {
+          const bool text = sqlite3_column_type(stmt, i) == SQLITE_TEXT;
+          const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, i));
+          tuple += "|" +
+                   std::to_string(static_cast<int>(text ? Cell::Type::kText : Cell::Type::kBlob)) +
+                   ":" +
+                   std::string(bytes != nullptr ? bytes : "",
+                               static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
+          break;
+        }
+      }
+    }
+    tuples.push_back(tuple);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(handle);
+  std::sort(tuples.begin(), tuples.end());
+  return tuples;
+}
+
+// Keys held by an index (a UNIQUE text column, a composite primary key, a non-rowid primary key,
+// a WITHOUT ROWID table's own b-tree, an index on a column after a generated one) are read
+// straight from the index b-tree pages (IndexReader): each key must get exactly the tuples SQLite
+// gives, on deep trees of small pages, with payloads spilling into overflow pages, NULLs, reals,
+// blobs and mixed types.
+TEST(SqliteSourceTest, DirectIndexReadsMatchSqlite) {
+  for (const int page_size : {512, 4096, 65536}) {
+    TempDir dir;
+    const std::string db = dir.File("index.db");
+    testing::ExecSql(
+        db,
+        "PRAGMA page_size=" + std::to_string(page_size) +
+            ";"
+            "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, level INTEGER);"
+            "CREATE TABLE inventory(owner INTEGER, slot INTEGER, item, PRIMARY KEY(owner, slot));"
+            "CREATE TABLE bag(owner INTEGER, slot INTEGER, note TEXT,"
+            " PRIMARY KEY(owner, slot)) WITHOUT ROWID;"
+            "CREATE TABLE account(id BIGINT PRIMARY KEY, login TEXT, g INT GENERATED ALWAYS AS"
+            " (id % 1000) VIRTUAL, token BLOB, score REAL);"
+            "CREATE UNIQUE INDEX account_token ON account(token);"
+            "CREATE UNIQUE INDEX account_score ON account(score);"
+            "BEGIN;"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)"
+            " INSERT INTO player SELECT i * 7919 % 60013 - 30000,"
+            " CASE WHEN i % 97 = 0 THEN NULL WHEN i % 89 = 0 THEN printf('%d', i)"
+            " ELSE printf('player %d %s', i, substr(hex(zeroblob(i % 700)), 1, i % 1400)) END,"
+            " i % 50 FROM n;"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)"
+            " INSERT INTO inventory SELECT CASE WHEN i % 101 = 0 THEN 'x' || i ELSE i / 40 END,"
+            " CASE WHEN i % 103 = 0 THEN 1.5 + i ELSE i % 40 END, i FROM n;"
+            "INSERT INTO bag SELECT owner, slot, item FROM inventory;"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)"
+            " INSERT INTO account(id, login, token, score) SELECT"
+            " (i * 104729 % 6007) * 1537228672809129 - 4611686018427387904, 'login' || i,"
+            " CASE WHEN i % 7 = 0 THEN NULL ELSE randomblob(8 + i % 900) END,"
+            " CASE WHEN i % 5 = 0 THEN i ELSE i + 0.25 END FROM n;"
+            "DELETE FROM player WHERE level = 7; DELETE FROM account WHERE id % 9 = 0;"
+            "COMMIT;");
+    const auto source = OpenSource(db);
+    KeyRecordingVisitor v;
+    source->Scan(v, {});
+    EXPECT_EQ(source->reader(), "b-tree pages") << "page size " << page_size;
+    for (const auto& [name, table] : v.tables) {
+      ASSERT_FALSE(table.keys.empty()) << name;
+      EXPECT_EQ(v.rows[name], SqliteKeyTuples(db, table, table.keys[0]).size()) << name;
+      for (std::size_t k = 0; k < table.keys.size(); ++k) {
+        std::vector<std::string> got = v.keys[name + "/" + std::to_string(k)];
+        std::sort(got.begin(), got.end());
+        const std::vector<std::string> want = SqliteKeyTuples(db, table, table.keys[k]);
+        ASSERT_GT(want.size(), 1000u) << name;
+        EXPECT_EQ(got, want) << name << " key " << k << ", page size " << page_size;
+      }
+    }
+    // One pass per index: player's rowids and its name index, account's three indexes.
+    EXPECT_EQ(v.passes["player"], 2);
+    EXPECT_EQ(v.passes["account"], 3);
+    EXPECT_EQ(KeyColumns(v.tables.at("account")), (Names{{"id"}, {"token"}, {"score"}}));
+  }
+}
+
 // A snapshot of a folder: every file's name, bytes and modification time.
 std::map<std::string, std::pair<std::string, int64_t>> Snapshot(const std::string& dir) {
   std::map<std::string, std::pair<std::string, int64_t>> files;
@@ -317,6 +482,53 @@ TEST(SqliteSourceTest, DamagedPageOfARowidTableIsNamed) {
     const std::string message = e.what();
     EXPECT_NE(message.find(db + ": page 6 is damaged ("), std::string::npos) << message;
     EXPECT_NE(message.find("; it belongs to table item; "), std::string::npos) << message;
+  }
+}
+
+// A WITHOUT ROWID record written before ALTER TABLE ADD COLUMN lacks the new column, which
+// SQLite reads as its DEFAULT: a whole-row read must give that default, not NULL.
+TEST(SqliteSourceTest, ColumnAddedLaterReadsAsItsDefault) {
+  TempDir dir;
+  const std::string db = dir.File("bag.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE bag(owner INTEGER, slot INTEGER, PRIMARY KEY(owner, slot))"
+                   " WITHOUT ROWID;"
+                   "INSERT INTO bag VALUES(1, 1);"
+                   "ALTER TABLE bag ADD COLUMN count INTEGER NOT NULL DEFAULT 7;"
+                   "INSERT INTO bag VALUES(1, 2, 3);");
+  const RecordingVisitor v = ScanAll(db);
+  const auto& rows = v.rows.at("bag");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].values, (std::vector<std::string>{"1", "1", "7"}));
+  EXPECT_EQ(rows[1].values, (std::vector<std::string>{"1", "2", "3"}));
+}
+
+TEST(SqliteSourceTest, DamagedPageOfAnIndexIsNamed) {
+  TempDir dir;
+  const std::string db = dir.File("player.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT);"
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+                   " INSERT INTO player SELECT i, printf('player number %d', i) FROM n;"
+                   "CREATE UNIQUE INDEX player_name ON player(name);");
+  std::string bytes = ReadFile(db);
+  const std::size_t page = PageSizeOf(bytes);
+  const std::size_t pages = bytes.size() / page;
+  ASSERT_GT(pages, 8u);
+  // The index was made last: its pages are the file's last. Damage its last leaf.
+  bytes[(pages - 1) * page] = '\x42';
+  WriteFile(db, bytes);
+  try {
+    KeyRecordingVisitor v;
+    OpenSource(db)->Scan(v, {});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(db + ": page " + std::to_string(pages) + " is damaged ("),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("it belongs to index player_name of table player; "), std::string::npos)
+        << message;
   }
 }
 
