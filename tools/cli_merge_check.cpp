@@ -1,7 +1,8 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // `steadyflake merge-check A B [--layout L] [--epoch TIME] [--json] [--key TABLE:COL[,COL]]...
-//  [--table T]... [--limit N]`: will two shards collide when merged? A thin front over the
+//  [--id-column TABLE:COL]... [--not-id-column TABLE:COL]... [--table T]... [--limit N]`: will
+// two shards collide when merged? A thin front over the
 // steadyflake::mergecheck library (docs/merging.md). Exit status 0 safe, 1 a key overlaps,
 // 3 no overlap but a server id issued IDs in both, 2 could not check.
 
@@ -25,7 +26,8 @@ namespace {
 
 constexpr char kUsage[] =
     "steadyflake merge-check A B [--layout L] [--epoch TIME] [--json]\n"
-    "                              [--key TABLE:COL[,COL]]... [--table T]... [--limit N]";
+    "                              [--key TABLE:COL[,COL]]... [--id-column TABLE:COL]...\n"
+    "                              [--not-id-column TABLE:COL]... [--table T]... [--limit N]";
 
 // "TABLE:COL[,COL]" -> the extra key; throws CliError naming the text otherwise.
 mergecheck::Options::ExtraKey ParseKey(const std::string& text) {
@@ -44,6 +46,17 @@ mergecheck::Options::ExtraKey ParseKey(const std::string& text) {
   }
   throw CliError("bad --key " + Quote(text) + ": not TABLE:COL[,COL]",
                  "name a table and its columns, e.g. --key item:owner,slot");
+}
+
+// "TABLE:COL" of `option` -> the column; throws CliError naming the text otherwise.
+mergecheck::Options::Column ParseColumn(const std::string& option, const std::string& text) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
+      text.find_first_of(":,", colon + 1) != std::string::npos) {
+    throw CliError("bad " + option + " " + Quote(text) + ": not TABLE:COL",
+                   "name a table and one column, e.g. " + option + " player:id");
+  }
+  return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
 // Rows and bytes read, redrawn on one line of a terminal's stderr at most every 200 ms and
@@ -88,6 +101,10 @@ int RunMergeCheck(const std::vector<std::string>& args) {
       "YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms")("json", "the report as one JSON document")(
       "key", po::value<std::vector<std::string>>()->composing(),
       "TABLE:COL[,COL]: also check these columns as a key (repeatable)")(
+      "id-column", po::value<std::vector<std::string>>()->composing(),
+      "TABLE:COL: take server ids from this integer key too, even one judged legacy "
+      "(repeatable)")("not-id-column", po::value<std::vector<std::string>>()->composing(),
+                      "TABLE:COL: take no server ids from this integer key (repeatable)")(
       "table", po::value<std::vector<std::string>>()->composing(),
       "check only this table (repeatable; names are case-sensitive)")(
       "limit", po::value(&limit_text)->default_value("1000"),
@@ -105,7 +122,8 @@ int RunMergeCheck(const std::vector<std::string>& args) {
               "A and B are SQLite database files or SQL dumps (sqlite3 .dump, mysqldump,\n"
               "mariadb-dump), optionally gzip-compressed, recognised by content and never\n"
               "modified. Every PRIMARY KEY and UNIQUE key of every table in both is compared;\n"
-              "integer keys are decoded with the layout into the server ids that issued them.\n"
+              "integer primary keys that hold IDs are decoded with the layout into the server\n"
+              "ids that issued them (--id-column / --not-id-column adjust which).\n"
               "Exit status: 0 safe to merge; 1 a key overlaps; 3 no overlap, but a server id\n"
               "issued IDs in both (a future collision); 2 could not check (one line on stderr).\n"
               "See docs/merging.md.",
@@ -125,6 +143,13 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   if (vm.count("key") != 0) {
     for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
       options.extra_keys.push_back(ParseKey(key));
+    }
+  }
+  for (const char* option : {"id-column", "not-id-column"}) {
+    if (vm.count(option) == 0) continue;
+    auto& list = std::string(option) == "id-column" ? options.id_columns : options.not_id_columns;
+    for (const std::string& text : vm[option].as<std::vector<std::string>>()) {
+      list.push_back(ParseColumn(std::string("--") + option, text));
     }
   }
   if (vm.count("table") != 0) options.tables = vm["table"].as<std::vector<std::string>>();

@@ -21,22 +21,20 @@
 #include <utility>
 
 #include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
 
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+// The counts of steadyflake IDs and of legacy values of a decoded key, and the distinct server
+// ids of its IDs. An ID's time is after the epoch + kFirstIdMs (design section 10: every 32-bit
+// auto-increment value decodes before that, in `game` and in `snowflake`) and not after
+// `cutoff_ms`. REQUIRES: ids sorted.
+constexpr int64_t kFirstIdMs = 2000;
 
-// The legacy count and distinct server ids of a decoded key. REQUIRES: ids sorted.
 void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutoff_ms,
-               uint64_t& legacy, std::vector<uint64_t>& servers) {
+               uint64_t& id_count, uint64_t& legacy, std::vector<uint64_t>& servers) {
   const int q = layout.sequence_bits();
   const int s = layout.server_bits();
   const int shift = q + s;
@@ -46,15 +44,19 @@ void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutof
       cutoff_ms < layout.epoch_ms()
           ? -1
           : static_cast<int64_t>(std::min<uint64_t>(layout.TickAt(cutoff_ms), layout.max_tick()));
+  // The last tick whose start is not after the epoch + kFirstIdMs.
+  const auto first_tick = static_cast<int64_t>(
+      std::min<uint64_t>(layout.TickAt(layout.epoch_ms() + kFirstIdMs), layout.max_tick()));
   const uint64_t mask = layout.max_server_id();
   const bool bitmap = s <= 24;
   std::vector<uint64_t> bits(bitmap ? ((uint64_t{1} << s) + 63) / 64 : 0);
   std::vector<uint64_t> list;
   for (const int64_t id : ids) {
-    if (id < 0 || id > max_id || (id >> shift) > last_tick) {
+    if (id < 0 || id > max_id || (id >> shift) > last_tick || (id >> shift) <= first_tick) {
       ++legacy;
       continue;
     }
+    ++id_count;
     const uint64_t server = (static_cast<uint64_t>(id) >> q) & mask;
     if (bitmap) {
       bits[server >> 6] |= uint64_t{1} << (server & 63);
@@ -118,10 +120,10 @@ std::vector<int> MapWanted(const TableState& final_state, const Table& now) {
   std::vector<int> wanted;
   for (const int column : final_state.wanted) {
     const std::string name =
-        Lower(final_state.table.columns[static_cast<std::size_t>(column)].name);
+        AsciiLower(final_state.table.columns[static_cast<std::size_t>(column)].name);
     int found = -1;
     for (std::size_t i = 0; i < now.columns.size() && found < 0; ++i) {
-      if (Lower(now.columns[i].name) == name) found = static_cast<int>(i);
+      if (AsciiLower(now.columns[i].name) == name) found = static_cast<int>(i);
     }
     wanted.push_back(found >= 0 ? found : column);
   }
@@ -162,6 +164,7 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
     for (KeyState& k : t.keys) {
       k.set.Clear();
       k.legacy = 0;
+      k.ids = 0;
     }
   }
   if (!stale.empty()) {
@@ -175,7 +178,9 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
     t.stale = false;
     for (KeyState& k : t.keys) {
       k.set.Sort();
-      if (k.decoded) DecodeIds(k.set.integers(), layout, cutoff_ms, k.legacy, k.servers);
+      if (k.decoded) {
+        DecodeIds(k.set.integers(), layout, cutoff_ms, k.ids, k.legacy, k.servers);
+      }
       k.set.Dedupe();
     }
   }
@@ -280,7 +285,7 @@ void Collector::BuildKeys(TableState& t) {
     for (const std::string& name : extra.columns) {
       int found = -1;
       for (std::size_t i = 0; i < table.columns.size() && found < 0; ++i) {
-        if (Lower(table.columns[i].name) == Lower(name)) found = static_cast<int>(i);
+        if (AsciiLower(table.columns[i].name) == AsciiLower(name)) found = static_cast<int>(i);
       }
       if (found < 0) {
         throw Error(Error::Code::kInvalidArgument, "--key " + extra.table + ": table " +
@@ -307,7 +312,7 @@ void Collector::BuildKeys(TableState& t) {
       const int c = key.columns[i];
       const Column& column = table.columns.at(static_cast<std::size_t>(c));
       k.names.push_back(column.name);
-      k.lower.push_back(Lower(column.name));
+      k.lower.push_back(AsciiLower(column.name));
       k.affinity.push_back(column.affinity);
       k.cell.push_back(static_cast<int>(std::lower_bound(t.wanted.begin(), t.wanted.end(), c) -
                                         t.wanted.begin()));

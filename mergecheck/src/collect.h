@@ -48,6 +48,7 @@ struct KeyState {
   std::vector<std::string> unknown;
   bool decoded = false;  // a single column of INTEGER affinity: IDs
   KeySet set;
+  uint64_t ids = 0;               // decoded: rows whose value is an ID of the layout
   uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
   std::vector<uint64_t> servers;  // decoded: distinct server ids, ascending
 };

@@ -22,6 +22,7 @@
 
 #include "key_set.h"
 #include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
 
@@ -75,6 +76,79 @@ void RequireTable(const Collector& a, const Collector& b, const std::string& opt
                                                  name + "; check the name (it is case-sensitive)");
 }
 
+// True when `columns` names column `lower` (lowercase) of `table`.
+bool Names(const std::vector<Options::Column>& columns, const std::string& table,
+           const std::string& lower) {
+  return std::any_of(columns.begin(), columns.end(), [&](const Options::Column& c) {
+    return c.table == table && AsciiLower(c.column) == lower;
+  });
+}
+
+// Throws unless each --id-column / --not-id-column names an integer single-column key of a
+// table in `a` or `b`, and none names a column the other names too.
+void RequireIdColumns(const Collector& a, const Collector& b, const Options& options) {
+  const auto check = [&](const char* option, const std::vector<Options::Column>& list) {
+    for (const Options::Column& c : list) {
+      const std::string what = std::string(option) + " " + c.table + ":" + c.column;
+      RequireTable(a, b, option, c.table);
+      bool found = false;
+      for (const Collector* input : {&a, &b}) {
+        const TableState* t = input->Find(c.table);
+        if (t == nullptr) continue;
+        for (const KeyState& k : t->keys) {
+          found = found || (k.decoded && k.lower[0] == AsciiLower(c.column));
+        }
+      }
+      if (!found) {
+        throw Error(Error::Code::kInvalidArgument,
+                    what + ": " + c.table + " has no integer key of that one column; name a " +
+                        "column that holds IDs (add --key " + c.table + ":" + c.column +
+                        " if it has no key of its own)");
+      }
+    }
+  };
+  check("--id-column", options.id_columns);
+  check("--not-id-column", options.not_id_columns);
+  for (const Options::Column& c : options.id_columns) {
+    if (Names(options.not_id_columns, c.table, AsciiLower(c.column))) {
+      throw Error(Error::Code::kInvalidArgument, "--id-column and --not-id-column both name " +
+                                                     c.table + ":" + c.column +
+                                                     "; name it in one of them");
+    }
+  }
+}
+
+// Decides whether the decoded key of `kr` gives server ids (KeyReport::id_use) and, when it
+// does, adds them to the report's.
+void UseIds(const KeyState& ka, const KeyState& kb, const Options& options, KeyReport& kr,
+            Report& report) {
+  const std::string& lower = ka.lower[0];
+  const uint64_t legacy = kr.legacy_a + kr.legacy_b;
+  const uint64_t values = legacy + kr.ids_a + kr.ids_b;
+  if (Names(options.not_id_columns, kr.table, lower)) {
+    kr.id_use = KeyReport::IdUse::kSkipped;
+    kr.id_reason = "--not-id-column";
+  } else if (Names(options.id_columns, kr.table, lower)) {
+    kr.id_use = KeyReport::IdUse::kAnalysed;
+    kr.id_reason = "--id-column";
+  } else if (kr.kind != KeyReport::Kind::kPrimary) {
+    kr.id_use = KeyReport::IdUse::kSkipped;
+    kr.id_reason = "not a primary key";
+  } else if (legacy > values - legacy) {
+    // Mostly not IDs: auto-increment guids, which decode to the first ticks of server 0-4.
+    kr.id_use = KeyReport::IdUse::kLegacy;
+    kr.id_reason = GroupThousands(legacy) + " of " + GroupThousands(values) +
+                   " values are not IDs of layout " + options.layout.ToString();
+  } else {
+    kr.id_use = KeyReport::IdUse::kAnalysed;
+    kr.id_reason = "primary key";
+  }
+  if (kr.id_use == KeyReport::IdUse::kAnalysed) {
+    Union(report.servers_a, ka.servers);
+    Union(report.servers_b, kb.servers);
+  }
+}
+
 // The names of the tables in `a` or `b`, sorted.
 std::vector<std::string> TableNames(const Collector& a, const Collector& b) {
   std::vector<std::string> names;
@@ -100,8 +174,9 @@ std::vector<const KeyState*> SortedKeys(const TableState& t) {
 }
 
 // Adds the KeyReport of key `ka` of input A against the same key `kb` of input B.
-void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb, uint64_t limit,
-                Comparison& comparison, Report& report) {
+void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb,
+                const Options& options, Comparison& comparison, Report& report) {
+  const uint64_t limit = options.limit;
   KeyReport kr;
   kr.table = table;
   kr.columns = ka.names;
@@ -131,10 +206,11 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
     kr.approximate = kr.approximate || (c != nullptr && c->approximate());
   kr.decoded = ka.decoded && kb.decoded;
   if (kr.decoded) {
+    kr.ids_a = ka.ids;
+    kr.ids_b = kb.ids;
     kr.legacy_a = ka.legacy;
     kr.legacy_b = kb.legacy;
-    Union(report.servers_a, ka.servers);
-    Union(report.servers_b, kb.servers);
+    UseIds(ka, kb, options, kr, report);
   }
   comparison.pending.push_back(std::move(p));
   report.keys.push_back(std::move(kr));
@@ -143,7 +219,7 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
 // Matches the keys of table `name` in both inputs: a KeyReport for each key in both, drift for
 // each key in one only.
 void CompareTable(const std::string& name, const TableState& ta, const TableState& tb,
-                  uint64_t limit, Comparison& comparison, Report& report) {
+                  const Options& options, Comparison& comparison, Report& report) {
   std::vector<bool> matched_b(tb.keys.size(), false);
   for (const KeyState* ka : SortedKeys(ta)) {
     const KeyState* kb = nullptr;
@@ -157,7 +233,7 @@ void CompareTable(const std::string& name, const TableState& ta, const TableStat
       report.drift.push_back(Drift{name, ka->names, "a"});
       continue;
     }
-    CompareKey(name, *ka, *kb, limit, comparison, report);
+    CompareKey(name, *ka, *kb, options, comparison, report);
   }
   for (std::size_t j = 0; j < tb.keys.size(); ++j) {
     if (!matched_b[j]) report.drift.push_back(Drift{name, tb.keys[j].names, "b"});
@@ -195,6 +271,7 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
   for (const Options::ExtraKey& extra : options.extra_keys) {
     RequireTable(a, b, "--key", extra.table);
   }
+  RequireIdColumns(a, b, options);
   Comparison comparison;
   for (const std::string& name : TableNames(a, b)) {
     if (!Selected(options, name)) continue;
@@ -204,7 +281,7 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
       report.drift.push_back(Drift{name, {}, ta != nullptr ? "a" : "b"});
       continue;
     }
-    CompareTable(name, *ta, *tb, options.limit, comparison, report);
+    CompareTable(name, *ta, *tb, options, comparison, report);
   }
   std::sort(report.drift.begin(), report.drift.end(), [](const Drift& x, const Drift& y) {
     return std::tie(x.table, x.columns, x.only_in) < std::tie(y.table, y.columns, y.only_in);

@@ -44,6 +44,19 @@ const char* VerdictName(Report::Verdict verdict) {
   return "safe";
 }
 
+const char* IdUseName(KeyReport::IdUse use) {
+  switch (use) {
+    case KeyReport::IdUse::kAnalysed:
+      return "analysed";
+    case KeyReport::IdUse::kLegacy:
+      return "legacy";
+    case KeyReport::IdUse::kSkipped:
+    case KeyReport::IdUse::kNotDecoded:
+      break;
+  }
+  return "skipped";
+}
+
 }  // namespace
 
 std::string FormatJson(const Report& report) {
@@ -61,6 +74,9 @@ std::string FormatJson(const Report& report) {
   }
   doc["keys"] = json::array();
   uint64_t legacy[2] = {0, 0};
+  // The integer keys that gave server ids, those judged legacy and those skipped.
+  json id_columns = {
+      {"analysed", json::array()}, {"legacy", json::array()}, {"skipped", json::array()}};
   for (const KeyReport& k : report.keys) {
     json conflicts = json::array();
     for (const auto& row : k.conflicts) {
@@ -94,14 +110,24 @@ std::string FormatJson(const Report& report) {
     }
     if (!k.collations_b.empty()) key["collation_b"] = JoinComma(k.collations_b);
     if (!k.unknown_collations.empty()) key["unknown_collations"] = k.unknown_collations;
+    key["id_use"] = nullptr;
     if (k.decoded) {
+      key["ids_a"] = k.ids_a;
+      key["ids_b"] = k.ids_b;
       key["legacy_a"] = k.legacy_a;
       key["legacy_b"] = k.legacy_b;
       legacy[0] += k.legacy_a;
       legacy[1] += k.legacy_b;
+      const char* use = IdUseName(k.id_use);
+      key["id_use"] = use;
+      key["id_reason"] = k.id_reason;
+      json entry = {{"table", k.table}, {"column", k.columns[0]}};
+      if (k.id_use != KeyReport::IdUse::kAnalysed) entry["reason"] = k.id_reason;
+      id_columns[use].push_back(std::move(entry));
     }
     doc["keys"].push_back(std::move(key));
   }
+  doc["id_columns"] = std::move(id_columns);
   doc["servers"] = {
       {"a", report.servers_a}, {"b", report.servers_b}, {"shared", report.servers_shared}};
   doc["legacy"] = {{"a", legacy[0]}, {"b", legacy[1]}};

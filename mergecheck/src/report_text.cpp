@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,7 +119,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
       std::string line = "    ";
       if (row.size() == 1) {
         line += Show(row[0]);
-        if (k.decoded && row[0].type == ReportValue::Type::kInteger) {
+        if (k.id_use == KeyReport::IdUse::kAnalysed && row[0].type == ReportValue::Type::kInteger) {
           line += Decoded(row[0].text, layout);
         }
       } else {
@@ -136,7 +137,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out +=
           "    ... " + GroupThousands(k.overlap - shown) + " more (--json lists up to --limit)\n";
     }
-    if (k.decoded && (k.legacy_a > 0 || k.legacy_b > 0)) {
+    if (k.id_use == KeyReport::IdUse::kAnalysed && (k.legacy_a > 0 || k.legacy_b > 0)) {
       out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
              GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";
     }
@@ -144,6 +145,29 @@ std::string FormatText(const Report& report, const Layout& layout) {
   out += "\nserver ids in A: " + IdRanges(report.servers_a) + "\n";
   out += "server ids in B: " + IdRanges(report.servers_b) + "\n";
   out += "server ids in both: " + IdRanges(report.servers_shared) + "\n";
+  // Which integer keys the server ids come from, and which not and why (docs/merging.md).
+  std::string analysed;
+  for (const KeyReport& k : report.keys) {
+    const std::string key = k.table + " " + Columns(k.columns);
+    switch (k.id_use) {
+      case KeyReport::IdUse::kNotDecoded:
+        break;
+      case KeyReport::IdUse::kAnalysed:
+        analysed += (analysed.empty() ? "" : ", ") + key;
+        break;
+      case KeyReport::IdUse::kLegacy:
+        out += "legacy integers, no server ids: " + key + ": " + k.id_reason + "\n";
+        break;
+      case KeyReport::IdUse::kSkipped:
+        out += "not analysed for server ids: " + key + ": " + k.id_reason;
+        if (k.id_reason != "--not-id-column") {
+          out += " (--id-column " + k.table + ":" + k.columns[0] + " analyses it)";
+        }
+        out += "\n";
+        break;
+    }
+  }
+  out += "server ids from: " + (analysed.empty() ? std::string("no column") : analysed) + "\n";
   for (const Drift& d : report.drift) {
     const std::string where = d.only_in == "a" ? "A" : "B";
     if (d.columns.empty()) {
@@ -154,10 +178,15 @@ std::string FormatText(const Report& report, const Layout& layout) {
   }
   uint64_t overlap = 0;
   uint64_t keys_overlapping = 0;
+  std::set<std::string> tables;
   for (const KeyReport& k : report.keys) {
     overlap += k.overlap;
-    if (k.overlap > 0) ++keys_overlapping;
+    if (k.overlap > 0) {
+      ++keys_overlapping;
+      tables.insert(k.table);
+    }
   }
+  const uint64_t tables_overlapping = tables.size();
   switch (report.verdict) {
     case Report::Verdict::kSafe:
       out += "verdict: safe to merge\n";
@@ -168,7 +197,11 @@ std::string FormatText(const Report& report, const Layout& layout) {
           .append(GroupThousands(overlap))
           .append(overlap == 1 ? " value in " : " values in ")
           .append(GroupThousands(keys_overlapping))
-          .append(keys_overlapping == 1 ? " key overlaps\n" : " keys overlap\n");
+          .append(keys_overlapping == 1 ? " key" : " keys")
+          .append(" (from ")
+          .append(GroupThousands(tables_overlapping))
+          .append(tables_overlapping == 1 ? " table)" : " tables)")
+          .append(overlap == 1 ? " overlaps\n" : " overlap\n");
       break;
     case Report::Verdict::kRisk: {
       out += "verdict: RISK \xe2\x80\x94 ";

@@ -536,7 +536,7 @@ test_merge_check_conflict() {
   make_shard b.db b "INSERT INTO item VALUES($A_ITEM, 1, 'dup'); INSERT INTO player VALUES(5, 'alice', NULL);"
   run merge-check "$T/a.db" "$T/b.db"
   expect_rc 1
-  expect_verdict "CONFLICT — 2 values in 2 keys overlap"
+  expect_verdict "CONFLICT — 2 values in 2 keys (from 2 tables) overlap"
   grep -qF "$A_ITEM  2025-06-01T00:00:01.000Z server=101 seq=0" "$T/out" ||
     fail "the conflicting ID is not decoded"
   grep -qF "'alice'" "$T/out" || fail "the conflicting name is not listed"
@@ -549,6 +549,24 @@ test_merge_check_risk() {
   run merge-check "$T/a.db" "$T/b.db"
   expect_rc 3
   expect_verdict "RISK — server id 101 issues IDs in both shards"
+}
+
+# The same shared server id, in item's primary key: --not-id-column item:id leaves it out of
+# the analysis (exit 0); the options' bad forms are usage errors.
+test_merge_check_id_columns() {
+  make_shard a.db a
+  make_shard b.db b "INSERT INTO item VALUES($(((4466880000 + 999) << 26 | 101 << 10 | 5)), 1, 'later');"
+  run merge-check "$T/a.db" "$T/b.db" --not-id-column item:id
+  expect_rc 0
+  expect_verdict "safe to merge"
+  grep -qxF "not analysed for server ids: item (id): --not-id-column" "$T/out" ||
+    fail "the report does not say item (id) was left out"
+  run merge-check "$T/a.db" "$T/b.db" --id-column item
+  expect_usage_error
+  expect_err_has "bad --id-column 'item': not TABLE:COL"
+  run merge-check "$T/a.db" "$T/b.db" --id-column player:name
+  expect_usage_error
+  expect_err_has "player has no integer key of that one column"
 }
 
 test_merge_check_json() {

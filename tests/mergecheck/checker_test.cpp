@@ -127,7 +127,8 @@ TEST(CheckerTest, ConflictListsTheOverlappingKeysAscending) {
   EXPECT_EQ(KeyOf(r, "player", {"id"}).overlap, 0u);
 
   const std::string text = FormatText(r, Layout::Game());
-  EXPECT_EQ(LastLine(text), "verdict: CONFLICT \xe2\x80\x94 5 values in 4 keys overlap");
+  EXPECT_EQ(LastLine(text),
+            "verdict: CONFLICT \xe2\x80\x94 5 values in 4 keys (from 4 tables) overlap");
   EXPECT_NE(text.find(std::to_string(Gid(kT0 + 100, 101, 0)) +
                       "  2025-06-01T00:00:01.000Z server=101 seq=0"),
             std::string::npos)
@@ -174,12 +175,138 @@ TEST(CheckerTest, LegacyAndForeignIdsAreCountedNotDecoded) {
   const KeyReport& item = KeyOf(r, "item", {"id"});
   EXPECT_EQ(item.legacy_a, 0u);
   EXPECT_EQ(item.legacy_b, 2u);
+  EXPECT_EQ(item.ids_b, 6u);
   EXPECT_EQ(item.rows_b, 8u);
-  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{0, 202}));  // 7 is server 0's seventh ID
+  EXPECT_EQ(item.id_use, KeyReport::IdUse::kAnalysed);
+  // event.id 7 decodes to tick 0, before the epoch + 2 s: legacy, no server 0.
+  EXPECT_EQ(KeyOf(r, "event", {"id"}).legacy_b, 1u);
+  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{202}));
   const KeyReport& ref = KeyOf(r, "event", {"ref"});
-  EXPECT_EQ(ref.legacy_b, 1u);  // not an integer
-  EXPECT_EQ(ref.overlap, 3u);   // 0, 1, 2 in both
+  EXPECT_EQ(ref.legacy_b, 4u);  // 0, 1, 2 (tick 0) and a text
+  EXPECT_EQ(ref.id_use, KeyReport::IdUse::kSkipped);
+  EXPECT_EQ(ref.overlap, 3u);  // 0, 1, 2 in both
   EXPECT_EQ(r.verdict, Report::Verdict::kConflict);
+}
+
+// Shards of a game older than steadyflake: guild ids are auto-increment (1-40 in A, 41-80 in B,
+// no overlap), and a UNIQUE steam_id column holds values that decode under `game` to server
+// 101, A's own server id. Neither may give server ids by default: safe to merge (exit 0), not
+// RISK.
+std::string LegacyTables(int first_guild, int64_t steam_tick) {
+  std::string sql =
+      "CREATE TABLE guild(id INTEGER PRIMARY KEY, name TEXT);"
+      "CREATE TABLE steam(player_id INTEGER PRIMARY KEY, steam_id INTEGER UNIQUE);";
+  for (int i = first_guild; i < first_guild + 40; ++i) {
+    sql +=
+        "INSERT INTO guild VALUES(" + std::to_string(i) + ", 'guild " + std::to_string(i) + "');";
+  }
+  sql += "INSERT INTO steam VALUES(" + std::to_string(first_guild) + ", " +
+         std::to_string(Gid(steam_tick, 101, 9)) + ");";
+  return sql;
+}
+
+TEST(CheckerTest, ServerIdsComeOnlyFromPrimaryKeysThatHoldIds) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a', LegacyTables(1, kT0 + 5000));
+  const std::string b = MakeShard(dir, "b.db", 'b', LegacyTables(41, kT0 + 6000));
+  const Report r = Check(a, b, Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kSafe) << FormatText(r, Layout::Game());
+  EXPECT_EQ(r.servers_a, (std::vector<uint64_t>{101}));
+  EXPECT_EQ(r.servers_b, (std::vector<uint64_t>{202}));
+  const KeyReport& guild = KeyOf(r, "guild", {"id"});
+  EXPECT_EQ(guild.id_use, KeyReport::IdUse::kLegacy);
+  EXPECT_EQ(guild.id_reason, "80 of 80 values are not IDs of layout 37/16/10@10ms");
+  EXPECT_EQ(guild.legacy_a, 40u);
+  EXPECT_EQ(guild.ids_a, 0u);
+  EXPECT_EQ(KeyOf(r, "steam", {"steam_id"}).id_use, KeyReport::IdUse::kSkipped);
+  EXPECT_EQ(KeyOf(r, "steam", {"steam_id"}).id_reason, "not a primary key");
+  EXPECT_EQ(KeyOf(r, "player", {"id"}).id_use, KeyReport::IdUse::kAnalysed);
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("\nlegacy integers, no server ids: guild (id): 80 of 80 values are not "
+                      "IDs of layout 37/16/10@10ms\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nserver ids from: event (id), item (id), player (id)\n"), std::string::npos)
+      << text;
+
+  // --id-column takes steam_id's server id 101 into B's: now it is in both.
+  Options with = Opts();
+  with.id_columns.push_back({"steam", "STEAM_ID"});
+  const Report risk = Check(a, b, with);
+  EXPECT_EQ(risk.verdict, Report::Verdict::kRisk);
+  EXPECT_EQ(risk.servers_shared, (std::vector<uint64_t>{101}));
+  EXPECT_EQ(KeyOf(risk, "steam", {"steam_id"}).id_reason, "--id-column");
+
+  // --not-id-column takes a primary key out: item's server ids are gone from A and B.
+  Options without = with;
+  without.not_id_columns.push_back({"steam", "steam_id"});
+  without.id_columns.clear();
+  without.not_id_columns.push_back({"player", "id"});
+  const Report fewer = Check(a, b, without);
+  EXPECT_EQ(KeyOf(fewer, "player", {"id"}).id_use, KeyReport::IdUse::kSkipped);
+  EXPECT_EQ(KeyOf(fewer, "player", {"id"}).id_reason, "--not-id-column");
+  EXPECT_EQ(fewer.verdict, Report::Verdict::kSafe);
+}
+
+// A column holds IDs when most of its values are IDs: a few legacy rows below are counted, and
+// the rest still give server ids. The first IDs are those after the epoch + 2 s.
+TEST(CheckerTest, APrimaryKeyOfMostlyIdsKeepsItsServerIds) {
+  TempDir dir;
+  // Tick 200 starts at the epoch + 2 s exactly (not after it): legacy; tick 201 is an ID.
+  const std::string extra =
+      "CREATE TABLE mail(id INTEGER PRIMARY KEY);"
+      "INSERT INTO mail VALUES(" +
+      std::to_string(Gid(200, 55, 0)) + "), (" + std::to_string(Gid(201, 66, 0)) + "), (" +
+      std::to_string(Gid(kT0, 77, 0)) + ");";
+  const std::string mail_b = "CREATE TABLE mail(id INTEGER PRIMARY KEY);";
+  const Report r =
+      Check(MakeShard(dir, "a.db", 'a', extra), MakeShard(dir, "b.db", 'b', mail_b), Opts());
+  const KeyReport& mail = KeyOf(r, "mail", {"id"});
+  EXPECT_EQ(mail.id_use, KeyReport::IdUse::kAnalysed);
+  EXPECT_EQ(mail.legacy_a, 1u);
+  EXPECT_EQ(mail.ids_a, 2u);
+  EXPECT_EQ(r.servers_a, (std::vector<uint64_t>{66, 77, 101}));
+
+  // Mostly legacy: judged legacy, unless --id-column says it holds IDs.
+  const std::string legacy =
+      "CREATE TABLE mail(id INTEGER PRIMARY KEY);"
+      "INSERT INTO mail VALUES(1), (2), (" +
+      std::to_string(Gid(kT0, 77, 0)) + ");";
+  const std::string a = MakeShard(dir, "a2.db", 'a', legacy);
+  const std::string b = MakeShard(dir, "b2.db", 'b', mail_b);
+  EXPECT_EQ(KeyOf(Check(a, b, Opts()), "mail", {"id"}).id_use, KeyReport::IdUse::kLegacy);
+  Options forced = Opts();
+  forced.id_columns.push_back({"mail", "id"});
+  const Report f = Check(a, b, forced);
+  EXPECT_EQ(KeyOf(f, "mail", {"id"}).id_use, KeyReport::IdUse::kAnalysed);
+  EXPECT_EQ(f.servers_a, (std::vector<uint64_t>{77, 101}));  // 1 and 2 stay legacy
+}
+
+TEST(CheckerTest, IdColumnOptionsNameIntegerKeys) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a');
+  const std::string b = MakeShard(dir, "b.db", 'b');
+  const auto fails = [&](const Options& options, const std::string& part) {
+    try {
+      Check(a, b, options);
+      ADD_FAILURE() << "no error, want " << part;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  Options text = Opts();
+  text.id_columns.push_back({"player", "name"});
+  fails(text,
+        "--id-column player:name: player has no integer key of that one column; name a "
+        "column that holds IDs (add --key player:name if it has no key of its own)");
+  Options missing = Opts();
+  missing.not_id_columns.push_back({"nosuch", "id"});
+  fails(missing, "--not-id-column nosuch: neither input has a table nosuch");
+  Options both = Opts();
+  both.id_columns.push_back({"item", "id"});
+  both.not_id_columns.push_back({"item", "ID"});
+  fails(both, "--id-column and --not-id-column both name item:id; name it in one of them");
 }
 
 TEST(CheckerTest, DriftIsReportedButChangesNoVerdict) {

@@ -31,7 +31,11 @@ Report Sample() {
   item.rows_b = 12;
   item.overlap = 12;
   item.decoded = true;
+  item.ids_a = 10;
+  item.ids_b = 10;
   item.legacy_b = 2;
+  item.id_use = KeyReport::IdUse::kAnalysed;
+  item.id_reason = "primary key";
   // Layout game: tick 100 (2024-01-01T00:00:01Z), server 7, sequence 3.
   item.conflicts = {{V(ReportValue::Type::kInteger, "6710893571")},
                     {V(ReportValue::Type::kInteger, "18446744073709551615")}};
@@ -42,7 +46,24 @@ Report Sample() {
   slot.overlap = 1;
   slot.conflicts = {{V(ReportValue::Type::kInteger, "-1"), V(ReportValue::Type::kText, "O'Brien"),
                      V(ReportValue::Type::kBlob, std::string("\x00\xff", 2))}};
-  r.keys = {item, slot};
+  KeyReport guild;  // auto-increment guids: no server ids
+  guild.table = "guild";
+  guild.columns = {"id"};
+  guild.rows_a = 3;
+  guild.rows_b = 2;
+  guild.decoded = true;
+  guild.legacy_a = 3;
+  guild.legacy_b = 2;
+  guild.id_use = KeyReport::IdUse::kLegacy;
+  guild.id_reason = "5 of 5 values are not IDs of layout game";
+  KeyReport steam;
+  steam.table = "account";
+  steam.columns = {"steam_id"};
+  steam.kind = KeyReport::Kind::kUnique;
+  steam.decoded = true;
+  steam.id_use = KeyReport::IdUse::kSkipped;
+  steam.id_reason = "not a primary key";
+  r.keys = {item, slot, guild, steam};
   r.servers_a = {7, 8, 9, 11};
   r.servers_b = {7};
   r.servers_shared = {7};
@@ -59,12 +80,18 @@ TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
         "    6710893571  2024-01-01T00:00:01.000Z server=7 seq=3\n", "    18446744073709551615\n",
         "... 10 more", "(legacy/foreign): A 0, B 2",
         "bag (owner, tag, raw) unique: A 0, B 0, overlap 1", "(-1, 'O''Brien', x'00ff')",
-        "server ids in A: 7-9, 11", "server ids in both: 7", "drift: table guild only in B",
-        "drift: key item (name) only in A"}) {
+        "server ids in A: 7-9, 11", "server ids in both: 7", "server ids from: item (id)\n",
+        "legacy integers, no server ids: guild (id): 5 of 5 values are not IDs of layout game\n",
+        "not analysed for server ids: account (steam_id): not a primary key (--id-column "
+        "account:steam_id analyses it)\n",
+        "drift: table guild only in B", "drift: key item (name) only in A"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
   }
-  EXPECT_TRUE(text.ends_with("\nverdict: CONFLICT \xe2\x80\x94 13 values in 2 keys overlap\n"))
+  EXPECT_TRUE(text.ends_with(
+      "\nverdict: CONFLICT \xe2\x80\x94 13 values in 2 keys (from 2 tables) overlap\n"))
       << text;
+  // A legacy column's values are not decoded as IDs.
+  EXPECT_EQ(text.find("legacy/foreign): A 3"), std::string::npos) << text;
 }
 
 TEST(FormatTextTest, RiskNamesTheServerIds) {
@@ -100,7 +127,17 @@ TEST(FormatJsonTest, DocumentedFields) {
   EXPECT_FALSE(doc["keys"][1].contains("legacy_a"));
   EXPECT_EQ(doc["servers"]["a"], nlohmann::json::array({7, 8, 9, 11}));
   EXPECT_EQ(doc["servers"]["shared"], nlohmann::json::array({7}));
-  EXPECT_EQ(doc["legacy"]["b"], 2);
+  EXPECT_EQ(doc["legacy"]["b"], 4);
+  EXPECT_EQ(item["ids_a"], 10);
+  EXPECT_EQ(item["id_use"], "analysed");
+  EXPECT_EQ(item["id_reason"], "primary key");
+  EXPECT_EQ(doc["keys"][1]["id_use"], nullptr);
+  EXPECT_EQ(doc["id_columns"]["analysed"],
+            nlohmann::json::parse(R"([{"table": "item", "column": "id"}])"));
+  EXPECT_EQ(doc["id_columns"]["legacy"],
+            nlohmann::json::parse(R"([{"table": "guild", "column": "id",
+                                       "reason": "5 of 5 values are not IDs of layout game"}])"));
+  EXPECT_EQ(doc["id_columns"]["skipped"][0]["reason"], "not a primary key");
   EXPECT_EQ(doc["drift"][0]["table"], "guild");
   EXPECT_EQ(doc["drift"][0]["only_in"], "b");
   EXPECT_EQ(doc["drift"][1]["columns"], nlohmann::json::array({"name"}));

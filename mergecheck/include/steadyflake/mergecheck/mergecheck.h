@@ -38,6 +38,17 @@ struct Options {
     std::vector<std::string> columns;
   };
   std::vector<ExtraKey> extra_keys;
+  // Which integer single-column keys give server ids (docs/merging.md "Which columns hold
+  // IDs"): by default each PRIMARY KEY whose values are mostly steadyflake IDs of the layout.
+  // id_columns (--id-column TABLE:COL) adds one, also one judged legacy; not_id_columns
+  // (--not-id-column TABLE:COL) removes one. Each must name an integer single-column key of a
+  // table in A or B (Check throws Error otherwise), and no column may be in both.
+  struct Column {
+    std::string table;
+    std::string column;
+  };
+  std::vector<Column> id_columns;
+  std::vector<Column> not_id_columns;
   // Only these tables (--table); empty: all.
   std::vector<std::string> tables;
   // Conflicting keys listed per key in the report (KeyReport::conflicts); 0: all. Default 1000.
@@ -71,11 +82,22 @@ struct KeyReport {
   // B value is A's.
   std::vector<std::vector<ReportValue>> conflicts_b = {};
   // True for a single-column key of INTEGER affinity: its values were decoded with the layout.
-  // legacy_*: rows whose value cannot be an ID of the layout (negative, above the layout's
-  // largest ID, more than a day after now_ms, or no integer: text, a real, above 2^63-1).
+  // ids_*: rows whose value is a steadyflake ID of the layout (its time after the epoch + 2 s,
+  // which no 32-bit auto-increment value reaches, and not after now_ms + 1 day); legacy_*: the
+  // other rows (auto-increment values, negative, above the layout's largest ID, in the future,
+  // or no integer: text, a real, above 2^63-1).
   bool decoded = false;
+  uint64_t ids_a = 0;
+  uint64_t ids_b = 0;
   uint64_t legacy_a = 0;
   uint64_t legacy_b = 0;
+  // For a decoded key: whether its IDs gave server ids (Report::servers_*), and why.
+  // kAnalysed: "primary key" or "--id-column"; kLegacy: a primary key whose values are mostly
+  // not IDs ("4,200 of 4,200 values are not IDs of layout game"); kSkipped: "not a primary key"
+  // or "--not-id-column".
+  enum class IdUse { kNotDecoded, kAnalysed, kLegacy, kSkipped };
+  IdUse id_use = IdUse::kNotDecoded;
+  std::string id_reason = {};
   // The collations the key's text compares under, as input A's schema names them (the merge
   // target's decide), distinct, in column order; empty for a key of numbers only.
   std::vector<std::string> collations = {};
@@ -124,8 +146,8 @@ struct Report {
   std::vector<std::string> risks;
   InputReport inputs[2];
   std::vector<KeyReport> keys;
-  // Server ids found in the decoded keys (legacy values excluded) of each input, and in both;
-  // ascending.
+  // Server ids found in the keys analysed for them (KeyReport::id_use, legacy values excluded)
+  // of each input, and in both; ascending.
   std::vector<uint64_t> servers_a, servers_b, servers_shared;
   std::vector<Drift> drift;
 };
@@ -139,7 +161,8 @@ Report Check(const std::string& path_a, const std::string& path_b, const Options
 
 // The report for people: per table and key, rows on each side, overlap count, the first 10
 // conflicting keys (IDs decoded with `layout`); the server ids; drift; and the verdict as the
-// last line ("verdict: safe to merge", "verdict: CONFLICT — 12 keys overlap",
+// last line ("verdict: safe to merge", "verdict: CONFLICT — 12 values in 3 keys (from 2 tables)
+// overlap",
 // "verdict: RISK — server id 101 issues IDs in both shards").
 std::string FormatText(const Report& report, const Layout& layout);
 // The report as one JSON document (documented in docs/merging.md).

@@ -87,6 +87,15 @@ inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// `text` with ASCII letters in lowercase (identifiers matched without regard to case).
+inline std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 }  // namespace steadyflake::mergecheck
 
 #endif  // STEADYFLAKE_MERGECHECK_TEXT_H_
