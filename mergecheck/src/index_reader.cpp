@@ -4,8 +4,6 @@
 
 #include "index_reader.h"
 
-#include <charconv>
-
 namespace steadyflake::mergecheck {
 
 namespace {
@@ -108,9 +106,7 @@ void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigne
         uint64_t bits = static_cast<uint64_t>(BigEndian(p, 8));
         std::memcpy(&out.real, &bits, sizeof bits);
         out.type = Cell::Type::kReal;
-        char* const first = reals_[i].data();
-        const auto r = std::to_chars(first, first + reals_[i].size(), out.real);
-        out.bytes = std::string_view(first, static_cast<std::size_t>(r.ptr - first));
+        out.bytes = RealLiteral(out.real, reals_[i]);
         break;
       }
       case 8:

@@ -10,6 +10,8 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SOURCE_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SOURCE_H_
 
+#include <array>
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -37,6 +39,13 @@ struct Cell {
   double real = 0;
   std::string_view bytes;
 };
+
+// Writes `real` into `text` as the shortest literal that reads back as it, and returns that
+// literal: the Cell::bytes of a REAL a reader got as a double.
+inline std::string_view RealLiteral(double real, std::array<char, 32>& text) {
+  const auto r = std::to_chars(text.data(), text.data() + text.size(), real);
+  return {text.data(), static_cast<std::size_t>(r.ptr - text.data())};
+}
 
 class SourceVisitor {
  public:

@@ -112,9 +112,7 @@ void ReadCell(sqlite3_stmt* stmt, int i, std::array<char, 32>& real_text, Cell& 
     case SQLITE_FLOAT: {
       cell.type = Cell::Type::kReal;
       cell.real = sqlite3_column_double(stmt, i);
-      char* const first = real_text.data();
-      const auto r = std::to_chars(first, first + real_text.size(), cell.real);
-      cell.bytes = std::string_view(first, static_cast<std::size_t>(r.ptr - first));
+      cell.bytes = RealLiteral(cell.real, real_text);
       break;
     }
     case SQLITE_TEXT:
@@ -544,19 +542,13 @@ class SqliteSource final : public Source {
     std::vector<Cell> cells(width);
     for (const int i : pass.present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
     uint64_t unpublished = 0;
-    uint64_t pages = 0;
-    try {
-      pages = direct.Walk(pass.structure->root, [&](int64_t rowid) {
+    const uint64_t pages = Walking(pass, [&] {
+      return direct.Walk(pass.structure->root, [&](int64_t rowid) {
         for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
         visitor.OnRow(table, cells, static_cast<uint64_t>(rowid));
-        if (++unpublished == 4096) {
-          rows_.fetch_add(unpublished, std::memory_order_relaxed);
-          unpublished = 0;
-        }
+        CountRow(unpublished);
       });
-    } catch (const DamagedPage& corrupt) {
-      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), pass.structure->owner});
-    }
+    });
     FinishPass(unpublished, pages, direct.page_size());
   }
 
@@ -572,31 +564,42 @@ class SqliteSource final : public Source {
     }
     std::vector<std::array<char, 32>> real_text(real.size());
     uint64_t unpublished = 0;
-    uint64_t pages = 0;
     uint64_t ordinal = 0;
-    try {
-      pages = direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
+    const uint64_t pages = Walking(pass, [&] {
+      return direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
         for (std::size_t i = 0; i < record.size(); ++i) {
           Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
           cell = record[i];
           if (real[i] && cell.type == Cell::Type::kInteger) {
             cell.type = Cell::Type::kReal;
             cell.real = static_cast<double>(cell.integer);
-            char* const first = real_text[i].data();
-            const auto r = std::to_chars(first, first + real_text[i].size(), cell.real);
-            cell.bytes = std::string_view(first, static_cast<std::size_t>(r.ptr - first));
+            cell.bytes = RealLiteral(cell.real, real_text[i]);
           }
         }
         visitor.OnRow(table, cells, ordinal++);
-        if (++unpublished == 4096) {
-          rows_.fetch_add(unpublished, std::memory_order_relaxed);
-          unpublished = 0;
-        }
+        CountRow(unpublished);
       });
+    });
+    FinishPass(unpublished, pages, direct.page_size());
+  }
+
+  // Runs `walk` (a pass's walk of its b-tree; returns the pages it visited), turning a damaged
+  // page into the error that names it and the b-tree's owner.
+  template <typename Walk>
+  uint64_t Walking(const Pass& pass, Walk&& walk) {
+    try {
+      return walk();
     } catch (const DamagedPage& corrupt) {
       file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), pass.structure->owner});
     }
-    FinishPass(unpublished, pages, direct.page_size());
+  }
+
+  // Counts a row of a pass for progress, published every 4,096.
+  void CountRow(uint64_t& unpublished) {
+    if (++unpublished == 4096) {
+      rows_.fetch_add(unpublished, std::memory_order_relaxed);
+      unpublished = 0;
+    }
   }
 
   void FinishPass(uint64_t unpublished, uint64_t pages, uint32_t page_size) {
