@@ -4,10 +4,11 @@
 //   1. collect.cpp: reads both inputs into key sets, one thread per input, and decodes integer
 //      IDs into server ids;
 //   2. compare.cpp: matches tables and keys (drift) and intersects the key sets;
-//   3. reread.cpp: reads input A again for the values behind hashed keys in both inputs, then
-//      compare.cpp lists the conflicts;
+//   3. rows.cpp: reads both inputs again, the tables with keys in both, for whether the rows
+//      of those keys are identical; reread.cpp: reads input A again for the values behind
+//      hashed keys in both inputs, then compare.cpp lists the conflicts;
 //   4. verdict.cpp: the shared server ids and the verdict.
-// Only stage 1 runs on two threads; the rest run on the caller's thread after both have joined.
+// Stage 1 and the row comparison run on two threads; the rest on the caller's thread.
 
 #include "checker.h"
 
@@ -56,6 +57,7 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   report.inputs[0] = DescribeInput(path_a, a, ca);
   report.inputs[1] = DescribeInput(path_b, b, cb);
   Comparison comparison = Compare(ca, cb, options, report);
+  CompareRows(a, b, comparison.rows);
   Reread(a, ca, comparison.targets);
   TargetsOfB(comparison, options.limit);
   Reread(b, cb, comparison.targets_b);

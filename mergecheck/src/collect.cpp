@@ -166,6 +166,7 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
       k.legacy = 0;
       k.ids = 0;
     }
+    t.whole_rows.Clear();
   }
   if (!stale.empty()) {
     rereading_ = true;
@@ -176,6 +177,8 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
     // Sorting and deduping again is harmless but for its cost: only the tables just read.
     if (sorted_ && !t.stale) continue;
     t.stale = false;
+    t.whole_rows.Sort();
+    t.whole_rows.Dedupe();
     for (KeyState& k : t.keys) {
       k.set.Sort();
       if (k.decoded) {
@@ -245,6 +248,17 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   }
   if ((++since_progress_ & 0xffff) == 0) Tick();
   if (!t.selected || (t.stale && !rereading_)) return;
+  if (t.keyless) {
+    scratch_.encoding.clear();
+    for (const int position : t.by_name) {
+      const auto p = static_cast<std::size_t>(position);
+      const auto column = static_cast<std::size_t>(t.wanted[p]);
+      AppendEncoding(ApplyAffinity(cells[p], t.table.columns[column].affinity, scratch_.buffer),
+                     scratch_.encoding);
+    }
+    t.whole_rows.AddInteger(static_cast<int64_t>(HashBytes(scratch_.encoding).lo));
+    return;
+  }
   int64_t integer = 0;
   IntegerPair pair;
   Hash128 hash;
@@ -300,8 +314,20 @@ void Collector::BuildKeys(TableState& t) {
   }
   t.keys.clear();
   t.wanted.clear();
+  t.by_name.clear();
+  t.keyless = keys.empty();
   for (const Key& key : keys) {
     for (const int c : key.columns) t.wanted.push_back(c);
+  }
+  if (t.keyless) {
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      t.wanted.push_back(static_cast<int>(i));
+      t.by_name.push_back(static_cast<int>(i));
+    }
+    std::sort(t.by_name.begin(), t.by_name.end(), [&](int x, int y) {
+      return AsciiLower(table.columns[static_cast<std::size_t>(x)].name) <
+             AsciiLower(table.columns[static_cast<std::size_t>(y)].name);
+    });
   }
   std::sort(t.wanted.begin(), t.wanted.end());
   t.wanted.erase(std::unique(t.wanted.begin(), t.wanted.end()), t.wanted.end());
@@ -374,6 +400,8 @@ InputReport DescribeInput(const std::string& path, const Source& source,
       in.keys_held += k.set.rows();
       in.key_bytes += k.set.bytes_held();
     }
+    in.keys_held += t.whole_rows.rows();
+    in.key_bytes += t.whole_rows.bytes_held();
   }
   return in;
 }

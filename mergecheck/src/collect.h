@@ -60,6 +60,13 @@ struct TableState {
   bool selected = true;  // by --table
   bool stale = false;    // keys changed after rows were read: reread the table
   uint64_t rows = 0;
+  // No key at all (none declared, no --key): a merge appends its rows. Then every column is
+  // wanted, and `whole_rows` holds a 64-bit hash of each row (its values after affinity, in
+  // the order of the columns' lowercase names, so both inputs agree whatever their column
+  // order), for the rows present in both (Report::keyless).
+  bool keyless = false;
+  std::vector<int> by_name;  // keyless: positions in OnRow's cells, by column name
+  KeySet whole_rows;
 };
 
 // True when Options::tables (--table) selects `table`: it names it, or names nothing.

@@ -199,6 +199,27 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
     p.target = list.size();
     list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
   }
+  if (kr.overlap > 0) {
+    // Every value in both, for the whole-row comparison (memory: that of the overlap).
+    RowTarget rows;
+    rows.report_index = p.report_index;
+    rows.key[0] = &ka;
+    rows.key[1] = &kb;
+    std::vector<int64_t> integers;
+    Intersect(ka.set.integers(), kb.set.integers(), 0, integers);
+    for (const int64_t v : integers) rows.common.push_back(IdOfInteger(v));
+    std::vector<IntegerPair> pairs;
+    Intersect(ka.set.pairs(), kb.set.pairs(), 0, pairs);
+    for (const IntegerPair& v : pairs) rows.common.push_back(IdOfPair(v));
+    for (const Hash128& v :
+         p.target ? comparison.targets[table][*p.target].hashes : std::vector<Hash128>()) {
+      rows.common.push_back(IdOfHash(v));
+    }
+    std::sort(rows.common.begin(), rows.common.end());
+    std::vector<RowTarget>& list = comparison.rows[table];
+    p.rows = list.size();
+    list.push_back(std::move(rows));
+  }
   kr.collations = ka.collations;
   if (kb.collations != ka.collations) kr.collations_b = kb.collations;
   kr.unknown_collations = ka.unknown;  // B's text was compared under A's (Recollations)
@@ -282,6 +303,12 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
       continue;
     }
     CompareTable(name, *ta, *tb, options, comparison, report);
+    if (ta->keyless && tb->keyless) {
+      std::vector<int64_t> none;
+      report.keyless.push_back(
+          KeylessTable{name, ta->rows, tb->rows,
+                       Intersect(ta->whole_rows.integers(), tb->whole_rows.integers(), 1, none)});
+    }
   }
   std::sort(report.drift.begin(), report.drift.end(), [](const Drift& x, const Drift& y) {
     return std::tie(x.table, x.columns, x.only_in) < std::tie(y.table, y.columns, y.only_in);
@@ -330,6 +357,15 @@ void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
       }
     }
     SortDistinct(values, limit);
+    if (p.rows) {
+      const RowTarget& rows = comparison.rows.at(kr.table)[*p.rows];
+      kr.identical = rows.identical.size();
+      kr.differing = kr.overlap - kr.identical;
+      for (const auto& tuple : values) {
+        kr.conflicts_identical.push_back(std::binary_search(
+            rows.identical.begin(), rows.identical.end(), IdOfValues(*rows.key[0], tuple)));
+      }
+    }
     // Under a collation, B's value of each conflict (by hash: the first B row found).
     std::map<Hash128, std::vector<OwnedValue>> in_b;
     const RereadTarget* a_target = p.target ? &comparison.targets.at(kr.table)[*p.target] : nullptr;

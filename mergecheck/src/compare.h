@@ -16,6 +16,7 @@
 
 #include "collect.h"
 #include "reread.h"
+#include "rows.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck {
@@ -28,6 +29,8 @@ struct Comparison {
   // its values of the hashes A's listed values have, so a conflict shows both ('Alice' =
   // 'alice'). Filled by TargetsOfB once A was read again.
   RereadTargets targets_b;
+  // Every key with values in both inputs, for CompareRows (identical or differing rows).
+  RowTargets rows;
   // One per KeyReport Compare added.
   struct Pending {
     std::size_t report_index;  // into Report::keys
@@ -37,6 +40,7 @@ struct Comparison {
     std::optional<std::size_t> target;    // its RereadTarget in targets[table], if any
     const KeyState* key_b = nullptr;      // the key in B
     std::optional<std::size_t> target_b;  // its RereadTarget in targets_b[table], if any
+    std::optional<std::size_t> rows;      // its RowTarget in rows[table], if any
   };
   std::vector<Pending> pending;
 };
@@ -59,8 +63,9 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
 std::vector<Collector::Recollation> Recollations(const Collector& a, const Collector& b,
                                                  const Options& options);
 
-// Fills each KeyReport's conflicts from `comparison` once Reread has filled its targets: the
-// first `limit` (all when 0) distinct values in both inputs, ascending in SQLite's order.
+// Fills each KeyReport's conflicts from `comparison` once Reread and CompareRows have filled its
+// targets: the first `limit` (all when 0) distinct values in both inputs, ascending in SQLite's
+// order, whether each one's rows are identical, and the counts of identical and differing.
 void ListConflicts(Comparison& comparison, uint64_t limit, Report& report);
 
 }  // namespace steadyflake::mergecheck

@@ -91,6 +91,9 @@ std::string FormatJson(const Report& report) {
                 {"rows_b", k.rows_b},
                 {"overlap", k.overlap},
                 {"conflicts", std::move(conflicts)},
+                {"identical", k.identical},
+                {"differing", k.differing},
+                {"conflicts_identical", k.conflicts_identical},
                 {"decoded", k.decoded},
                 {"collation", nullptr},
                 {"approximate", k.approximate}};
@@ -131,6 +134,11 @@ std::string FormatJson(const Report& report) {
   doc["servers"] = {
       {"a", report.servers_a}, {"b", report.servers_b}, {"shared", report.servers_shared}};
   doc["legacy"] = {{"a", legacy[0]}, {"b", legacy[1]}};
+  doc["keyless"] = json::array();
+  for (const KeylessTable& k : report.keyless) {
+    doc["keyless"].push_back(
+        {{"table", k.table}, {"rows_a", k.rows_a}, {"rows_b", k.rows_b}, {"in_both", k.in_both}});
+  }
   doc["drift"] = json::array();
   for (const Drift& d : report.drift) {
     doc["drift"].push_back({{"table", d.table}, {"columns", d.columns}, {"only_in", d.only_in}});

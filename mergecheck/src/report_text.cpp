@@ -95,6 +95,11 @@ std::string FormatText(const Report& report, const Layout& layout) {
            (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
            GroupThousands(k.rows_a) + ", B " + GroupThousands(k.rows_b) + ", overlap " +
            GroupThousands(k.overlap);
+    if (k.overlap > 0) {
+      // The differing first: they are the conflicts; identical rows a merge may skip.
+      out += " (" + GroupThousands(k.differing) + " differ, " + GroupThousands(k.identical) +
+             " identical)";
+    }
     // The collation, unless it is plain bytes (SQLite's BINARY, MySQL's binary).
     bool bytes = true;
     for (const std::string& name : k.collations) {
@@ -124,6 +129,9 @@ std::string FormatText(const Report& report, const Layout& layout) {
         }
       } else {
         line += Tuple(row);
+      }
+      if (i < k.conflicts_identical.size() && k.conflicts_identical[i]) {
+        line += "  (identical rows)";
       }
       // Under a collation, B's own value when its bytes differ: 'Alice' = 'alice'.
       if (i < k.conflicts_b.size() && !k.conflicts_b[i].empty()) {
@@ -176,11 +184,24 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out += "drift: key " + d.table + " " + Columns(d.columns) + " only in " + where + "\n";
     }
   }
+  for (const KeylessTable& k : report.keyless) {
+    out += "keyless table " + k.table + " (a merge appends its rows): A " +
+           GroupThousands(k.rows_a) + (k.rows_a == 1 ? " row" : " rows") + ", B " +
+           GroupThousands(k.rows_b) + (k.rows_b == 1 ? " row" : " rows");
+    if (k.in_both > 0) {
+      out += "; " + GroupThousands(k.in_both) +
+             (k.in_both == 1 ? " row is in both and would be twice in the merge"
+                             : " rows are in both and would be twice in the merge");
+    }
+    out += "\n";
+  }
   uint64_t overlap = 0;
   uint64_t keys_overlapping = 0;
+  uint64_t identical = 0;
   std::set<std::string> tables;
   for (const KeyReport& k : report.keys) {
     overlap += k.overlap;
+    identical += k.identical;
     if (k.overlap > 0) {
       ++keys_overlapping;
       tables.insert(k.table);
@@ -201,7 +222,11 @@ std::string FormatText(const Report& report, const Layout& layout) {
           .append(" (from ")
           .append(GroupThousands(tables_overlapping))
           .append(tables_overlapping == 1 ? " table)" : " tables)")
-          .append(overlap == 1 ? " overlaps\n" : " overlap\n");
+          .append(overlap == 1 ? " overlaps: " : " overlap: ")
+          .append(GroupThousands(overlap - identical))
+          .append(overlap - identical == 1 ? " row differs, " : " rows differ, ")
+          .append(GroupThousands(identical))
+          .append(" identical\n");
       break;
     case Report::Verdict::kRisk: {
       out += "verdict: RISK \xe2\x80\x94 ";

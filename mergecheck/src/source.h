@@ -99,6 +99,18 @@ class Source {
   // said (files) for input that cannot be read: truncated, corrupt, unrecognised.
   virtual void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) = 0;
 
+  // Reads the rows of table `table` whose `columns` (matched without regard to ASCII case)
+  // hold one of `tuples` (integers, one per column), by one indexed lookup each: OnTable for the
+  // table, then OnRow for each row found (a row may come once per tuple it matches). Within one
+  // read transaction, and like Scan fails when the input changed since the first Scan. Returns
+  // false, having called nothing, when this source cannot look rows up (a dump: it can only be
+  // read from start to end); then Scan instead.
+  virtual bool LookUp(SourceVisitor& /*visitor*/, const std::string& /*table*/,
+                      const std::vector<std::string>& /*columns*/,
+                      const std::vector<std::vector<int64_t>>& /*tuples*/) {
+    return false;
+  }
+
   // Bytes and rows read so far by the current Scan (for progress; any thread may call it).
   virtual uint64_t bytes_read() const = 0;
   virtual uint64_t rows_read() const = 0;

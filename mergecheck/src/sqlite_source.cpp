@@ -145,6 +145,40 @@ class SqliteSource final : public Source {
     return text;
   }
 
+  bool LookUp(SourceVisitor& visitor, const std::string& name,
+              const std::vector<std::string>& columns,
+              const std::vector<std::vector<int64_t>>& tuples) override {
+    file_.Exec("BEGIN");
+    std::exception_ptr failure;
+    try {
+      std::vector<Btree> trees;
+      for (const TableRef& ref : ReadSchema(trees)) {
+        if (ref.name != name) continue;
+        std::vector<Structure> structures;
+        const Table table = ReadTable(ref, structures);
+        const std::vector<int> wanted = visitor.OnTable(table);
+        Lookup lookup{{}, &tuples};
+        for (const std::string& column : columns) {
+          for (std::size_t i = 0; i < table.columns.size(); ++i) {
+            if (EqualsIgnoreCase(table.columns[i].name, column)) {
+              lookup.columns.push_back(static_cast<int>(i));
+            }
+          }
+        }
+        if (lookup.columns.size() == columns.size()) ReadRows(table, wanted, visitor, &lookup);
+      }
+    } catch (const Error&) {
+      failure = std::current_exception();
+    } catch (...) {
+      sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+    sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+    if (first_state_.has_value() && file_.Observe() != *first_state_) file_.ThrowChanged();
+    if (failure) std::rethrow_exception(failure);
+    return true;
+  }
+
   uint64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
   uint64_t rows_read() const override { return rows_.load(std::memory_order_relaxed); }
 
@@ -494,7 +528,14 @@ class SqliteSource final : public Source {
     return "";
   }
 
-  void ReadRows(const Table& table, const std::vector<int>& wanted, SourceVisitor& visitor) {
+  // The rows of `table`, all of them, or with a `lookup` those whose columns lookup->columns
+  // hold one of lookup->tuples (one indexed query per tuple).
+  struct Lookup {
+    std::vector<int> columns;
+    const std::vector<std::vector<int64_t>>* tuples;
+  };
+  void ReadRows(const Table& table, const std::vector<int>& wanted, SourceVisitor& visitor,
+                const Lookup* lookup = nullptr) {
     const std::string rowid = RowidName(table);
     std::string sql = "SELECT ";
     sql += rowid.empty() ? "0" : rowid;
@@ -504,6 +545,13 @@ class SqliteSource final : public Source {
       sql += QuoteIdentifier(table.columns.at(static_cast<std::size_t>(column)).name);
     }
     sql += " FROM " + QuoteIdentifier(table.name);
+    if (lookup != nullptr) {
+      for (std::size_t i = 0; i < lookup->columns.size(); ++i) {
+        sql += i == 0 ? " WHERE " : " AND ";
+        sql += QuoteIdentifier(table.columns.at(static_cast<std::size_t>(lookup->columns[i])).name);
+        sql += " = ?" + std::to_string(i + 1);
+      }
+    }
     const std::string what = "cannot read table " + table.name;
     Statement stmt;
     {
@@ -517,20 +565,33 @@ class SqliteSource final : public Source {
     std::vector<std::array<char, 32>> reals(wanted.size());
     uint64_t ordinal = 0;
     uint64_t unpublished = 0;
-    for (;;) {
-      const int rc = sqlite3_step(s);
-      if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) file_.Fail(what, rc);
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        ReadCell(s, static_cast<int>(i) + 1, reals[i], cells[i]);
+    const auto step_all = [&] {
+      for (;;) {
+        const int rc = sqlite3_step(s);
+        if (rc == SQLITE_DONE) break;
+        if (rc != SQLITE_ROW) file_.Fail(what, rc);
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+          ReadCell(s, static_cast<int>(i) + 1, reals[i], cells[i]);
+        }
+        const uint64_t position =
+            rowid.empty() ? ordinal : static_cast<uint64_t>(sqlite3_column_int64(s, 0));
+        ++ordinal;
+        visitor.OnRow(table, cells, position);
+        if (++unpublished == 4096) {
+          Publish(unpublished);
+          unpublished = 0;
+        }
       }
-      const uint64_t position =
-          rowid.empty() ? ordinal : static_cast<uint64_t>(sqlite3_column_int64(s, 0));
-      ++ordinal;
-      visitor.OnRow(table, cells, position);
-      if (++unpublished == 4096) {
-        Publish(unpublished);
-        unpublished = 0;
+    };
+    if (lookup == nullptr) {
+      step_all();
+    } else {
+      for (const std::vector<int64_t>& tuple : *lookup->tuples) {
+        sqlite3_reset(s);
+        for (std::size_t i = 0; i < tuple.size(); ++i) {
+          sqlite3_bind_int64(s, static_cast<int>(i) + 1, tuple[i]);
+        }
+        step_all();
       }
     }
     Publish(unpublished);

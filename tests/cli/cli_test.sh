@@ -536,7 +536,7 @@ test_merge_check_conflict() {
   make_shard b.db b "INSERT INTO item VALUES($A_ITEM, 1, 'dup'); INSERT INTO player VALUES(5, 'alice', NULL);"
   run merge-check "$T/a.db" "$T/b.db"
   expect_rc 1
-  expect_verdict "CONFLICT — 2 values in 2 keys (from 2 tables) overlap"
+  expect_verdict "CONFLICT — 2 values in 2 keys (from 2 tables) overlap: 2 rows differ, 0 identical"
   grep -qF "$A_ITEM  2025-06-01T00:00:01.000Z server=101 seq=0" "$T/out" ||
     fail "the conflicting ID is not decoded"
   grep -qF "'alice'" "$T/out" || fail "the conflicting name is not listed"

@@ -127,8 +127,10 @@ TEST(CheckerTest, ConflictListsTheOverlappingKeysAscending) {
   EXPECT_EQ(KeyOf(r, "player", {"id"}).overlap, 0u);
 
   const std::string text = FormatText(r, Layout::Game());
-  EXPECT_EQ(LastLine(text),
-            "verdict: CONFLICT \xe2\x80\x94 5 values in 4 keys (from 4 tables) overlap");
+  EXPECT_EQ(
+      LastLine(text),
+      "verdict: CONFLICT \xe2\x80\x94 5 values in 4 keys (from 4 tables) overlap: 5 rows differ, 0 "
+      "identical");
   EXPECT_NE(text.find(std::to_string(Gid(kT0 + 100, 101, 0)) +
                       "  2025-06-01T00:00:01.000Z server=101 seq=0"),
             std::string::npos)
@@ -307,6 +309,85 @@ TEST(CheckerTest, IdColumnOptionsNameIntegerKeys) {
   both.id_columns.push_back({"item", "id"});
   both.not_id_columns.push_back({"item", "ID"});
   fails(both, "--id-column and --not-id-column both name item:id; name it in one of them");
+}
+
+// Seeded reference rows are the same in both shards under the same key: told apart from rows
+// that differ, for an integer key (B declares the columns in another order), a text key and a
+// two-integer key. Every overlap is still a conflict (exit 1).
+TEST(CheckerTest, IdenticalRowsAreToldApartFromConflicts) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a',
+                                  "CREATE TABLE world_state(id INTEGER PRIMARY KEY, value TEXT);"
+                                  "INSERT INTO world_state VALUES(1, 'a'), (2, 'b'), (3, 'c');"
+                                  "CREATE TABLE applied(name TEXT PRIMARY KEY, state INTEGER);"
+                                  "INSERT INTO applied VALUES('2024_01_x', 1), ('2024_02_y', 1);"
+                                  "CREATE TABLE reset(map INTEGER, difficulty INTEGER, at INTEGER,"
+                                  " PRIMARY KEY(map, difficulty));"
+                                  "INSERT INTO reset VALUES(1, 0, 100), (1, 1, 200);");
+  const std::string b = MakeShard(dir, "b.db", 'b',
+                                  "CREATE TABLE world_state(value TEXT, id INTEGER PRIMARY KEY);"
+                                  "INSERT INTO world_state VALUES('a', 1), ('B', 2), ('d', 4);"
+                                  "CREATE TABLE applied(name TEXT PRIMARY KEY, state INTEGER);"
+                                  "INSERT INTO applied VALUES('2024_01_x', 1), ('2024_02_y', 0);"
+                                  "CREATE TABLE reset(map INTEGER, difficulty INTEGER, at INTEGER,"
+                                  " PRIMARY KEY(map, difficulty));"
+                                  "INSERT INTO reset VALUES(1, 0, 100), (1, 1, 300);");
+  const Report r = Check(a, b, Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kConflict);
+  for (const auto& [table, columns] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"world_state", {"id"}}, {"applied", {"name"}}, {"reset", {"map", "difficulty"}}}) {
+    const KeyReport& k = KeyOf(r, table, columns);
+    EXPECT_EQ(k.overlap, 2u) << table;
+    EXPECT_EQ(k.identical, 1u) << table;
+    EXPECT_EQ(k.differing, 1u) << table;
+    // The first value in order is the identical one in each table.
+    EXPECT_EQ(k.conflicts_identical, (std::vector<bool>{true, false})) << table;
+  }
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("\nworld_state (id) primary key: A 3, B 3, overlap 2 (1 differ, 1 "
+                      "identical)\n    1  (identical rows)\n    2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(LastLine(text),
+            "verdict: CONFLICT \xe2\x80\x94 6 values in 3 keys (from 3 tables) overlap: 3 rows "
+            "differ, 3 identical");
+}
+
+// A table without keys merges by appending: its rows in both shards are listed as a warning,
+// matched on every column by name (B declares them in another order), and the verdict stays.
+TEST(CheckerTest, KeylessTablesWarnOfRowsInBoth) {
+  TempDir dir;
+  const std::string a = MakeShard(dir, "a.db", 'a',
+                                  "CREATE TABLE world_state(k TEXT, v INTEGER);"
+                                  "INSERT INTO world_state VALUES('season', 3), ('event', 1),"
+                                  " ('event', 1), ('boss', NULL);");
+  const std::string b = MakeShard(dir, "b.db", 'b',
+                                  "CREATE TABLE world_state(v INTEGER, k TEXT);"
+                                  "INSERT INTO world_state VALUES(3, 'season'), (2, 'event'),"
+                                  " (NULL, 'boss');");
+  const Report r = Check(a, b, Opts());
+  EXPECT_EQ(r.verdict, Report::Verdict::kSafe);
+  ASSERT_EQ(r.keyless.size(), 2u);
+  EXPECT_EQ(r.keyless[0].table, "chat_log");
+  EXPECT_EQ(r.keyless[0].rows_a, 2u);
+  EXPECT_EQ(r.keyless[0].rows_b, 2u);
+  EXPECT_EQ(r.keyless[0].in_both, 1u);  // (1, 'hello'), twice on each side
+  EXPECT_EQ(r.keyless[1].table, "world_state");
+  EXPECT_EQ(r.keyless[1].rows_a, 4u);
+  EXPECT_EQ(r.keyless[1].rows_b, 3u);
+  EXPECT_EQ(r.keyless[1].in_both, 2u);  // season 3 and boss NULL; event 1 is not event 2
+  const std::string text = FormatText(r, Layout::Game());
+  EXPECT_NE(text.find("\nkeyless table world_state (a merge appends its rows): A 4 rows, B 3 "
+                      "rows; 2 rows are in both and would be twice in the merge\n"),
+            std::string::npos)
+      << text;
+
+  // A --key makes the table keyed: no longer listed.
+  Options keyed = Opts();
+  keyed.extra_keys.push_back({"world_state", {"k"}});
+  const Report k = Check(a, b, keyed);
+  ASSERT_EQ(k.keyless.size(), 1u);
+  EXPECT_EQ(k.keyless[0].table, "chat_log");
 }
 
 TEST(CheckerTest, DriftIsReportedButChangesNoVerdict) {
@@ -532,8 +613,11 @@ TEST(CheckerTest, RereadsATableWhoseKeyCameAfterItsRows) {
   EXPECT_EQ(r.keys[0].rows_b, 2u);
   EXPECT_EQ(r.keys[0].overlap, 1u);
   EXPECT_EQ(r.keys[0].kind, KeyReport::Kind::kPrimary);
-  EXPECT_EQ(r.inputs[0].rows, 3u);  // the reread is not counted twice
-  EXPECT_EQ(a.scans, (std::vector<std::vector<std::string>>{{}, {"t"}}));
+  EXPECT_EQ(r.inputs[0].rows, 3u);     // the reread is not counted twice
+  EXPECT_EQ(r.keys[0].identical, 1u);  // (3, NULL) on both sides
+  // The first read, the reread for the key, and the whole-row comparison of the overlap (this
+  // source cannot look rows up: it is scanned).
+  EXPECT_EQ(a.scans, (std::vector<std::vector<std::string>>{{}, {"t"}, {"t"}}));
 }
 
 }  // namespace

@@ -36,6 +36,9 @@ Report Sample() {
   item.legacy_b = 2;
   item.id_use = KeyReport::IdUse::kAnalysed;
   item.id_reason = "primary key";
+  item.identical = 3;
+  item.differing = 9;
+  item.conflicts_identical = {true, false};
   // Layout game: tick 100 (2024-01-01T00:00:01Z), server 7, sequence 3.
   item.conflicts = {{V(ReportValue::Type::kInteger, "6710893571")},
                     {V(ReportValue::Type::kInteger, "18446744073709551615")}};
@@ -44,6 +47,7 @@ Report Sample() {
   slot.columns = {"owner", "tag", "raw"};
   slot.kind = KeyReport::Kind::kUnique;
   slot.overlap = 1;
+  slot.differing = 1;
   slot.conflicts = {{V(ReportValue::Type::kInteger, "-1"), V(ReportValue::Type::kText, "O'Brien"),
                      V(ReportValue::Type::kBlob, std::string("\x00\xff", 2))}};
   KeyReport guild;  // auto-increment guids: no server ids
@@ -68,6 +72,7 @@ Report Sample() {
   r.servers_b = {7};
   r.servers_shared = {7};
   r.drift = {Drift{"guild", {}, "b"}, Drift{"item", {"name"}, "a"}};
+  r.keyless = {KeylessTable{"chat_log", 2, 3, 1}};
   return r;
 }
 
@@ -76,19 +81,22 @@ TEST(FormatTextTest, SaysEverythingAndEndsWithTheVerdict) {
   for (const char* part :
        {"A: a.db (sqlite, 2 tables, 10 rows; reader: b-tree pages)",
         "B: b.sql.gz (mysql-dump+gzip, 3 tables, 12 rows; reader: SQL text)",
-        "item (id) primary key: A 10, B 12, overlap 12",
-        "    6710893571  2024-01-01T00:00:01.000Z server=7 seq=3\n", "    18446744073709551615\n",
-        "... 10 more", "(legacy/foreign): A 0, B 2",
+        "item (id) primary key: A 10, B 12, overlap 12 (9 differ, 3 identical)\n",
+        "    6710893571  2024-01-01T00:00:01.000Z server=7 seq=3  (identical rows)\n",
+        "    18446744073709551615\n", "... 10 more", "(legacy/foreign): A 0, B 2",
         "bag (owner, tag, raw) unique: A 0, B 0, overlap 1", "(-1, 'O''Brien', x'00ff')",
         "server ids in A: 7-9, 11", "server ids in both: 7", "server ids from: item (id)\n",
         "legacy integers, no server ids: guild (id): 5 of 5 values are not IDs of layout game\n",
         "not analysed for server ids: account (steam_id): not a primary key (--id-column "
         "account:steam_id analyses it)\n",
-        "drift: table guild only in B", "drift: key item (name) only in A"}) {
+        "drift: table guild only in B", "drift: key item (name) only in A",
+        "\nkeyless table chat_log (a merge appends its rows): A 2 rows, B 3 rows; 1 row is in "
+        "both and would be twice in the merge\n"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part << "\n" << text;
   }
   EXPECT_TRUE(text.ends_with(
-      "\nverdict: CONFLICT \xe2\x80\x94 13 values in 2 keys (from 2 tables) overlap\n"))
+      "\nverdict: CONFLICT \xe2\x80\x94 13 values in 2 keys (from 2 tables) overlap: 10 rows "
+      "differ, 3 identical\n"))
       << text;
   // A legacy column's values are not decoded as IDs.
   EXPECT_EQ(text.find("legacy/foreign): A 3"), std::string::npos) << text;
@@ -122,6 +130,9 @@ TEST(FormatJsonTest, DocumentedFields) {
   EXPECT_EQ(item["overlap"], 12);
   EXPECT_EQ(item["conflicts"][1][0], "18446744073709551615");  // integers as strings
   EXPECT_EQ(item["legacy_b"], 2);
+  EXPECT_EQ(item["identical"], 3);
+  EXPECT_EQ(item["differing"], 9);
+  EXPECT_EQ(item["conflicts_identical"], nlohmann::json::parse("[true, false]"));
   EXPECT_EQ(doc["keys"][1]["kind"], "unique");
   EXPECT_EQ(doc["keys"][1]["conflicts"][0], nlohmann::json::array({"-1", "O'Brien", "x'00ff'"}));
   EXPECT_FALSE(doc["keys"][1].contains("legacy_a"));
@@ -138,6 +149,9 @@ TEST(FormatJsonTest, DocumentedFields) {
             nlohmann::json::parse(R"([{"table": "guild", "column": "id",
                                        "reason": "5 of 5 values are not IDs of layout game"}])"));
   EXPECT_EQ(doc["id_columns"]["skipped"][0]["reason"], "not a primary key");
+  EXPECT_EQ(
+      doc["keyless"],
+      nlohmann::json::parse(R"([{"table": "chat_log", "rows_a": 2, "rows_b": 3, "in_both": 1}])"));
   EXPECT_EQ(doc["drift"][0]["table"], "guild");
   EXPECT_EQ(doc["drift"][0]["only_in"], "b");
   EXPECT_EQ(doc["drift"][1]["columns"], nlohmann::json::array({"name"}));

@@ -77,6 +77,12 @@ struct KeyReport {
   uint64_t rows_b = 0;
   uint64_t overlap = 0;                             // values present in both
   std::vector<std::vector<ReportValue>> conflicts;  // up to Options::limit, ascending
+  // Of the `overlap` values, those whose rows are the same in A and B in every column (a seeded
+  // reference row: a merge may skip it) and those whose rows differ (a real conflict); and per
+  // listed conflict, whether its rows are identical (the same length as `conflicts`).
+  uint64_t identical = 0;
+  uint64_t differing = 0;
+  std::vector<bool> conflicts_identical = {};
   // Under a collation, input B's value of each conflict where its bytes differ from A's ('alice'
   // for A's 'Alice'), else an empty row; the same length as `conflicts`, or empty when every
   // B value is A's.
@@ -137,6 +143,16 @@ struct Drift {
   std::string only_in;               // "a" or "b"
 };
 
+// A table with no PRIMARY KEY and no UNIQUE key (declared or --key) in either input: a merge
+// appends its rows, so a row present in both inputs ends up twice. A warning; the verdict does
+// not change.
+struct KeylessTable {
+  std::string table;
+  uint64_t rows_a = 0;
+  uint64_t rows_b = 0;
+  uint64_t in_both = 0;  // distinct whole rows (every column equal) present in both inputs
+};
+
 struct Report {
   enum class Verdict { kSafe, kConflict, kRisk };
   Verdict verdict = Verdict::kSafe;
@@ -150,6 +166,7 @@ struct Report {
   // of each input, and in both; ascending.
   std::vector<uint64_t> servers_a, servers_b, servers_shared;
   std::vector<Drift> drift;
+  std::vector<KeylessTable> keyless = {};  // by table name
 };
 
 // Checks inputs `path_a` and `path_b`, which are only read, never modified. Throws
