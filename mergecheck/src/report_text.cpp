@@ -155,6 +155,7 @@ std::string FormatText(const Report& report, const Layout& layout) {
   out += "server ids in both: " + IdRanges(report.servers_shared) + "\n";
   // Which integer keys the server ids come from, and which not and why (docs/merging.md).
   std::string analysed;
+  std::string legacy;  // one line for them all: a legacy database has dozens
   for (const KeyReport& k : report.keys) {
     const std::string key = k.table + " " + Columns(k.columns);
     switch (k.id_use) {
@@ -163,9 +164,12 @@ std::string FormatText(const Report& report, const Layout& layout) {
       case KeyReport::IdUse::kAnalysed:
         analysed += (analysed.empty() ? "" : ", ") + key;
         break;
-      case KeyReport::IdUse::kLegacy:
-        out += "legacy integers, no server ids: " + key + ": " + k.id_reason + "\n";
+      case KeyReport::IdUse::kLegacy: {
+        const uint64_t values = k.legacy_a + k.legacy_b + k.ids_a + k.ids_b;
+        legacy += (legacy.empty() ? "" : ", ") + key + " " +
+                  GroupThousands(k.legacy_a + k.legacy_b) + " of " + GroupThousands(values);
         break;
+      }
       case KeyReport::IdUse::kSkipped:
         out += "not analysed for server ids: " + key + ": " + k.id_reason;
         if (k.id_reason != "--not-id-column") {
@@ -174,6 +178,10 @@ std::string FormatText(const Report& report, const Layout& layout) {
         out += "\n";
         break;
     }
+  }
+  if (!legacy.empty()) {
+    out += "legacy integers, no server ids (most values are not IDs of layout " +
+           layout.ToString() + "): " + legacy + "\n";
   }
   out += "server ids from: " + (analysed.empty() ? std::string("no column") : analysed) + "\n";
   for (const Drift& d : report.drift) {
