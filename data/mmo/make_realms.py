@@ -7,6 +7,13 @@ between realms, reference tables every realm seeds with the same rows, keyless l
 tables, and text keys under utf8mb4_bin and utf8mb4_unicode_ci. Deterministic (fixed seeds).
 
   make_realms.py OUT_DIR   writes schema.sql, realm_a.sql, realm_b.sql, realm_c.sql
+  make_realms.py --sqlite OUT_DIR
+                           writes the same as SQLite SQL: schema.sqlite.sql (MySQL types kept
+                           but `unsigned`, enum as TEXT; utf8mb4_bin columns COLLATE BINARY, the
+                           case-insensitive ones COLLATE NOCASE) and realm_{a,b,c}.sqlite.sql
+  make_realms.py --truth-sqlite
+                           prints the SQL that asks SQLite the same as --truth, for database A
+                           as main and B attached as `b` (compared as bytes: CAST AS BLOB)
   make_realms.py --truth A B
                            prints the SQL that asks the server, for databases A and B, per key
                            how many values are in both (joined under the columns' collations,
@@ -124,6 +131,49 @@ TABLES = [
 BIN = {("updates", "name"), ("updates_include", "path"), ("channels", "name")}
 
 
+TEXT_TYPES = ("varchar", "char", "text", "tinytext", "enum")
+
+
+def sqlite_ddl():
+    out = []
+    for table, columns, keys in TABLES:
+        lines = []
+        for name, type_ in columns:
+            if type_.startswith("enum"):
+                type_ = "TEXT" + type_[type_.index(")") + 1:]
+            type_ = type_.replace(" unsigned", "")  # SQLite takes no word after "(n)"
+            if type_.split("(")[0].split()[0] in TEXT_TYPES:
+                type_ += " COLLATE " + ("BINARY" if (table, name) in BIN else "NOCASE")
+            lines.append(f"  `{name}` {type_}")
+        for kind, cols in keys:
+            quoted = ", ".join(f"`{c}`" for c in cols)
+            lines.append(f"  {'PRIMARY KEY' if kind == 'PRIMARY KEY' else 'UNIQUE'} ({quoted})")
+        out.append(f"CREATE TABLE `{table}` (\n" + ",\n".join(lines) + "\n);")
+    return "\n".join(out) + "\n"
+
+
+def truth_sqlite_sql():
+    out = []
+    tab = "char(9)"
+    for table, columns, keys in TABLES:
+        names = [c for c, _ in columns]
+        same_row = " AND ".join(f"CAST(x.`{c}` AS BLOB) IS CAST(y.`{c}` AS BLOB)" for c in names)
+        if not keys:
+            out.append(
+                f"SELECT 'keyless' || {tab} || '{table}' || {tab} || "
+                f"(SELECT COUNT(*) FROM main.`{table}`) || {tab} || (SELECT COUNT(*) FROM b.`{table}`)"
+                f" || {tab} || (SELECT COUNT(*) FROM (SELECT DISTINCT * FROM main.`{table}`) x "
+                f"WHERE EXISTS (SELECT 1 FROM b.`{table}` y WHERE {same_row}));")
+            continue
+        for _, cols in keys:
+            on = " AND ".join(f"x.`{c}` = y.`{c}`" for c in cols)
+            join = f"FROM main.`{table}` x JOIN b.`{table}` y ON {on}"
+            out.append(
+                f"SELECT 'key' || {tab} || '{table}' || {tab} || '{','.join(cols)}' || {tab} || "
+                f"(SELECT COUNT(*) {join}) || {tab} || (SELECT COUNT(*) {join} AND {same_row});")
+    return "\n".join(out) + "\n"
+
+
 def ddl():
     out = ["SET NAMES utf8mb4;"]
     for table, columns, keys in TABLES:
@@ -239,8 +289,8 @@ def realm(tag, seed, first_guid, names, seeded_changes, negative=False):
     return rows
 
 
-def inserts(rows):
-    out = ["SET NAMES utf8mb4;"]
+def inserts(rows, mysql=True):
+    out = ["SET NAMES utf8mb4;"] if mysql else []
     for table, columns, _ in TABLES:
         for r in rows[table]:
             values = []
@@ -278,7 +328,11 @@ def main():
     if sys.argv[1] == "--truth":
         sys.stdout.write(truth_sql(sys.argv[2], sys.argv[3]))
         return
-    out_dir = sys.argv[1]
+    if sys.argv[1] == "--truth-sqlite":
+        sys.stdout.write(truth_sqlite_sql())
+        return
+    sqlite = sys.argv[1] == "--sqlite"
+    out_dir = sys.argv[2] if sqlite else sys.argv[1]
     rng = random.Random(17)
     base = ["Arthas", "Jaina", "Thrall", "Sylvanas", "Varian", "Anduin", "Garrosh", "Tyrande",
             "Malfurion", "Illidan", "Uther", "Muradin", "Baine", "Vol'jin", "Rexxar", "Velen"]
@@ -301,11 +355,12 @@ def main():
         "realm_b": realm("b", 2, 1, names_b, changes_b),
         "realm_c": realm("c", 3, 50000, names_c, {}, negative=True),
     }
-    with open(os.path.join(out_dir, "schema.sql"), "w") as f:
-        f.write(ddl())
+    suffix = ".sqlite.sql" if sqlite else ".sql"
+    with open(os.path.join(out_dir, "schema" + suffix), "w") as f:
+        f.write(sqlite_ddl() if sqlite else ddl())
     for name, rows in realms.items():
-        with open(os.path.join(out_dir, name + ".sql"), "w", encoding="utf-8") as f:
-            f.write(inserts(rows))
+        with open(os.path.join(out_dir, name + suffix), "w", encoding="utf-8") as f:
+            f.write(inserts(rows, mysql=not sqlite))
 
 
 if __name__ == "__main__":

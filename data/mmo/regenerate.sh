@@ -10,6 +10,10 @@
 #                            keyless table its rows and the rows in both (make_realms.py
 #                            --truth); each table's INSERT ... SELECT (rolled back) must fail
 #                            with a duplicate key exactly when some key of it overlaps.
+#   schema.sqlite.sql, realm_{a,b,c}.sqlite.sql, truth.sqlite.sql
+#                            the same realms as SQLite SQL, and the queries that ask SQLite the
+#                            same questions (tests/mergecheck/mmo_test.cpp builds the files and
+#                            asks SQLite at test time)
 # Needs mariadb-server and python3 (apt-get install mariadb-server python3).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,4 +41,6 @@ for other in b c; do
     fi
   done
 done
-echo "wrote {a,b,c}.mariadb.sql.gz, truth_ab.tsv, truth_ac.tsv"
+python3 make_realms.py --sqlite .
+python3 make_realms.py --truth-sqlite > truth.sqlite.sql
+echo "wrote {a,b,c}.mariadb.sql.gz, truth_ab.tsv, truth_ac.tsv and the SQLite forms"
