@@ -152,28 +152,6 @@ def sqlite_ddl():
     return "\n".join(out) + "\n"
 
 
-def truth_sqlite_sql():
-    out = []
-    tab = "char(9)"
-    for table, columns, keys in TABLES:
-        names = [c for c, _ in columns]
-        same_row = " AND ".join(f"CAST(x.`{c}` AS BLOB) IS CAST(y.`{c}` AS BLOB)" for c in names)
-        if not keys:
-            out.append(
-                f"SELECT 'keyless' || {tab} || '{table}' || {tab} || "
-                f"(SELECT COUNT(*) FROM main.`{table}`) || {tab} || (SELECT COUNT(*) FROM b.`{table}`)"
-                f" || {tab} || (SELECT COUNT(*) FROM (SELECT DISTINCT * FROM main.`{table}`) x "
-                f"WHERE EXISTS (SELECT 1 FROM b.`{table}` y WHERE {same_row}));")
-            continue
-        for _, cols in keys:
-            on = " AND ".join(f"x.`{c}` = y.`{c}`" for c in cols)
-            join = f"FROM main.`{table}` x JOIN b.`{table}` y ON {on}"
-            out.append(
-                f"SELECT 'key' || {tab} || '{table}' || {tab} || '{','.join(cols)}' || {tab} || "
-                f"(SELECT COUNT(*) {join}) || {tab} || (SELECT COUNT(*) {join} AND {same_row});")
-    return "\n".join(out) + "\n"
-
-
 def ddl():
     out = ["SET NAMES utf8mb4;"]
     for table, columns, keys in TABLES:
@@ -303,25 +281,36 @@ def inserts(rows, mysql=True):
     return "\n".join(out) + "\n"
 
 
-def truth_sql(a, b):
+def truth_queries(a, b, same, line):
+    """One query a line: `same(c)` compares column c of rows x and y as bytes, `line(parts)`
+    joins SQL expressions into one tab-separated text."""
     out = []
     for table, columns, keys in TABLES:
-        names = [c for c, _ in columns]
-        same_row = " AND ".join(f"BINARY x.`{c}` <=> BINARY y.`{c}`" for c in names)
+        same_row = " AND ".join(same(c) for c, _ in columns)
         if not keys:
-            out.append(
-                f"SELECT CONCAT_WS('\\t', 'keyless', '{table}', "
-                f"(SELECT COUNT(*) FROM {a}.`{table}`), (SELECT COUNT(*) FROM {b}.`{table}`), "
+            out.append("SELECT " + line([
+                "'keyless'", f"'{table}'", f"(SELECT COUNT(*) FROM {a}.`{table}`)",
+                f"(SELECT COUNT(*) FROM {b}.`{table}`)",
                 f"(SELECT COUNT(*) FROM (SELECT DISTINCT * FROM {a}.`{table}`) x "
-                f"WHERE EXISTS (SELECT 1 FROM {b}.`{table}` y WHERE {same_row})));")
+                f"WHERE EXISTS (SELECT 1 FROM {b}.`{table}` y WHERE {same_row}))"]) + ";")
             continue
         for _, cols in keys:
             on = " AND ".join(f"x.`{c}` = y.`{c}`" for c in cols)
             join = f"FROM {a}.`{table}` x JOIN {b}.`{table}` y ON {on}"
-            out.append(
-                f"SELECT CONCAT_WS('\\t', 'key', '{table}', '{','.join(cols)}', "
-                f"(SELECT COUNT(*) {join}), (SELECT COUNT(*) {join} AND {same_row}));")
+            out.append("SELECT " + line([
+                "'key'", f"'{table}'", f"'{','.join(cols)}'", f"(SELECT COUNT(*) {join})",
+                f"(SELECT COUNT(*) {join} AND {same_row})"]) + ";")
     return "\n".join(out) + "\n"
+
+
+def truth_sql(a, b):
+    return truth_queries(a, b, lambda c: f"BINARY x.`{c}` <=> BINARY y.`{c}`",
+                         lambda parts: "CONCAT_WS('\\t', " + ", ".join(parts) + ")")
+
+
+def truth_sqlite_sql():
+    return truth_queries("main", "b", lambda c: f"CAST(x.`{c}` AS BLOB) IS CAST(y.`{c}` AS BLOB)",
+                         lambda parts: " || char(9) || ".join(parts))
 
 
 def main():
