@@ -322,7 +322,7 @@ void Collector::BuildKeys(TableState& t) {
   if (t.keyless) {
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
       t.wanted.push_back(static_cast<int>(i));
-      t.by_name.push_back(static_cast<int>(i));
+      if (!table.columns[i].generated) t.by_name.push_back(static_cast<int>(i));
     }
     std::sort(t.by_name.begin(), t.by_name.end(), [&](int x, int y) {
       return AsciiLower(table.columns[static_cast<std::size_t>(x)].name) <

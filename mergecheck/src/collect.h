@@ -62,7 +62,8 @@ struct TableState {
   uint64_t rows = 0;
   // No key at all (none declared, no --key): a merge appends its rows. Then every column is
   // wanted, and `whole_rows` holds a 64-bit hash of each row (its values after affinity, in
-  // the order of the columns' lowercase names, so both inputs agree whatever their column
+  // the order of the columns' lowercase names, generated columns left out, so both inputs
+  // agree whatever their column
   // order), for the rows present in both (Report::keyless).
   bool keyless = false;
   std::vector<int> by_name;  // keyless: positions in OnRow's cells, by column name

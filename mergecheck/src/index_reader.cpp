@@ -34,18 +34,16 @@ const unsigned char* IndexReader::Assemble(uint32_t page, const unsigned char* s
   if (size > uint64_t{pages_.file().pages()} * usable) {
     Fail(page, "a cell's payload is larger than the file");
   }
-  payload_.resize(size);
-  std::memcpy(payload_.data(), start, local);
-  uint64_t done = local;
+  // Grown page by page, so a crafted size costs no more memory than the chain really holds.
+  payload_.assign(start, start + local);
   uint32_t next = first;
   uint64_t chain = 0;
-  while (done < size) {
+  while (payload_.size() < size) {
     if (next == 0) Fail(page, "a cell's overflow chain ends before its payload");
     if (++chain > pages_.file().pages()) Fail(page, "a cell's payload is larger than the file");
     const unsigned char* data = overflow_.Page(next);
-    const uint64_t n = std::min<uint64_t>(size - done, usable - 4);
-    std::memcpy(payload_.data() + done, data + 4, n);
-    done += n;
+    const uint64_t n = std::min<uint64_t>(size - payload_.size(), usable - 4);
+    payload_.insert(payload_.end(), data + 4, data + 4 + n);
     next = Get32(data);
   }
   return payload_.data();
@@ -84,10 +82,11 @@ void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigne
       p += m;
     }
     if (type == 10 || type == 11) Fail(page, "a record's header is damaged");
+    // Checked field by field: a sum checked once could wrap around 2^64.
+    if (FieldSize(type) > size - offset) Fail(page, "a record's fields run past its payload");
     record_.push_back(Field{type, offset});
     offset += FieldSize(type);
   }
-  if (offset > size) Fail(page, "a record's fields run past its payload");
 
   for (std::size_t i = 0; i < fields.size(); ++i) {
     Cell& out = cells_[i];

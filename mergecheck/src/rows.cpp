@@ -4,7 +4,8 @@
 // keys, every column: by an indexed lookup of each common value where the values are integers
 // or pairs and the input is a SQLite file, else by a scan. A row whose key (computed as the
 // Collector computed it, KeyOf) is one of the common values gives a 64-bit hash of the whole row:
-// its values after affinity, in the order of the columns' lowercase names, so two inputs that
+// its values after affinity (generated columns left out: a dump may not hold them), in the
+// order of the columns' lowercase names, so two inputs that
 // declare the columns in another order still agree. A common value is identical when A's rows and
 // B's rows under it hash alike.
 
@@ -36,7 +37,7 @@ class RowHasher : public SourceVisitor {
     by_name_.clear();
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
       all.push_back(static_cast<int>(i));
-      by_name_.push_back(static_cast<int>(i));
+      if (!table.columns[i].generated) by_name_.push_back(static_cast<int>(i));
     }
     std::sort(by_name_.begin(), by_name_.end(), [&](int x, int y) {
       return AsciiLower(table.columns[static_cast<std::size_t>(x)].name) <

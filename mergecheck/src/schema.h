@@ -29,6 +29,9 @@ struct Column {
   // column's COLLATE or CHARACTER SET, else the table's defaults (dump/ddl.h). Empty: none
   // (MySQL's numbers, dates and binary strings), or a reader that does not say (the bytes).
   std::string collation = {};
+  // A generated column (GENERATED ALWAYS AS / AS (...)): its value is computed, and a dump
+  // may leave it out, so whole rows are compared without it.
+  bool generated = false;
 };
 
 struct Key {

@@ -104,7 +104,8 @@ class Source {
   // table, then OnRow for each row found (a row may come once per tuple it matches). Within one
   // read transaction, and like Scan fails when the input changed since the first Scan. Returns
   // false, having called nothing, when this source cannot look rows up (a dump: it can only be
-  // read from start to end); then Scan instead.
+  // read from start to end; a SQLite table with no index keyed by those columns, where each
+  // lookup would read the whole table); then Scan instead.
   virtual bool LookUp(SourceVisitor& /*visitor*/, const std::string& /*table*/,
                       const std::vector<std::string>& /*columns*/,
                       const std::vector<std::vector<int64_t>>& /*tuples*/) {

@@ -150,13 +150,13 @@ class SqliteSource final : public Source {
               const std::vector<std::vector<int64_t>>& tuples) override {
     file_.Exec("BEGIN");
     std::exception_ptr failure;
+    bool looked_up = false;
     try {
       std::vector<Btree> trees;
       for (const TableRef& ref : ReadSchema(trees)) {
         if (ref.name != name) continue;
         std::vector<Structure> structures;
         const Table table = ReadTable(ref, structures);
-        const std::vector<int> wanted = visitor.OnTable(table);
         Lookup lookup{{}, &tuples};
         for (const std::string& column : columns) {
           for (std::size_t i = 0; i < table.columns.size(); ++i) {
@@ -165,7 +165,17 @@ class SqliteSource final : public Source {
             }
           }
         }
-        if (lookup.columns.size() == columns.size()) ReadRows(table, wanted, visitor, &lookup);
+        // Only where a b-tree is keyed by those columns: a lookup elsewhere is a whole scan
+        // per value.
+        const bool keyed =
+            std::any_of(structures.begin(), structures.end(), [&](const Structure& st) {
+              if (st.fields.size() < lookup.columns.size()) return false;
+              return std::is_permutation(lookup.columns.begin(), lookup.columns.end(),
+                                         st.fields.begin());
+            });
+        if (lookup.columns.size() != columns.size() || !keyed) break;
+        ReadRows(table, visitor.OnTable(table), visitor, &lookup);
+        looked_up = true;
       }
     } catch (const Error&) {
       failure = std::current_exception();
@@ -176,7 +186,7 @@ class SqliteSource final : public Source {
     sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
     if (first_state_.has_value() && file_.Observe() != *first_state_) file_.ThrowChanged();
     if (failure) std::rethrow_exception(failure);
-    return true;
+    return looked_up;
   }
 
   uint64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
@@ -351,7 +361,9 @@ class SqliteSource final : public Source {
       // when generated columns come before others.
       Statement stmt;
       file_.Prepare(
-          "SELECT name, type, pk FROM pragma_table_xinfo(?1) WHERE hidden != 1 ORDER BY cid", stmt);
+          "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?1) WHERE hidden != 1 ORDER BY "
+          "cid",
+          stmt);
       SqliteFile::Bind(stmt, name);
       while (file_.Step(stmt, what)) {
         Column column;
@@ -359,6 +371,7 @@ class SqliteSource final : public Source {
         column.declared_type = ColumnText(stmt.get(), 1);
         column.affinity = AffinityOf(column.declared_type);
         column.collation = "BINARY";  // a key's own index says otherwise (below)
+        column.generated = sqlite3_column_int(stmt.get(), 3) >= 2;  // 2 virtual, 3 stored
         const int position = sqlite3_column_int(stmt.get(), 2);
         if (position > 0) pk.emplace_back(position, static_cast<int>(table.columns.size()));
         table.columns.push_back(std::move(column));

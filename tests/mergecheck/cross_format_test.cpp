@@ -147,5 +147,34 @@ TEST(CrossFormatTest, MergeDayShardsGiveTheSameReportInEveryExportFormat) {
   EXPECT_EQ(OpenSource(a_forms[2])->format(), "mysql-dump");
 }
 
+// A generated column is computed, and `sqlite3 .dump` leaves it out of its INSERTs: whole rows
+// compare without it, so a file and its dump agree on identical rows and keyless rows.
+TEST(CrossFormatTest, GeneratedColumnsDoNotMakeRowsDiffer) {
+  TempDir dir;
+  if (!RunShell("sqlite3 -version >/dev/null 2>&1")) GTEST_SKIP() << "no sqlite3 shell";
+  const std::string schema =
+      "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, g INT GENERATED ALWAYS AS (id * 2) VIRTUAL);"
+      "CREATE TABLE k(a INTEGER, b INTEGER, c INT GENERATED ALWAYS AS (a + b) STORED);";
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  ExecSql(a, schema +
+                 "INSERT INTO t(id, v) VALUES(1, 'x'), (2, 'y');"
+                 "INSERT INTO k(a, b) VALUES(1, 2);");
+  ExecSql(b, schema +
+                 "INSERT INTO t(id, v) VALUES(1, 'x'), (2, 'z');"
+                 "INSERT INTO k(a, b) VALUES(1, 2), (3, 4);");
+  ASSERT_TRUE(RunShell("sqlite3 " + Shell(a) + " .dump > " + Shell(a + ".sql")));
+  Options options;
+  options.now_ms = 1767225600000;
+  for (const std::string& input : {a, a + ".sql"}) {
+    const Report r = Check(input, b, options);
+    ASSERT_EQ(r.keys.size(), 1u) << input;
+    EXPECT_EQ(r.keys[0].overlap, 2u) << input;
+    EXPECT_EQ(r.keys[0].identical, 1u) << input;
+    ASSERT_EQ(r.keyless.size(), 1u) << input;
+    EXPECT_EQ(r.keyless[0].in_both, 1u) << input;
+  }
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

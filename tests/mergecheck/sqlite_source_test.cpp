@@ -503,6 +503,26 @@ TEST(SqliteSourceTest, ColumnAddedLaterReadsAsItsDefault) {
   EXPECT_EQ(rows[1].values, (std::vector<std::string>{"1", "2", "3"}));
 }
 
+// Rows are looked up only through a b-tree keyed by the columns asked for; elsewhere each lookup
+// would read the whole table, so LookUp declines and the caller scans.
+TEST(SqliteSourceTest, LookUpNeedsABtreeKeyedByTheColumns) {
+  TempDir dir;
+  const std::string db = dir.File("inv.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE inv(owner INTEGER, slot INTEGER, n INTEGER,"
+                   " PRIMARY KEY(owner, slot));"
+                   "INSERT INTO inv VALUES(1, 1, 5), (1, 2, 5), (2, 1, 6);");
+  const auto source = OpenSource(db);
+  RecordingVisitor by_key;
+  EXPECT_TRUE(source->LookUp(by_key, "inv", {"SLOT", "owner"}, {{1, 1}, {1, 2}, {9, 9}}));
+  ASSERT_EQ(by_key.rows["inv"].size(), 2u);  // (owner 1, slot 1) and (owner 2, slot 1)
+  EXPECT_EQ(by_key.rows["inv"][0].values[2], "5");
+  RecordingVisitor unindexed;
+  EXPECT_FALSE(source->LookUp(unindexed, "inv", {"n"}, {{5}}));
+  EXPECT_TRUE(unindexed.tables.empty());  // nothing was called
+  EXPECT_FALSE(source->LookUp(unindexed, "nosuch", {"id"}, {{1}}));
+}
+
 TEST(SqliteSourceTest, DamagedPageOfAnIndexIsNamed) {
   TempDir dir;
   const std::string db = dir.File("player.db");

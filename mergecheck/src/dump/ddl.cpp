@@ -353,6 +353,8 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
           constraint_name = lx.Next().value;
         } else if (t.IsWord("COLLATE") && lx.Peek().kind != Kind::kEnd) {
           collate = lx.Next().value;
+        } else if (t.IsWord("GENERATED") || t.IsWord("AS")) {
+          column.generated = true;
         } else if (dialect == Dialect::kMysql &&
                    (t.IsWord("CHARSET") || (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
           if (t.IsWord("CHARACTER")) lx.Next();

@@ -421,10 +421,13 @@ class Parser {
                             "', which the dump does not create (a data-only dump?)"};
     }
     if (!parsed.has_columns) {
-      insert_arity_ = state->table.columns.size();
-      for (size_t i = 0; i < insert_arity_; ++i) {
+      // One value per column but the generated ones, whose values are computed: sqlite3 .dump
+      // leaves them out (their cells stay NULL).
+      for (size_t i = 0; i < state->table.columns.size(); ++i) {
+        if (state->table.columns[i].generated) continue;
         slot_of_value_.push_back(state->rows ? state->slot_of_column[i] : -1);
       }
+      insert_arity_ = slot_of_value_.size();
       return;
     }
     const std::vector<int> columns =
