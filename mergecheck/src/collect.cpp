@@ -196,8 +196,7 @@ std::vector<int> Collector::OnTable(const Table& table) {
   TableState& t = tables_[it->second];
   last_ = nullptr;
   counting_ = true;
-  active_.clear();
-  done_.clear();
+  pass_keys_.Reset();
   if (rereading_) {
     // Keep the final definition from the first read.
     return wanted_ = t.stale ? MapWanted(t, table) : std::vector<int>();
@@ -230,11 +229,8 @@ std::vector<std::vector<int>> Collector::Groups(const Table& table) {
 void Collector::OnPass(const Table& table, std::span<const int> present, bool first) {
   const TableState& t = tables_[index_.at(table.name)];
   counting_ = first;
-  done_.resize(t.keys.size(), 0);
-  active_.assign(t.keys.size(), 0);
-  for (std::size_t i = 0; i < t.keys.size(); ++i) {
-    if (done_[i] == 0 && Covers(present, t.keys[i].cell)) active_[i] = done_[i] = 1;
-  }
+  pass_keys_.Start(t.keys.size(), present,
+                   [&](std::size_t i) { return std::span(t.keys[i].cell); });
 }
 
 void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
@@ -263,7 +259,7 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   IntegerPair pair;
   Hash128 hash;
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
-    if (!active_.empty() && active_[i] == 0) continue;  // another pass gives this key
+    if (!pass_keys_.Computes(i)) continue;  // another pass gives this key
     KeyState& k = t.keys[i];
     switch (KeyOf(k, cells, scratch_, integer, pair, hash)) {
       case KeyKind::kNull:

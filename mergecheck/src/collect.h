@@ -202,12 +202,10 @@ class Collector : public SourceVisitor {
   std::vector<TableState> tables_;                // in the order the source defined them
   std::unordered_map<std::string, std::size_t> index_;
   TableState* last_ = nullptr;  // the table of the previous row
-  // Of the current pass (source.h): whether its rows are counted, and per key of its table
-  // whether the pass computes it (the first pass that gives all its columns does).
-  std::vector<int> wanted_;  // what OnTable returned last
+  std::vector<int> wanted_;     // what OnTable returned last
+  // Of the current pass (source.h): whether its rows are counted, and which keys it computes.
   bool counting_ = true;
-  std::vector<char> active_;
-  std::vector<char> done_;
+  PassKeys pass_keys_;
   bool rereading_ = false;
   bool sorted_ = false;  // Finish ran: the sets of tables not stale are final
   uint64_t rows_ = 0;

@@ -36,8 +36,7 @@ class Recoverer : public SourceVisitor {
   Recoverer(const Collector& a, RereadTargets& targets) : a_(a), targets_(targets) {}
 
   std::vector<int> OnTable(const Table& table) override {
-    active_.clear();
-    done_.clear();
+    pass_keys_.Reset();
     const TableState* t = a_.Find(table.name);
     if (t == nullptr || targets_.count(table.name) == 0) return wanted_ = {};
     return wanted_ = MapWanted(*t, table);
@@ -59,11 +58,8 @@ class Recoverer : public SourceVisitor {
   void OnPass(const Table& table, std::span<const int> present, bool /*first*/) override {
     const auto it = targets_.find(table.name);
     if (it == targets_.end()) return;
-    done_.resize(it->second.size(), 0);
-    active_.assign(it->second.size(), 0);
-    for (std::size_t i = 0; i < it->second.size(); ++i) {
-      if (done_[i] == 0 && Covers(present, it->second[i].key->cell)) active_[i] = done_[i] = 1;
-    }
+    pass_keys_.Start(it->second.size(), present,
+                     [&](std::size_t i) { return std::span(it->second[i].key->cell); });
   }
 
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
@@ -73,7 +69,7 @@ class Recoverer : public SourceVisitor {
     IntegerPair pair;
     Hash128 hash;
     for (std::size_t i = 0; i < it->second.size(); ++i) {
-      if (!active_.empty() && active_[i] == 0) continue;  // another pass gives this key
+      if (!pass_keys_.Computes(i)) continue;  // another pass gives this key
       RereadTarget& target = it->second[i];
       if (KeyOf(*target.key, cells, scratch_, integer, pair, hash) != KeyKind::kHash) continue;
       if (!std::binary_search(target.hashes.begin(), target.hashes.end(), hash)) continue;
@@ -88,10 +84,7 @@ class Recoverer : public SourceVisitor {
   const Collector& a_;
   RereadTargets& targets_;
   std::vector<int> wanted_;  // what OnTable returned
-  // Per target of the current table: whether the current pass gives its key, and whether one
-  // did already (source.h).
-  std::vector<char> active_;
-  std::vector<char> done_;
+  PassKeys pass_keys_;       // which targets' keys the current pass computes (source.h)
   KeyScratch scratch_;
 };
 

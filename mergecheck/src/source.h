@@ -82,6 +82,33 @@ class SourceVisitor {
 // a visitor's test of whether a pass gives what a key needs.
 bool Covers(std::span<const int> present, std::span<const int> needed);
 
+// A visitor's account of which of its keys the rows of the current pass compute (OnPass): each
+// key is computed by the first pass of its table that gives all its columns; without passes,
+// by every row.
+class PassKeys {
+ public:
+  // A table begins (OnTable).
+  void Reset() {
+    active_.clear();
+    done_.clear();
+  }
+  // A pass of a table with `keys` keys gives the cells `present`; needed(i) is key i's cells.
+  template <typename Needed>
+  void Start(std::size_t keys, std::span<const int> present, Needed&& needed) {
+    done_.resize(keys, 0);
+    active_.assign(keys, 0);
+    for (std::size_t i = 0; i < keys; ++i) {
+      if (done_[i] == 0 && Covers(present, needed(i))) active_[i] = done_[i] = 1;
+    }
+  }
+  // Whether the rows of the current pass compute key `i`.
+  bool Computes(std::size_t i) const { return active_.empty() || active_[i] != 0; }
+
+ private:
+  std::vector<char> active_;  // empty: no pass (every row gives every column)
+  std::vector<char> done_;
+};
+
 class Source {
  public:
   virtual ~Source() = default;

@@ -181,7 +181,7 @@ class KeyRecordingVisitor : public SourceVisitor {
  public:
   std::vector<int> OnTable(const Table& table) override {
     tables[table.name] = table;
-    done_.clear();
+    pass_keys_.Reset();
     std::vector<int> all;
     for (std::size_t i = 0; i < table.columns.size(); ++i) all.push_back(static_cast<int>(i));
     return all;
@@ -194,17 +194,13 @@ class KeyRecordingVisitor : public SourceVisitor {
   void OnPass(const Table& table, std::span<const int> present, bool first) override {
     ++passes[table.name];
     counting_ = first;
-    active_.clear();
-    done_.resize(table.keys.size(), false);
-    for (std::size_t k = 0; k < table.keys.size(); ++k) {
-      active_.push_back(!done_[k] && Covers(present, table.keys[k].columns));
-      if (active_.back()) done_[k] = true;
-    }
+    pass_keys_.Start(table.keys.size(), present,
+                     [&](std::size_t k) { return std::span(table.keys[k].columns); });
   }
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
     if (counting_) ++rows[table.name];
     for (std::size_t k = 0; k < table.keys.size(); ++k) {
-      if (!active_.empty() && !active_[k]) continue;
+      if (!pass_keys_.Computes(k)) continue;
       std::string tuple;
       for (const int c : table.keys[k].columns) {
         const Cell& cell = cells[static_cast<std::size_t>(c)];
@@ -228,8 +224,7 @@ class KeyRecordingVisitor : public SourceVisitor {
 
  private:
   bool counting_ = true;
-  std::vector<bool> active_;
-  std::vector<bool> done_;
+  PassKeys pass_keys_;
 };
 
 // What SQLite gives for the same key tuples, in the KeyRecordingVisitor's form.
