@@ -190,35 +190,39 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   p.report_index = report.keys.size();
   p.table = table;
   p.key_b = &kb;
-  kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), limit, p.integers);
-  kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), limit, p.pairs);
+  // Every value in both (memory: that of the overlap): the first `limit` integers and pairs
+  // for the report, all of them for the whole-row comparison.
+  std::vector<int64_t> integers;
+  std::vector<IntegerPair> pairs;
   std::vector<Hash128> common;
+  kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), 0, integers);
+  kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), 0, pairs);
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
-  if (!common.empty()) {
-    std::vector<RereadTarget>& list = comparison.targets[table];
-    p.target = list.size();
-    list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
-  }
+  const auto first = [limit](const auto& all) {
+    return std::vector(
+        all.begin(),
+        all.begin() + static_cast<std::ptrdiff_t>(
+                          limit == 0 ? all.size() : std::min<uint64_t>(limit, all.size())));
+  };
+  p.integers = first(integers);
+  p.pairs = first(pairs);
   if (kr.overlap > 0) {
-    // Every value in both, for the whole-row comparison (memory: that of the overlap).
     RowTarget rows;
     rows.report_index = p.report_index;
     rows.key[0] = &ka;
     rows.key[1] = &kb;
-    std::vector<int64_t> integers;
-    Intersect(ka.set.integers(), kb.set.integers(), 0, integers);
     for (const int64_t v : integers) rows.common.push_back(IdOfInteger(v));
-    std::vector<IntegerPair> pairs;
-    Intersect(ka.set.pairs(), kb.set.pairs(), 0, pairs);
     for (const IntegerPair& v : pairs) rows.common.push_back(IdOfPair(v));
-    for (const Hash128& v :
-         p.target ? comparison.targets[table][*p.target].hashes : std::vector<Hash128>()) {
-      rows.common.push_back(IdOfHash(v));
-    }
+    for (const Hash128& v : common) rows.common.push_back(IdOfHash(v));
     std::sort(rows.common.begin(), rows.common.end());
     std::vector<RowTarget>& list = comparison.rows[table];
     p.rows = list.size();
     list.push_back(std::move(rows));
+  }
+  if (!common.empty()) {
+    std::vector<RereadTarget>& list = comparison.targets[table];
+    p.target = list.size();
+    list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
   }
   kr.collations = ka.collations;
   if (kb.collations != ka.collations) kr.collations_b = kb.collations;
