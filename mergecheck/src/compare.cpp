@@ -3,8 +3,8 @@
 // Comparison. Tables are matched by name (as the database spells it) and keys by their columns'
 // names, lowercase; anything matched on one side only is drift, reported and otherwise ignored.
 // For a matched key the two sorted, deduplicated key sets are intersected by one linear merge
-// per kind (integers, hashes), so the cost is that of reading the sets once and the memory is
-// that of the overlap. Integer values in both are kept as they are (up to the report's limit);
+// per kind (integers, pairs, hashes), so the cost is that of reading the sets once and the
+// memory is that of the overlap. Integers and pairs in both are kept as they are;
 // hashes in both become targets of the re-read of input A (reread.cpp), the only way to name
 // the values behind them, and ListConflicts then merges both kinds into the report's sorted
 // list. The report is built in a fixed order (tables by name, primary keys first, drift sorted)
@@ -16,6 +16,7 @@
 #include <charconv>
 #include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -190,29 +191,18 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   p.report_index = report.keys.size();
   p.table = table;
   p.key_b = &kb;
-  // Every value in both (memory: that of the overlap): the first `limit` integers and pairs
-  // for the report, all of them for the whole-row comparison.
-  std::vector<int64_t> integers;
-  std::vector<IntegerPair> pairs;
+  // Every value in both (memory: that of the overlap); ListConflicts lists the first `limit`.
   std::vector<Hash128> common;
-  kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), 0, integers);
-  kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), 0, pairs);
+  kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), 0, p.integers);
+  kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), 0, p.pairs);
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
-  const auto first = [limit](const auto& all) {
-    return std::vector(
-        all.begin(),
-        all.begin() + static_cast<std::ptrdiff_t>(
-                          limit == 0 ? all.size() : std::min<uint64_t>(limit, all.size())));
-  };
-  p.integers = first(integers);
-  p.pairs = first(pairs);
   if (kr.overlap > 0) {
     RowTarget rows;
     rows.report_index = p.report_index;
     rows.key[0] = &ka;
     rows.key[1] = &kb;
-    for (const int64_t v : integers) rows.common.push_back(IdOfInteger(v));
-    for (const IntegerPair& v : pairs) rows.common.push_back(IdOfPair(v));
+    for (const int64_t v : p.integers) rows.common.push_back(IdOfInteger(v));
+    for (const IntegerPair& v : p.pairs) rows.common.push_back(IdOfPair(v));
     for (const Hash128& v : common) rows.common.push_back(IdOfHash(v));
     std::sort(rows.common.begin(), rows.common.end());
     std::vector<RowTarget>& list = comparison.rows[table];
@@ -341,13 +331,18 @@ void ListConflicts(Comparison& comparison, uint64_t limit, Report& report) {
   for (Comparison::Pending& p : comparison.pending) {
     KeyReport& kr = report.keys[p.report_index];
     std::vector<std::vector<OwnedValue>> values;
-    for (const int64_t v : p.integers) {
+    // Each kind ascending: the first `limit` of all are among the first `limit` of each.
+    const auto shown = [limit](const auto& all) {
+      return std::span(all).first(limit == 0 ? all.size()
+                                             : std::min<std::size_t>(limit, all.size()));
+    };
+    for (const int64_t v : shown(p.integers)) {
       OwnedValue o;
       o.tag = Value::Tag::kInteger;
       o.integer = v;
       values.push_back({std::move(o)});
     }
-    for (const IntegerPair& pair : p.pairs) {
+    for (const IntegerPair& pair : shown(p.pairs)) {
       OwnedValue first;
       first.tag = Value::Tag::kInteger;
       first.integer = pair.first;

@@ -35,7 +35,7 @@ struct Comparison {
   struct Pending {
     std::size_t report_index;  // into Report::keys
     std::string table;
-    std::vector<int64_t> integers;        // the first `limit` integers in both inputs, ascending
+    std::vector<int64_t> integers;        // the integers in both inputs, ascending
     std::vector<IntegerPair> pairs;       // the same of integer pairs
     std::optional<std::size_t> target;    // its RereadTarget in targets[table], if any
     const KeyState* key_b = nullptr;      // the key in B
