@@ -31,13 +31,19 @@ version=$(sql -e "SELECT VERSION()")
 # The code point `i` as a utf8mb4 string.
 char="CONVERT(CONVERT(UNHEX(LPAD(HEX(i), 8, '0')) USING utf32) USING utf8mb4)"
 
-# Weights of the whole plane: every one must be exactly one 16-bit weight.
-# (MariaDB stops a recursive query after max_recursive_iterations, 1000 by default, without an
-# error: raised, and the row count checked below.)
-sql -e "SET SESSION max_recursive_iterations = 100000;
+# plane_weights COLLATION: "code point<TAB>hex weights" for every code point of the Basic
+# Multilingual Plane but the surrogates. (MariaDB stops a recursive query after
+# max_recursive_iterations, 1000 by default, without an error: raised, and the row counts
+# checked below.)
+plane_weights() {
+  sql -e "SET SESSION max_recursive_iterations = 100000;
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 65535)
-SELECT i, HEX(WEIGHT_STRING($char COLLATE utf8mb4_general_ci))
-FROM n WHERE i NOT BETWEEN 55296 AND 57343" > "$tmp/general.tsv"
+SELECT i, HEX(WEIGHT_STRING($char COLLATE $1))
+FROM n WHERE i NOT BETWEEN 55296 AND 57343"
+}
+
+# utf8mb4_general_ci: every weight must be exactly one 16-bit weight.
+plane_weights utf8mb4_general_ci > "$tmp/general.tsv"
 python3 - "$tmp/general.tsv" "$version" > utf8mb4_general_ci.inc.new <<'PY'
 import sys
 rows, version = sys.argv[1], sys.argv[2]
@@ -61,10 +67,7 @@ PY
 # Most of the plane weighs UCA's implicit weights (two, computed from the code point, which
 # collation.cpp does); the file lists every code point that does not, as a string of entries
 # "CCCC" (the code point), one hex digit n, then n weights "WWWW".
-sql -e "SET SESSION max_recursive_iterations = 100000;
-WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 65535)
-SELECT i, HEX(WEIGHT_STRING($char COLLATE utf8mb4_unicode_ci))
-FROM n WHERE i NOT BETWEEN 55296 AND 57343" > "$tmp/unicode.tsv"
+plane_weights utf8mb4_unicode_ci > "$tmp/unicode.tsv"
 python3 - "$tmp/unicode.tsv" "$version" > utf8mb4_unicode_ci.inc.new <<'PY'
 import sys
 rows, version = sys.argv[1], sys.argv[2]
