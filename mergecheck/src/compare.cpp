@@ -198,7 +198,6 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
   if (kr.overlap > 0) {
     RowTarget rows;
-    rows.report_index = p.report_index;
     rows.key[0] = &ka;
     rows.key[1] = &kb;
     for (const int64_t v : p.integers) rows.common.push_back(IdOfInteger(v));

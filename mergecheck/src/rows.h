@@ -43,7 +43,6 @@ KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple);
 
 // One key with values in both inputs.
 struct RowTarget {
-  std::size_t report_index = 0;  // into Report::keys
   const KeyState* key[2] = {};   // the key in A's and in B's Collector
   std::vector<KeyId> common;     // the values in both, sorted
   std::vector<KeyId> identical;  // filled by CompareRows: those whose rows are equal, sorted
