@@ -48,10 +48,18 @@ struct Key {
   std::vector<int> prefixes = {};
 };
 
+// A declared FOREIGN KEY: `columns` of this table refer to `ref_columns` of `ref_table`.
+struct ForeignKey {
+  std::vector<int> columns;              // indexes into Table::columns, in declaration order
+  std::string ref_table;                 // unquoted, as declared
+  std::vector<std::string> ref_columns;  // unquoted; empty: the referenced table's PRIMARY KEY
+};
+
 struct Table {
   std::string name;  // unquoted
   std::vector<Column> columns;
-  std::vector<Key> keys;  // PRIMARY KEY first when there is one; no duplicates
+  std::vector<Key> keys;                      // PRIMARY KEY first when there is one; no duplicates
+  std::vector<ForeignKey> foreign_keys = {};  // in declaration order
 };
 
 // The affinity of a declared type (case-insensitive), per the rules above.

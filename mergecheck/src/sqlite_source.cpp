@@ -1,7 +1,8 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // The SQLite reader: schema from the database itself (sqlite_master and the table_info,
-// index_list and index_info pragmas), rows by one SELECT of the wanted columns per table.
+// index_list, index_info and foreign_key_list pragmas), rows by one SELECT of the wanted columns
+// per table.
 //
 // Trust (docs/merging.md "What a SQLite input is"): the file is opened as sqlite_file.h says.
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
@@ -376,6 +377,41 @@ class SqliteSource final : public Source {
         if (position > 0) pk.emplace_back(position, static_cast<int>(table.columns.size()));
         table.columns.push_back(std::move(column));
       }
+    }
+    // Foreign keys: one row per column (seq) of each (id), `to` NULL when the REFERENCES names
+    // no columns (the referenced table's PRIMARY KEY). The ids count from the last declared
+    // (0) to the first, as SQLite keeps them newest first.
+    {
+      Statement stmt;
+      file_.Prepare(
+          "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1) ORDER "
+          "BY id, seq",
+          stmt);
+      SqliteFile::Bind(stmt, name);
+      int id = -1;
+      while (file_.Step(stmt, what)) {
+        const int row_id = sqlite3_column_int(stmt.get(), 0);
+        if (table.foreign_keys.empty() || row_id != id) {
+          id = row_id;
+          table.foreign_keys.emplace_back().ref_table = ColumnText(stmt.get(), 2);
+        }
+        ForeignKey& fk = table.foreign_keys.back();
+        const std::string_view from = ColumnText(stmt.get(), 3);
+        const auto column =
+            std::find_if(table.columns.begin(), table.columns.end(),
+                         [&](const Column& c) { return EqualsIgnoreCase(c.name, from); });
+        fk.columns.push_back(
+            column == table.columns.end() ? -1 : static_cast<int>(column - table.columns.begin()));
+        if (sqlite3_column_type(stmt.get(), 4) != SQLITE_NULL) {
+          fk.ref_columns.emplace_back(ColumnText(stmt.get(), 4));
+        }
+      }
+      // SQLite resolves a foreign key's columns when it creates it, so each names a column of
+      // the table; a key over any other (a hidden column) is left out.
+      std::erase_if(table.foreign_keys, [](const ForeignKey& fk) {
+        return std::find(fk.columns.begin(), fk.columns.end(), -1) != fk.columns.end();
+      });
+      std::reverse(table.foreign_keys.begin(), table.foreign_keys.end());  // declaration order
     }
     if (!pk.empty()) {
       std::sort(pk.begin(), pk.end());

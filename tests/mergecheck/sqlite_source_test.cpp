@@ -498,6 +498,32 @@ TEST(SqliteSourceTest, ColumnAddedLaterReadsAsItsDefault) {
   EXPECT_EQ(rows[1].values, (std::vector<std::string>{"1", "2", "3"}));
 }
 
+// Foreign keys as SQLite resolved them, in declaration order (pragma_foreign_key_list numbers
+// them from the last declared): a composite one column by column in its order, and one that
+// names no columns (the referenced table's PRIMARY KEY), here a column constraint.
+TEST(SqliteSourceTest, ReadsForeignKeysInDeclarationOrder) {
+  TempDir dir;
+  const std::string db = dir.File("fk.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE guild(id INTEGER PRIMARY KEY, realm INTEGER, UNIQUE(realm, id));"
+                   "CREATE TABLE player(id INTEGER PRIMARY KEY);"
+                   "CREATE TABLE member(player INTEGER, guild INTEGER, realm INTEGER,"
+                   " note TEXT REFERENCES player,"
+                   " FOREIGN KEY (realm, guild) REFERENCES \"Guild\"(realm, id) ON DELETE CASCADE);"
+                   "INSERT INTO member VALUES(1, 2, 3, NULL);");
+  const RecordingVisitor v = ScanAll(db);
+  const Table& member = v.tables.at("member");
+  ASSERT_EQ(member.foreign_keys.size(), 2u);
+  EXPECT_EQ(member.foreign_keys[0].columns, (std::vector<int>{3}));
+  EXPECT_EQ(member.foreign_keys[0].ref_table, "player");
+  EXPECT_TRUE(member.foreign_keys[0].ref_columns.empty());
+  EXPECT_EQ(member.foreign_keys[1].columns, (std::vector<int>{2, 1}));
+  EXPECT_EQ(member.foreign_keys[1].ref_table, "Guild");  // as declared
+  EXPECT_EQ(member.foreign_keys[1].ref_columns, (std::vector<std::string>{"realm", "id"}));
+  EXPECT_TRUE(v.tables.at("guild").foreign_keys.empty());
+  EXPECT_EQ(v.rows.at("member").size(), 1u);
+}
+
 // Rows are looked up only through a b-tree keyed by the columns asked for; elsewhere each lookup
 // would read the whole table, so LookUp declines and the caller scans.
 TEST(SqliteSourceTest, LookUpNeedsABtreeKeyedByTheColumns) {

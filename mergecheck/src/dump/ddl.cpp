@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -200,8 +201,42 @@ bool EndsTypeName(const Token& t, Dialect dialect) {
   return dialect == Dialect::kMysql && (t.IsWord("CHARACTER") || t.IsWord("CHARSET"));
 }
 
-// Parses a table constraint into `keys` (PRIMARY KEY / UNIQUE) or skips it.
-void ParseTableConstraint(Lexer& lx, Dialect dialect, std::vector<KeySpec>& keys) {
+// `(a, b)`, the '(' being next: the column names of a FOREIGN KEY or of what it references.
+// What may follow a name before its ',' or ')' (MySQL's prefix length, ASC / DESC) is skipped.
+std::vector<std::string> ParseColumnNames(Lexer& lx, Dialect dialect) {
+  ExpectPunct(lx, '(');
+  std::vector<std::string> names;
+  for (;;) {
+    names.push_back(ExpectName(lx, dialect, "a column name"));
+    SkipToSeparator(lx);
+    const Token sep = lx.Next();
+    if (sep.IsPunct(')')) break;
+    if (!sep.IsPunct(',')) {
+      throw SyntaxError{sep.offset, "expected ',' or ')' in a foreign key's columns"};
+    }
+  }
+  return names;
+}
+
+// After the REFERENCES at `references_offset`: `[schema.]table [(columns)]`, into fk.ref_table
+// (the table's name without its schema) and fk.ref_columns. What may follow (ON DELETE ...,
+// MATCH ..., DEFERRABLE ...) is left to the caller. Throws SyntaxError when the columns named are
+// not as many as fk.columns: SQLite and MySQL refuse such a foreign key.
+void ParseReferences(Lexer& lx, Dialect dialect, size_t references_offset, ForeignKeySpec& fk) {
+  fk.ref_table = ExpectQualifiedName(lx, dialect, "the referenced table's name");
+  if (lx.Peek().IsPunct('(')) fk.ref_columns = ParseColumnNames(lx, dialect);
+  if (!fk.ref_columns.empty() && fk.ref_columns.size() != fk.columns.size()) {
+    throw SyntaxError{references_offset, "a foreign key of " + std::to_string(fk.columns.size()) +
+                                             " column(s) references " +
+                                             std::to_string(fk.ref_columns.size()) +
+                                             " column(s) of table '" + fk.ref_table + "'"};
+  }
+}
+
+// Parses a table constraint into `keys` (PRIMARY KEY / UNIQUE) or `foreign_keys` (FOREIGN
+// KEY), or skips it.
+void ParseTableConstraint(Lexer& lx, Dialect dialect, std::vector<KeySpec>& keys,
+                          std::vector<ForeignKeySpec>& foreign_keys) {
   std::string constraint_name;
   if (AcceptWord(lx, "CONSTRAINT")) {
     if (IsNameToken(lx.Peek(), dialect) && !lx.Peek().IsWord("PRIMARY") &&
@@ -223,8 +258,31 @@ void ParseTableConstraint(Lexer& lx, Dialect dialect, std::vector<KeySpec>& keys
       if (spec.name.empty()) spec.name = constraint_name;
       keys.push_back(std::move(spec));
     }
+  } else if (AcceptWord(lx, "FOREIGN")) {
+    Expect(lx, "KEY");
+    ForeignKeySpec fk;
+    fk.offset = spec.offset;
+    // MariaDB's `IF NOT EXISTS` (ALTER TABLE ... ADD FOREIGN KEY), then MySQL's index name.
+    if (AcceptWord(lx, "IF")) {
+      Expect(lx, "NOT");
+      Expect(lx, "EXISTS");
+    }
+    if (!lx.Peek().IsPunct('(')) ExpectName(lx, dialect, "'(' or an index name");
+    fk.columns = ParseColumnNames(lx, dialect);
+    const size_t references_offset = lx.offset();
+    Expect(lx, "REFERENCES");
+    ParseReferences(lx, dialect, references_offset, fk);
+    foreign_keys.push_back(std::move(fk));
   }
   SkipToSeparator(lx);
+}
+
+// The index in table.columns of the column named `name` (case-insensitively), or -1.
+int ColumnIndex(const Table& table, std::string_view name) {
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (EqualsIgnoreCase(table.columns[i].name, name)) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 bool SameColumnSet(std::vector<int> a, std::vector<int> b) {
@@ -244,13 +302,7 @@ bool AddKey(Table& table, const KeySpec& spec) {
   key.kind = spec.kind;
   key.name = spec.name;
   for (const std::string& column : spec.columns) {
-    int found = -1;
-    for (size_t i = 0; i < table.columns.size(); ++i) {
-      if (EqualsIgnoreCase(table.columns[i].name, column)) {
-        found = static_cast<int>(i);
-        break;
-      }
-    }
+    const int found = ColumnIndex(table, column);
     if (found < 0) {
       throw SyntaxError{
           spec.offset, "key column '" + column + "' is not a column of table '" + table.name + "'"};
@@ -289,6 +341,21 @@ bool AddKey(Table& table, const KeySpec& spec) {
   return true;
 }
 
+void AddForeignKey(Table& table, const ForeignKeySpec& spec) {
+  ForeignKey fk;
+  for (const std::string& column : spec.columns) {
+    const int found = ColumnIndex(table, column);
+    if (found < 0) {
+      throw SyntaxError{spec.offset, "foreign key column '" + column +
+                                         "' is not a column of table '" + table.name + "'"};
+    }
+    fk.columns.push_back(found);
+  }
+  fk.ref_table = spec.ref_table;
+  fk.ref_columns = spec.ref_columns;
+  table.foreign_keys.push_back(std::move(fk));
+}
+
 std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect) {
   Lexer lx(statement, dialect);
   Expect(lx, "CREATE");
@@ -304,12 +371,13 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
   ExpectPunct(lx, '(');
 
   std::vector<KeySpec> keys;
+  std::vector<ForeignKeySpec> foreign_keys;  // in the order written
   bool primary_desc = false;  // a column's `PRIMARY KEY DESC`, which does not alias the rowid
   // Per column: its COLLATE and (MySQL) CHARACTER SET, resolved once the table's are known.
   std::vector<std::string> column_collate, column_charset;
   for (;;) {
     if (IsTableConstraintStart(lx.Peek(), dialect)) {
-      ParseTableConstraint(lx, dialect, keys);
+      ParseTableConstraint(lx, dialect, keys, foreign_keys);
     } else {
       Column column;
       const size_t name_offset = lx.offset();
@@ -371,6 +439,14 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
           if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
           keys.push_back(
               KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, {}, name_offset});
+        } else if (t.IsWord("REFERENCES") && dialect == Dialect::kSqlite) {
+          // SQLite's column constraint: a foreign key of this one column. MySQL parses it and
+          // creates nothing, so there it is skipped like any other word.
+          ForeignKeySpec fk;
+          fk.columns = {column.name};
+          fk.offset = name_offset;
+          ParseReferences(lx, dialect, t.offset, fk);
+          foreign_keys.push_back(std::move(fk));
         }
       }
       result.table.columns.push_back(std::move(column));
@@ -434,6 +510,7 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
   for (const KeySpec& spec : keys) {
     if (spec.kind == Key::Kind::kUnique) AddKey(result.table, spec);
   }
+  for (const ForeignKeySpec& spec : foreign_keys) AddForeignKey(result.table, spec);
   if (dialect == Dialect::kSqlite && !without_rowid && !result.table.keys.empty() &&
       result.table.keys.front().kind == Key::Kind::kPrimary &&
       result.table.keys.front().columns.size() == 1) {
@@ -484,10 +561,8 @@ AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect) {
   result.table = ExpectQualifiedName(lx, dialect, "a table name");
   for (;;) {
     if (AcceptWord(lx, "ADD")) {
-      std::vector<KeySpec> keys;
       if (IsTableConstraintStart(lx.Peek(), dialect)) {
-        ParseTableConstraint(lx, dialect, keys);
-        for (KeySpec& k : keys) result.keys.push_back(std::move(k));
+        ParseTableConstraint(lx, dialect, result.keys, result.foreign_keys);
       }
     }
     SkipToSeparator(lx);

@@ -3,10 +3,10 @@
 // Internal functions that may change between releases.
 //
 // Reads the schema statements of a dump: CREATE TABLE, CREATE UNIQUE INDEX and ALTER TABLE ...
-// ADD PRIMARY KEY / ADD UNIQUE, into the checker's Table (schema.h); and the header of each
-// INSERT, which names the table and (--complete-insert) the columns its rows fill. Every parse
-// function takes one whole statement without its terminator (an INSERT: up to its VALUES) and
-// throws SyntaxError (sql_text.h) when it cannot be read.
+// ADD PRIMARY KEY / ADD UNIQUE / ADD FOREIGN KEY, into the checker's Table (schema.h); and the
+// header of each INSERT, which names the table and (--complete-insert) the columns its rows
+// fill. Every parse function takes one whole statement without its terminator (an INSERT: up to
+// its VALUES) and throws SyntaxError (sql_text.h) when it cannot be read.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DDL_H_
@@ -31,6 +31,14 @@ struct KeySpec {
   size_t offset = 0;                    // in the statement, for errors
 };
 
+// A FOREIGN KEY named by its columns, before they are resolved against a table.
+struct ForeignKeySpec {
+  std::vector<std::string> columns;      // of the table that declares it
+  std::string ref_table;                 // the last part of a schema-qualified name
+  std::vector<std::string> ref_columns;  // empty: the referenced table's PRIMARY KEY
+  size_t offset = 0;                     // in the statement, for errors
+};
+
 struct CreateTable {
   Table table;
   // SQLite: the INTEGER PRIMARY KEY column that aliases the rowid, or -1. Always -1 for MySQL.
@@ -44,6 +52,12 @@ struct CreateTable {
 // Each column's collation (Column::collation): SQLite, its COLLATE or BINARY; MySQL, its
 // COLLATE, else its CHARACTER SET's default, else the table's COLLATE, else the table's
 // CHARACTER SET's default; empty when none is declared (the server's default).
+// FOREIGN KEYs become Table::foreign_keys, in declaration order: the table constraint
+// `[CONSTRAINT n] FOREIGN KEY [n] (cols) REFERENCES [schema.]t [(cols)] [ON ...] [MATCH ...]
+// [DEFERRABLE ...]` in both dialects, and SQLite's column constraint `REFERENCES t [(col)]`
+// (MySQL parses and ignores that one: InnoDB creates no foreign key for it). The referenced
+// table and columns stay names; a FOREIGN KEY whose REFERENCES names another number of columns
+// than it has is a SyntaxError, as both databases refuse it.
 // Returns nullopt for `CREATE TABLE ... AS SELECT`, which has no column list.
 std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect);
 
@@ -57,10 +71,12 @@ struct IndexKey {
 std::optional<IndexKey> ParseCreateIndex(std::string_view statement, Dialect dialect);
 
 // `ALTER TABLE name ADD [CONSTRAINT [n]] PRIMARY KEY (...), ADD UNIQUE [KEY|INDEX] [n] (...),
-// ...`: the table's name and the keys it adds (other alterations are ignored).
+// ADD [CONSTRAINT [n]] FOREIGN KEY (...) REFERENCES ..., ...`: the table's name and the keys
+// and foreign keys it adds, each in the order written (other alterations are ignored).
 struct AlterKeys {
   std::string table;
   std::vector<KeySpec> keys;
+  std::vector<ForeignKeySpec> foreign_keys = {};
 };
 AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect);
 
@@ -69,6 +85,11 @@ AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect);
 // false, changing nothing, when the key adds nothing new. Throws SyntaxError when a column is
 // not in the table.
 bool AddKey(Table& table, const KeySpec& spec);
+
+// Appends `spec` to table.foreign_keys, its columns resolved to indexes into table.columns
+// (case-insensitively, in the order written) and its referenced table and columns kept as
+// names. Throws SyntaxError, changing nothing, when a column is not in the table.
+void AddForeignKey(Table& table, const ForeignKeySpec& spec);
 
 // The header of an INSERT, through its VALUES keyword:
 // `INSERT|REPLACE [OR x] [IGNORE|LOW_PRIORITY|DELAYED|HIGH_PRIORITY] [INTO] [schema.]name

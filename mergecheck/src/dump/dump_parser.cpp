@@ -368,6 +368,12 @@ class Parser {
     if (state == nullptr) return;
     bool changed = false;
     for (const KeySpec& key : alter.keys) changed = AddKey(state->table, key) || changed;
+    // Foreign keys are kept as declared, each one a change: the visitor sees them on the
+    // table it is told about again.
+    for (const ForeignKeySpec& fk : alter.foreign_keys) {
+      AddForeignKey(state->table, fk);
+      changed = true;
+    }
     if (changed) Announce(*state);
   }
 

@@ -23,6 +23,22 @@ std::vector<std::string> Keys(const Table& table) {
   return out;
 }
 
+// Each foreign key as "local,columns->table(ref,columns)", "->table" when it names none.
+std::vector<std::string> ForeignKeys(const Table& table) {
+  std::vector<std::string> out;
+  for (const ForeignKey& fk : table.foreign_keys) {
+    std::string s;
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      if (i) s += ",";
+      s += table.columns.at(static_cast<size_t>(fk.columns[i])).name;
+    }
+    s += "->" + fk.ref_table;
+    for (size_t i = 0; i < fk.ref_columns.size(); ++i) s += (i ? "," : "(") + fk.ref_columns[i];
+    out.push_back(fk.ref_columns.empty() ? s : s + ")");
+  }
+  return out;
+}
+
 CreateTable Parse(std::string_view sql, Dialect dialect) {
   std::optional<CreateTable> t = ParseCreateTable(sql, dialect);
   EXPECT_TRUE(t.has_value()) << sql;
@@ -173,6 +189,123 @@ TEST(Ddl, AlterTableAddsKeys) {
 
 TEST(Ddl, KeyOverAMissingColumnIsAnError) {
   EXPECT_THROW(ParseCreateTable("CREATE TABLE t(a, PRIMARY KEY(b))", Dialect::kSqlite),
+               SyntaxError);
+}
+
+TEST(Ddl, ForeignKeyTableConstraints) {
+  // Both dialects: with or without a name, with the clauses after REFERENCES, composite, and
+  // beside the keys (which are as before).
+  const Table s = Parse(
+                      "CREATE TABLE c(a, b, \"C\", CONSTRAINT fk FOREIGN KEY (B, a) REFERENCES "
+                      "p (x, \"y\") ON DELETE CASCADE ON UPDATE SET NULL MATCH SIMPLE DEFERRABLE "
+                      "INITIALLY DEFERRED, UNIQUE (c), FOREIGN KEY (c) REFERENCES [q])",
+                      Dialect::kSqlite)
+                      .table;
+  ASSERT_EQ(ForeignKeys(s), (std::vector<std::string>{"b,a->p(x,y)", "C->q"}));
+  EXPECT_EQ(s.foreign_keys[0].columns, (std::vector<int>{1, 0}));
+  EXPECT_EQ(Keys(s), (std::vector<std::string>{"U(C)"}));
+
+  // mysqldump's form, and a table named with its schema (kept without it).
+  const Table m = Parse(
+                      "CREATE TABLE `item` (\n"
+                      "  `id` bigint NOT NULL,\n"
+                      "  `owner_id` bigint NOT NULL,\n"
+                      "  `realm` int NOT NULL,\n"
+                      "  PRIMARY KEY (`id`),\n"
+                      "  KEY `fk_item_owner` (`owner_id`),\n"
+                      "  CONSTRAINT `fk_item_owner` FOREIGN KEY (`owner_id`) REFERENCES `player` "
+                      "(`id`) ON DELETE CASCADE,\n"
+                      "  CONSTRAINT `fk_item_realm` FOREIGN KEY (`realm`, `owner_id`) REFERENCES "
+                      "`game`.`account` (`realm`, `id`) ON DELETE NO ACTION ON UPDATE CASCADE\n"
+                      ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+                      Dialect::kMysql)
+                      .table;
+  ASSERT_EQ(ForeignKeys(m), (std::vector<std::string>{"owner_id->player(id)",
+                                                      "realm,owner_id->account(realm,id)"}));
+  EXPECT_EQ(m.foreign_keys[1].columns, (std::vector<int>{2, 1}));
+  EXPECT_EQ(Keys(m), (std::vector<std::string>{"P(id)"}));
+  // MySQL's `FOREIGN KEY index_name (...)`.
+  EXPECT_EQ(ForeignKeys(Parse("CREATE TABLE `t` (`a` int, FOREIGN KEY `i` (`a`) REFERENCES `p` "
+                              "(`x`))",
+                              Dialect::kMysql)
+                            .table),
+            (std::vector<std::string>{"a->p(x)"}));
+}
+
+TEST(Ddl, SqliteColumnReferencesAreForeignKeysInDeclarationOrder) {
+  constexpr std::string_view kSql =
+      "CREATE TABLE m(guild INTEGER NOT NULL REFERENCES guild ON DELETE CASCADE, "
+      "player INT CONSTRAINT fk REFERENCES \"player\"(id) DEFERRABLE INITIALLY DEFERRED UNIQUE, "
+      "note TEXT DEFAULT 'REFERENCES x(y)' CHECK (note <> 'REFERENCES'), "
+      "FOREIGN KEY (note) REFERENCES notes(body))";
+  const Table s = Parse(kSql, Dialect::kSqlite).table;
+  ASSERT_EQ(ForeignKeys(s),
+            (std::vector<std::string>{"guild->guild", "player->player(id)", "note->notes(body)"}));
+  EXPECT_TRUE(s.foreign_keys[0].ref_columns.empty());  // the referenced table's PRIMARY KEY
+  EXPECT_EQ(Keys(s), (std::vector<std::string>{"U(player)"}));
+  EXPECT_EQ(s.columns[1].declared_type, "INT");
+  // MySQL parses a column's REFERENCES and creates no foreign key for it.
+  const Table m = Parse(
+                      "CREATE TABLE `m` (`guild` int REFERENCES `guild` (`id`), `player` int, "
+                      "FOREIGN KEY (`player`) REFERENCES `player` (`id`))",
+                      Dialect::kMysql)
+                      .table;
+  EXPECT_EQ(ForeignKeys(m), (std::vector<std::string>{"player->player(id)"}));
+}
+
+TEST(Ddl, AlterTableAddsForeignKeys) {
+  const AlterKeys a = ParseAlterTable(
+      "ALTER TABLE `item` ADD CONSTRAINT `fk_item_owner` FOREIGN KEY (`owner_id`) REFERENCES "
+      "`player` (`id`) ON DELETE CASCADE, ADD UNIQUE KEY `u` (`code`), ADD CONSTRAINT FOREIGN KEY "
+      "(`realm`, `owner_id`) REFERENCES `game`.`account` (`realm`, `id`), ADD FOREIGN KEY IF NOT "
+      "EXISTS (`guild`) REFERENCES `guild`",
+      Dialect::kMysql);
+  EXPECT_EQ(a.table, "item");
+  ASSERT_EQ(a.keys.size(), 1u);
+  EXPECT_EQ(a.keys[0].name, "u");
+  ASSERT_EQ(a.foreign_keys.size(), 3u);
+  EXPECT_EQ(a.foreign_keys[0].columns, (std::vector<std::string>{"owner_id"}));
+  EXPECT_EQ(a.foreign_keys[0].ref_table, "player");
+  EXPECT_EQ(a.foreign_keys[0].ref_columns, (std::vector<std::string>{"id"}));
+  EXPECT_EQ(a.foreign_keys[1].columns, (std::vector<std::string>{"realm", "owner_id"}));
+  EXPECT_EQ(a.foreign_keys[1].ref_table, "account");
+  EXPECT_EQ(a.foreign_keys[1].ref_columns, (std::vector<std::string>{"realm", "id"}));
+  EXPECT_EQ(a.foreign_keys[2].ref_table, "guild");
+  EXPECT_TRUE(a.foreign_keys[2].ref_columns.empty());
+
+  // Resolved against the table like a key's columns: case-insensitively, appended.
+  Table item = Parse(
+                   "CREATE TABLE `item` (`id` int, `Owner_ID` int, `realm` int, `guild` int, "
+                   "CONSTRAINT `f0` FOREIGN KEY (`guild`) REFERENCES `guild` (`id`))",
+                   Dialect::kMysql)
+                   .table;
+  for (const ForeignKeySpec& fk : a.foreign_keys) AddForeignKey(item, fk);
+  EXPECT_EQ(ForeignKeys(item),
+            (std::vector<std::string>{"guild->guild(id)", "Owner_ID->player(id)",
+                                      "realm,Owner_ID->account(realm,id)", "guild->guild"}));
+  try {
+    AddForeignKey(item, ForeignKeySpec{{"id", "nope"}, "p", {}, 7});
+    ADD_FAILURE() << "no error";
+  } catch (const SyntaxError& e) {
+    EXPECT_EQ(e.offset, 7u);
+    EXPECT_EQ(e.problem, "foreign key column 'nope' is not a column of table 'item'");
+  }
+  EXPECT_EQ(item.foreign_keys.size(), 4u);  // unchanged
+}
+
+TEST(Ddl, ForeignKeyOverAMissingColumnOrMismatchedColumnsIsAnError) {
+  EXPECT_THROW(
+      ParseCreateTable("CREATE TABLE t(a, FOREIGN KEY (b) REFERENCES p(x))", Dialect::kSqlite),
+      SyntaxError);
+  EXPECT_THROW(ParseCreateTable("CREATE TABLE `t` (`a` int, CONSTRAINT `f` FOREIGN KEY (`b`) "
+                                "REFERENCES `p` (`x`))",
+                                Dialect::kMysql),
+               SyntaxError);
+  // SQLite and MySQL refuse a REFERENCES naming another number of columns.
+  EXPECT_THROW(ParseCreateTable("CREATE TABLE t(a, b, FOREIGN KEY (a, b) REFERENCES p(x))",
+                                Dialect::kSqlite),
+               SyntaxError);
+  EXPECT_THROW(ParseCreateTable("CREATE TABLE t(a REFERENCES p(x, y))", Dialect::kSqlite),
                SyntaxError);
 }
 

@@ -255,6 +255,68 @@ TEST(MysqlDump, AlterTableAddsKeysAfterTheData) {
   EXPECT_EQ(r.Rows("score"), (Rows{{I(1), I(1), I(100), T("a")}, {I(2), I(1), I(50), T("b")}}));
 }
 
+// Foreign keys reach the visitor on the Table: mysqldump's CONSTRAINT ... FOREIGN KEY inside
+// CREATE TABLE, and phpMyAdmin's ALTER TABLE ... ADD CONSTRAINT after the data, which tells the
+// visitor about the table again.
+TEST(MysqlDump, ForeignKeysReachTheVisitor) {
+  const TempDir dir;
+  const std::string path = dir.path() + "/fk.sql";
+  ::steadyflake::testing::WriteFile(
+      path,
+      "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;\n"
+      "CREATE TABLE `player` (\n"
+      "  `id` bigint NOT NULL,\n"
+      "  `realm` int NOT NULL,\n"
+      "  PRIMARY KEY (`id`),\n"
+      "  UNIQUE KEY `realm_id` (`realm`,`id`)\n"
+      ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+      "CREATE TABLE `item` (\n"
+      "  `id` bigint NOT NULL,\n"
+      "  `owner_id` bigint NOT NULL,\n"
+      "  `realm` int NOT NULL,\n"
+      "  PRIMARY KEY (`id`),\n"
+      "  KEY `fk_item_owner` (`owner_id`),\n"
+      "  CONSTRAINT `fk_item_owner` FOREIGN KEY (`owner_id`) REFERENCES `player` (`id`) ON DELETE "
+      "CASCADE\n"
+      ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+      "INSERT INTO `item` VALUES (1,10,1),(2,11,1);\n"
+      "ALTER TABLE `item`\n"
+      "  ADD CONSTRAINT `fk_item_realm` FOREIGN KEY (`realm`, `owner_id`) REFERENCES "
+      "`game`.`player` (`realm`, `id`);\n");
+  Recorder r;
+  OpenDumpSource(path, false)->Scan(r, {});
+  ASSERT_EQ(r.tables.size(), 3u);  // player, item, item again after the ALTER TABLE
+  EXPECT_TRUE(r.tables[0].foreign_keys.empty());
+  const Table& created = r.tables[1];
+  ASSERT_EQ(created.name, "item");
+  ASSERT_EQ(created.foreign_keys.size(), 1u);
+  EXPECT_EQ(created.foreign_keys[0].columns, (std::vector<int>{1}));
+  EXPECT_EQ(created.foreign_keys[0].ref_table, "player");
+  EXPECT_EQ(created.foreign_keys[0].ref_columns, (std::vector<std::string>{"id"}));
+  const Table& altered = r.tables[2];
+  ASSERT_EQ(altered.name, "item");
+  ASSERT_EQ(altered.foreign_keys.size(), 2u);
+  EXPECT_EQ(altered.foreign_keys[0].columns, (std::vector<int>{1}));
+  EXPECT_EQ(altered.foreign_keys[1].columns, (std::vector<int>{2, 1}));
+  EXPECT_EQ(altered.foreign_keys[1].ref_table, "player");
+  EXPECT_EQ(altered.foreign_keys[1].ref_columns, (std::vector<std::string>{"realm", "id"}));
+  EXPECT_EQ(KeyStrings(altered), (std::vector<std::string>{"P(id)"}));
+  EXPECT_EQ(r.Rows("item"), (Rows{{I(1), I(10), I(1)}, {I(2), I(11), I(1)}}));
+
+  // A foreign key over a column the table lacks is an error at its line, like a key's.
+  const std::string bad = dir.path() + "/bad_fk.sql";
+  ::steadyflake::testing::WriteFile(bad,
+                                    "CREATE TABLE `item` (`id` int, `owner_id` int);\n"
+                                    "ALTER TABLE `item` ADD FOREIGN KEY (`owner`) REFERENCES "
+                                    "`player` (`id`);\n");
+  ExpectDumpError(
+      [&] {
+        Recorder ignored;
+        OpenDumpSource(bad, false)->Scan(ignored, {});
+      },
+      bad, 2, "foreign key column 'owner' is not a column of table 'item'");
+}
+
 TEST(MysqlDump, SkipCommentsNeedsNoTrailer) {
   Recorder r = ScanFixture("mysql_skip_comments.sql");
   EXPECT_EQ(r.Rows("pair"), (Rows{{I(1), T("x")}, {I(1), T("y")}}));
