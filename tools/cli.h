@@ -25,6 +25,7 @@
 #include <boost/program_options.hpp>
 
 #include "command_line.h"
+#include "steadyflake/generator.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
@@ -37,6 +38,8 @@ inline constexpr int kExitError = 2;  // usage, input, layout, state-file or loc
 // merge-check's verdicts beside kExitOk (safe) and kExitError (could not check).
 inline constexpr int kExitConflict = 1;  // a key overlaps
 inline constexpr int kExitRisk = 3;      // no overlap, but a server id issues IDs in both inputs
+// merge-plan: the plan was written, but some conflicts remain unresolved (listed).
+inline constexpr int kExitUnresolved = 4;
 // Standard output was closed by its reader: what a shell reports for a process killed by
 // SIGPIPE (128 + 13), so `set -o pipefail` scripts see the same status as for `yes | head`.
 inline constexpr int kExitOutputClosed = 141;
@@ -96,6 +99,22 @@ using mergecheck::GroupThousands;
 // CliError naming --layout or --epoch, with the engine's reason.
 Layout ResolveLayout(const boost::program_options::variables_map& vm);
 
+// The per-user state folder of a generator without --state-dir (documented in docs/cli.md):
+// $STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake (if absolute, as the XDG spec
+// requires), else $HOME/.local/state/steadyflake. Throws CliError when none is set.
+std::string DefaultStateDir();
+
+// A generator for `options`; the engine's Error becomes a CliError with the fix in the CLI's
+// terms.
+std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options);
+
+// merge-check's and merge-plan's shared options: "TABLE:COL[,COL]" (--key) and "TABLE:COL"
+// (--id-column, --not-id-column); and a --refs file, lines `item.owner_id -> player.id`, `#`
+// comments, blank lines. Throw CliError naming the text (the file and line).
+mergecheck::Options::ExtraKey ParseKeyOption(const std::string& text);
+mergecheck::Options::Column ParseColumnOption(const std::string& option, const std::string& text);
+std::vector<mergecheck::Options::Reference> ReadRefsFile(const std::string& path);
+
 // Writes a subcommand's help ("Usage: ...", what it does, its options) to standard output.
 void PrintHelp(std::string_view usage, std::string_view about,
                const boost::program_options::options_description& options);
@@ -108,6 +127,8 @@ int RunGen(const std::vector<std::string>& args);
 int RunDecode(const std::vector<std::string>& args);
 // Returns the merge checker's own statuses: 0 safe, 1 a key overlaps, 3 a shared server id.
 int RunMergeCheck(const std::vector<std::string>& args);
+// Returns 0 plan written (or nothing to do), 4 written with unresolved items (kExitUnresolved).
+int RunMergePlan(const std::vector<std::string>& args);
 
 // kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
 int ExitStatusOf(mergecheck::Report::Verdict verdict);

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <system_error>
 
 #include "cli.h"
 #include "steadyflake/error.h"
+#include "steadyflake/generator.h"
 #include "steadyflake/time_format.h"
 
 namespace steadyflake::cli {
@@ -123,6 +126,119 @@ void PrintHelp(std::string_view usage, std::string_view about,
   Output out(stdout, 4096);
   out.Append(text.str());
   out.Flush();
+}
+
+// The per-user state folder used without --state-dir (documented in docs/cli.md):
+// $STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake (if absolute, as the XDG spec
+// requires), else $HOME/.local/state/steadyflake.
+std::string DefaultStateDir() {
+  if (const char* dir = std::getenv("STEADYFLAKE_STATE_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/') {
+    return std::string(xdg) + "/steadyflake";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::string(home) + "/.local/state/steadyflake";
+  }
+  throw CliError("no state folder: none of STEADYFLAKE_STATE_DIR, XDG_STATE_HOME and HOME is set",
+                 "pass --state-dir D, or --no-state to accept IDs that may repeat across runs");
+}
+
+std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
+  try {
+    return std::make_unique<Generator>(options);
+  } catch (const Error& e) {
+    // The engine decides what is valid (server id range, max_lead ceiling) and says so; this
+    // adds only the fix in the CLI's terms where its message has none.
+    std::string fix;
+    switch (e.code()) {
+      case Error::Code::kInvalidArgument:
+        fix = "run 'steadyflake gen --help' for the options";
+        break;
+      case Error::Code::kLocked:
+        fix =
+            "wait for that process to finish; never run two generators with the same "
+            "--server-id at once";
+        break;
+      case Error::Code::kState:
+        fix =
+            "the state file is never replaced automatically: fix its permissions, or use the "
+            "--layout, --epoch and --server-id it was written with";
+        break;
+      case Error::Code::kClock:
+        fix = "check the system clock, --layout and --epoch";
+        break;
+    }
+    throw FromEngine("", e, fix);
+  }
+}
+
+// "TABLE:COL[,COL]" -> the extra key; throws CliError naming the text otherwise.
+mergecheck::Options::ExtraKey ParseKeyOption(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  mergecheck::Options::ExtraKey key;
+  if (colon != std::string::npos && colon > 0) {
+    key.table = text.substr(0, colon);
+    std::size_t start = colon + 1;
+    for (;;) {
+      const std::size_t comma = text.find(',', start);
+      key.columns.push_back(text.substr(start, comma - start));
+      if (key.columns.back().empty()) break;
+      if (comma == std::string::npos) return key;
+      start = comma + 1;
+    }
+  }
+  throw CliError("bad --key " + Quote(text) + ": not TABLE:COL[,COL]",
+                 "name a table and its columns, e.g. --key item:owner,slot");
+}
+
+// "TABLE:COL" of `option` -> the column; throws CliError naming the text otherwise.
+mergecheck::Options::Column ParseColumnOption(const std::string& option, const std::string& text) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
+      text.find_first_of(":,", colon + 1) != std::string::npos) {
+    throw CliError("bad " + option + " " + Quote(text) + ": not TABLE:COL",
+                   "name a table and one column, e.g. " + option + " player:id");
+  }
+  return {text.substr(0, colon), text.substr(colon + 1)};
+}
+
+std::vector<mergecheck::Options::Reference> ReadRefsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw CliError("cannot read --refs file " + Quote(path) + ": " + std::strerror(errno),
+                   "pass a readable file of lines 'item.owner_id -> player.id'");
+  }
+  std::vector<mergecheck::Options::Reference> refs;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::string text;
+    for (const char c : line) {
+      if (c != ' ' && c != '\t' && c != '\r') text += c;
+    }
+    if (text.empty()) continue;
+    const std::size_t arrow = text.find("->");
+    auto split = [](const std::string& s, std::string& table, std::string& column) {
+      const std::size_t dot = s.rfind('.');
+      if (dot == std::string::npos || dot == 0 || dot + 1 == s.size()) return false;
+      table = s.substr(0, dot);
+      column = s.substr(dot + 1);
+      return true;
+    };
+    mergecheck::Options::Reference r;
+    if (arrow == std::string::npos || !split(text.substr(0, arrow), r.table, r.column) ||
+        !split(text.substr(arrow + 2), r.ref_table, r.ref_column)) {
+      throw CliError(path + ":" + std::to_string(number) + ": " + Quote(line) +
+                         " is not TABLE.COLUMN -> TABLE.COLUMN",
+                     "write one reference per line, e.g. 'item.owner_id -> player.id' "
+                     "('#' starts a comment)");
+    }
+    refs.push_back(std::move(r));
+  }
+  return refs;
 }
 
 }  // namespace steadyflake::cli

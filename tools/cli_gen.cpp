@@ -24,52 +24,6 @@ namespace {
 // generator paces at its sustained rate, large enough that the one atomic per batch is nothing.
 constexpr uint64_t kChunk = 16384;
 
-// The per-user state folder used without --state-dir (documented in docs/cli.md):
-// $STEADYFLAKE_STATE_DIR, else $XDG_STATE_HOME/steadyflake (if absolute, as the XDG spec
-// requires), else $HOME/.local/state/steadyflake.
-std::string DefaultStateDir() {
-  if (const char* dir = std::getenv("STEADYFLAKE_STATE_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/') {
-    return std::string(xdg) + "/steadyflake";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return std::string(home) + "/.local/state/steadyflake";
-  }
-  throw CliError("no state folder: none of STEADYFLAKE_STATE_DIR, XDG_STATE_HOME and HOME is set",
-                 "pass --state-dir D, or --no-state to accept IDs that may repeat across runs");
-}
-
-std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
-  try {
-    return std::make_unique<Generator>(options);
-  } catch (const Error& e) {
-    // The engine decides what is valid (server id range, max_lead ceiling) and says so; this
-    // adds only the fix in the CLI's terms where its message has none.
-    std::string fix;
-    switch (e.code()) {
-      case Error::Code::kInvalidArgument:
-        fix = "run 'steadyflake gen --help' for the options";
-        break;
-      case Error::Code::kLocked:
-        fix =
-            "wait for that process to finish; never run two generators with the same "
-            "--server-id at once";
-        break;
-      case Error::Code::kState:
-        fix =
-            "the state file is never replaced automatically: fix its permissions, or use the "
-            "--layout, --epoch and --server-id it was written with";
-        break;
-      case Error::Code::kClock:
-        fix = "check the system clock, --layout and --epoch";
-        break;
-    }
-    throw FromEngine("", e, fix);
-  }
-}
-
 }  // namespace
 
 int RunGen(const std::vector<std::string>& args) {

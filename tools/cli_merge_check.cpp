@@ -27,37 +27,8 @@ namespace {
 constexpr char kUsage[] =
     "steadyflake merge-check A B [--layout L] [--epoch TIME] [--json]\n"
     "                              [--key TABLE:COL[,COL]]... [--id-column TABLE:COL]...\n"
-    "                              [--not-id-column TABLE:COL]... [--table T]... [--limit N]";
-
-// "TABLE:COL[,COL]" -> the extra key; throws CliError naming the text otherwise.
-mergecheck::Options::ExtraKey ParseKey(const std::string& text) {
-  const std::size_t colon = text.find(':');
-  mergecheck::Options::ExtraKey key;
-  if (colon != std::string::npos && colon > 0) {
-    key.table = text.substr(0, colon);
-    std::size_t start = colon + 1;
-    for (;;) {
-      const std::size_t comma = text.find(',', start);
-      key.columns.push_back(text.substr(start, comma - start));
-      if (key.columns.back().empty()) break;
-      if (comma == std::string::npos) return key;
-      start = comma + 1;
-    }
-  }
-  throw CliError("bad --key " + Quote(text) + ": not TABLE:COL[,COL]",
-                 "name a table and its columns, e.g. --key item:owner,slot");
-}
-
-// "TABLE:COL" of `option` -> the column; throws CliError naming the text otherwise.
-mergecheck::Options::Column ParseColumn(const std::string& option, const std::string& text) {
-  const std::size_t colon = text.find(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
-      text.find_first_of(":,", colon + 1) != std::string::npos) {
-    throw CliError("bad " + option + " " + Quote(text) + ": not TABLE:COL",
-                   "name a table and one column, e.g. " + option + " player:id");
-  }
-  return {text.substr(0, colon), text.substr(colon + 1)};
-}
+    "                              [--not-id-column TABLE:COL]... [--refs FILE]\n"
+    "                              [--table T]... [--limit N]";
 
 // Rows and bytes read, redrawn on one line of a terminal's stderr at most every 200 ms and
 // erased when done. Called from the checker's two reading threads; `mutex_` guards the rest.
@@ -105,6 +76,9 @@ int RunMergeCheck(const std::vector<std::string>& args) {
       "TABLE:COL: take server ids from this integer key too, even one judged legacy "
       "(repeatable)")("not-id-column", po::value<std::vector<std::string>>()->composing(),
                       "TABLE:COL: take no server ids from this integer key (repeatable)")(
+      "refs", po::value<std::string>(),
+      "FILE of references the schema does not declare, lines 'item.owner_id -> player.id': "
+      "shown under the keys they refer to")(
       "table", po::value<std::vector<std::string>>()->composing(),
       "check only this table (repeatable; names are case-sensitive)")(
       "limit", po::value(&limit_text)->default_value("1000"),
@@ -142,16 +116,17 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   options.limit = ParseUnsignedOption("--limit", limit_text, 0, UINT64_MAX);
   if (vm.count("key") != 0) {
     for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
-      options.extra_keys.push_back(ParseKey(key));
+      options.extra_keys.push_back(ParseKeyOption(key));
     }
   }
   for (const char* option : {"id-column", "not-id-column"}) {
     if (vm.count(option) == 0) continue;
     auto& list = std::string(option) == "id-column" ? options.id_columns : options.not_id_columns;
     for (const std::string& text : vm[option].as<std::vector<std::string>>()) {
-      list.push_back(ParseColumn(std::string("--") + option, text));
+      list.push_back(ParseColumnOption(std::string("--") + option, text));
     }
   }
+  if (vm.count("refs") != 0) options.references = ReadRefsFile(vm["refs"].as<std::string>());
   if (vm.count("table") != 0) options.tables = vm["table"].as<std::vector<std::string>>();
 
   mergecheck::Report report;

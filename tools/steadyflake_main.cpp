@@ -1,9 +1,10 @@
 // Copyright 2026 The steadyflake Authors.
 //
-// steadyflake: the command-line tool. `steadyflake layout|gen|decode|merge-check [options]`;
-// see docs/cli.md and docs/merging.md. main() only dispatches and turns every failure into one
-// line on stderr and a documented exit status: 0 success, 2 usage or input error, 141 standard
-// output closed early; merge-check adds 1 (a key overlaps) and 3 (a shared server id).
+// steadyflake: the command-line tool. `steadyflake layout|gen|decode|merge-check|merge-plan
+// [options]`; see docs/cli.md and docs/merging.md. main() only dispatches and turns every failure
+// into one line on stderr and a documented exit status: 0 success, 2 usage or input error, 141
+// standard output closed early; merge-check adds 1 (a key overlaps) and 3 (a shared server id),
+// merge-plan 4 (unresolved items).
 
 #include <csignal>
 #include <cstdio>
@@ -33,18 +34,21 @@ constexpr char kUsage[] =
     "  gen      issue IDs for one server id, one per line\n"
     "  decode   split IDs into time, server id and sequence\n"
     "  merge-check  check two shards (SQLite files or SQL dumps) for colliding keys\n"
+    "  merge-plan   plan the rewrite of shard B that lets it merge into shard A\n"
     "\n"
     "Run 'steadyflake <command> --help' for the options of a command.\n"
     "Exit status: 0 success; 2 usage or input error (one line on stderr);\n"
     "141 standard output closed before all output was written (e.g. '| head');\n"
-    "merge-check: 1 a key overlaps, 3 a server id issued IDs in both shards.\n";
+    "merge-check: 1 a key overlaps, 3 a server id issued IDs in both shards;\n"
+    "merge-plan: 4 plan written, but items remain unresolved.\n";
 
 }  // namespace
 
 int Run(const std::vector<std::string>& args) {
   if (args.empty()) {
-    throw CliError("missing command",
-                   "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check)");
+    throw CliError(
+        "missing command",
+        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan)");
   }
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -52,9 +56,11 @@ int Run(const std::vector<std::string>& args) {
   if (command == "gen") return RunGen(rest);
   if (command == "decode") return RunDecode(rest);
   if (command == "merge-check") return RunMergeCheck(rest);
+  if (command == "merge-plan") return RunMergePlan(rest);
   if (command.empty() || command[0] != '-') {
-    throw CliError("unknown command " + Quote(command),
-                   "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check)");
+    throw CliError(
+        "unknown command " + Quote(command),
+        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan)");
   }
 
   // Top-level options only.

@@ -19,13 +19,12 @@
 
 #include "collect.h"
 #include "compare.h"
+#include "references.h"
 #include "reread.h"
 #include "steadyflake/error.h"
 #include "verdict.h"
 
 namespace steadyflake::mergecheck {
-
-namespace {
 
 // A and B must be two files: the same file twice (by another name, a link or a hard link)
 // overlaps itself entirely, which says nothing about a merge.
@@ -42,10 +41,10 @@ void RefuseSameFile(const std::string& path_a, const std::string& path_b) {
   }
 }
 
-}  // namespace
-
-Report CheckSources(const std::string& path_a, Source& a, const std::string& path_b, Source& b,
-                    const Options& options, int64_t cutoff_ms) {
+Report CheckSources(
+    const std::string& path_a, Source& a, const std::string& path_b, Source& b,
+    const Options& options, int64_t cutoff_ms,
+    const std::function<void(const Collector& a, const Collector& b, Report& report)>& inspect) {
   Collector ca(options, 0, a);
   Collector cb(options, 1, b);
   CollectBoth(ca, cb, options.layout, cutoff_ms);
@@ -62,8 +61,10 @@ Report CheckSources(const std::string& path_a, Source& a, const std::string& pat
   TargetsOfB(comparison, options.limit);
   Reread(b, cb, comparison.targets_b);
   ListConflicts(comparison, options.limit, report);
+  FindReferences(b, cb, comparison, options, report);
 
   Decide(report);
+  if (inspect) inspect(ca, cb, report);
   return report;
 }
 

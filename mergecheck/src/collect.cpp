@@ -26,33 +26,42 @@
 namespace steadyflake::mergecheck {
 
 namespace {
+// Design section 10: every 32-bit auto-increment value decodes before the epoch + 2 s, in
+// `game` and in `snowflake`.
+constexpr int64_t kFirstIdMs = 2000;
+}  // namespace
+
+IdBounds IdBoundsOf(const Layout& layout, int64_t cutoff_ms) {
+  IdBounds b;
+  b.shift = layout.sequence_bits() + layout.server_bits();
+  b.max_id = static_cast<int64_t>((uint64_t{1} << (layout.time_bits() + b.shift)) - 1);
+  // The last tick whose start is not after the cutoff; -1: every ID is after it.
+  b.last_tick =
+      cutoff_ms < layout.epoch_ms()
+          ? -1
+          : static_cast<int64_t>(std::min<uint64_t>(layout.TickAt(cutoff_ms), layout.max_tick()));
+  // The last tick whose start is not after the epoch + kFirstIdMs.
+  b.first_tick = static_cast<int64_t>(
+      std::min<uint64_t>(layout.TickAt(layout.epoch_ms() + kFirstIdMs), layout.max_tick()));
+  return b;
+}
+
+namespace {
 
 // The counts of steadyflake IDs and of legacy values of a decoded key, and the distinct server
-// ids of its IDs. An ID's time is after the epoch + kFirstIdMs (design section 10: every 32-bit
-// auto-increment value decodes before that, in `game` and in `snowflake`) and not after
-// `cutoff_ms`. REQUIRES: ids sorted.
-constexpr int64_t kFirstIdMs = 2000;
+// ids of its IDs (IdBounds). REQUIRES: ids sorted.
 
 void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutoff_ms,
                uint64_t& id_count, uint64_t& legacy, std::vector<uint64_t>& servers) {
   const int q = layout.sequence_bits();
   const int s = layout.server_bits();
-  const int shift = q + s;
-  const int64_t max_id = static_cast<int64_t>((uint64_t{1} << (layout.time_bits() + shift)) - 1);
-  // The last tick whose start is not after the cutoff; -1: every ID is after it.
-  const int64_t last_tick =
-      cutoff_ms < layout.epoch_ms()
-          ? -1
-          : static_cast<int64_t>(std::min<uint64_t>(layout.TickAt(cutoff_ms), layout.max_tick()));
-  // The last tick whose start is not after the epoch + kFirstIdMs.
-  const auto first_tick = static_cast<int64_t>(
-      std::min<uint64_t>(layout.TickAt(layout.epoch_ms() + kFirstIdMs), layout.max_tick()));
+  const IdBounds bounds = IdBoundsOf(layout, cutoff_ms);
   const uint64_t mask = layout.max_server_id();
   const bool bitmap = s <= 24;
   std::vector<uint64_t> bits(bitmap ? ((uint64_t{1} << s) + 63) / 64 : 0);
   std::vector<uint64_t> list;
   for (const int64_t id : ids) {
-    if (id < 0 || id > max_id || (id >> shift) > last_tick || (id >> shift) <= first_tick) {
+    if (!bounds.Holds(id)) {
       ++legacy;
       continue;
     }

@@ -70,6 +70,20 @@ struct TableState {
   KeySet whole_rows;
 };
 
+// Which integers are steadyflake IDs of a layout: an ID's time is after the epoch + 2 s and not
+// after the cutoff; anything else (auto-increment values, negatives, values above the layout's
+// largest ID) is legacy.
+struct IdBounds {
+  int shift = 0;           // sequence + server bits
+  int64_t max_id = 0;      // the layout's largest ID
+  int64_t first_tick = 0;  // IDs' ticks are above it
+  int64_t last_tick = 0;   // and not above it (-1: none is)
+  bool Holds(int64_t id) const {
+    return id >= 0 && id <= max_id && (id >> shift) <= last_tick && (id >> shift) > first_tick;
+  }
+};
+IdBounds IdBoundsOf(const Layout& layout, int64_t cutoff_ms);
+
 // True when Options::tables (--table) selects `table`: it names it, or names nothing.
 bool Selected(const Options& options, const std::string& table);
 

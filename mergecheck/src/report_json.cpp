@@ -113,6 +113,17 @@ std::string FormatJson(const Report& report) {
     }
     if (!k.collations_b.empty()) key["collation_b"] = JoinComma(k.collations_b);
     if (!k.unknown_collations.empty()) key["unknown_collations"] = k.unknown_collations;
+    json references = json::array();
+    for (const ReferenceReport& r : k.references) {
+      json ref = {{"table", r.table}, {"column", r.column}, {"found", r.found}, {"rows", r.rows}};
+      if (r.found == "inferred") {
+        ref["distinct"] = r.distinct;
+        ref["key_values"] = r.key_values;
+      }
+      if (!r.also.empty()) ref["also"] = r.also;
+      references.push_back(std::move(ref));
+    }
+    key["references"] = std::move(references);
     key["id_use"] = nullptr;
     if (k.decoded) {
       key["ids_a"] = k.ids_a;

@@ -145,6 +145,20 @@ std::string FormatText(const Report& report, const Layout& layout) {
       out +=
           "    ... " + GroupThousands(k.overlap - shown) + " more (--json lists up to --limit)\n";
     }
+    // The blast radius of remapping the overlapping values in B (references.h).
+    for (const ReferenceReport& r : k.references) {
+      out += "  referenced by " + r.table + "." + r.column + " (" + r.found;
+      if (r.found == "inferred") {
+        out += ": " + GroupThousands(r.distinct) + " distinct values, all among the key's " +
+               GroupThousands(r.key_values);
+      }
+      out += "): " + GroupThousands(r.rows) + (r.rows == 1 ? " row" : " rows") +
+             " hold an overlapping value";
+      if (!r.also.empty()) {
+        out += "; also fits " + JoinComma(r.also) + ": name the one with --refs";
+      }
+      out += "\n";
+    }
     if (k.id_use == KeyReport::IdUse::kAnalysed && (k.legacy_a > 0 || k.legacy_b > 0)) {
       out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
              GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";

@@ -49,6 +49,16 @@ struct Options {
   };
   std::vector<Column> id_columns;
   std::vector<Column> not_id_columns;
+  // Columns that refer to a key (--refs FILE, lines `item.owner_id -> player.id`), beside the
+  // declared FOREIGN KEYs, the names and the inference that find the others (KeyReport::
+  // references). Each must name an integer column of a table in B and a single-column key.
+  struct Reference {
+    std::string table;
+    std::string column;
+    std::string ref_table;
+    std::string ref_column;
+  };
+  std::vector<Reference> references = {};
   // Only these tables (--table); empty: all.
   std::vector<std::string> tables;
   // Conflicting keys listed per key in the report (KeyReport::conflicts); 0: all. Default 1000.
@@ -67,6 +77,24 @@ struct ReportValue {
   Type type = Type::kNull;
   std::string text;  // decimal for kInteger (may exceed int64 for BIGINT UNSIGNED), the bytes
                      // for kText and kBlob, the literal for kReal
+};
+
+// A column of input B that refers to a single-column integer key: what a remap of the key's
+// overlapping values must rewrite too (merge-plan), and the blast radius merge-check shows.
+struct ReferenceReport {
+  std::string table;
+  std::string column;
+  // How it was found: "foreign key" (declared), "--refs", "name" (`<table>_id`, `<table>id`,
+  // `<table>_guid`), or "inferred" (an integer column, not a single-column key itself, whose
+  // non-NULL values all lie among the key's values in B, with at least 100 distinct values or
+  // 90% of the key's).
+  std::string found;
+  uint64_t rows = 0;        // rows of B whose value is one of the key's overlapping values
+  uint64_t distinct = 0;    // inferred: the column's distinct values (all among the key's)
+  uint64_t key_values = 0;  // inferred: the key's distinct values in B
+  // Inferred for more than one key ("guild.id"): the others it fits too. Ambiguous: a plan
+  // rewrites it for none of them until --refs says which.
+  std::vector<std::string> also = {};
 };
 
 struct KeyReport {
@@ -116,6 +144,9 @@ struct KeyReport {
   // True when a collation of the key was only approximated (ICU for MySQL 8's 0900 and
   // MariaDB's uca1400 collations): flagged, not a RISK.
   bool approximate = false;
+  // A single-column integer key with overlapping values: the columns of B that refer to it, by
+  // table and column (the blast radius of remapping its overlapping values in B).
+  std::vector<ReferenceReport> references = {};
 };
 
 struct InputReport {

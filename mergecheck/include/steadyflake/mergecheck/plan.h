@@ -1,0 +1,121 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The merge plan: what to rewrite in shard B so that it merges into shard A without a
+// collision (docs/merging.md "Merge day"). MakePlan checks the two inputs as Check() does,
+// with every conflict listed, and decides per overlapping key:
+//   - a single-column integer key: B's differing values get new ones. Keys of steadyflake IDs in
+//     64-bit columns get fresh IDs (PlanOptions::next_id, a generator under the merged server's
+//     id); legacy keys and keys in narrower columns (INT, INT UNSIGNED) get an offset that puts
+//     them above the largest value of A and B. Every column of B that refers to the key
+//     (KeyReport::references: declared FOREIGN KEYs, --refs, names, inference) is rewritten too;
+//   - a single-column text key: B's differing values are renamed by a template, unique against
+//     every value of A and B under A's collation and within the column's declared length;
+//   - any key whose conflicting value holds a remapped value in a referring column (the
+//     composite `player_slot(player_id, slot)`) follows the remap: nothing more to do;
+//   - a value whose rows are identical in A and B (a seeded reference row) is dropped from B;
+//   - anything else is unresolved, with the reason.
+// FormatPlanSql writes the rewrite as one transaction in B's dialect, FormatPlanJson the plan
+// for review, FormatPlanText the summary.
+
+#ifndef STEADYFLAKE_MERGECHECK_PLAN_H_
+#define STEADYFLAKE_MERGECHECK_PLAN_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+struct PlanOptions {
+  // The check's options (layout, --key, --id-column, --refs as Options::references, --table).
+  // Its `limit` is ignored: a plan needs every conflict.
+  Options check = {};
+  // The merged server's id: fresh IDs are issued under it. It must be held by neither input
+  // (MakePlan refuses it otherwise): a live server of A or B would issue the same IDs.
+  uint64_t server_id = 0;
+  // The template of a rename: `{name}` is B's value (shortened to fit the column, never the
+  // rest), `{server}` B's dominant server id. Must contain `{name}`.
+  std::string rename = "{name}.s{server}";
+  // Issues one fresh ID of `check.layout` under `server_id`, each larger than the last. Called
+  // only for keys of steadyflake IDs; may be empty when there are none (MakePlan throws then).
+  std::function<int64_t()> next_id = {};
+  // The time of the plan, for plan.json and the guard of rewrite-b.sql ("2026-11-23T20:05:00Z");
+  // default: now.
+  std::string made_at = {};
+};
+
+struct Plan {
+  Report check;                      // the check the plan was made from (every conflict listed)
+  std::string dialect;               // of rewrite-b.sql: "sqlite" or "mysql" (B's format)
+  std::string id;                    // names this plan in rewrite-b.sql's guard table
+  std::string made_at;               // ISO-8601
+  uint64_t server_id = 0;            // PlanOptions::server_id, retired once the plan is applied
+  std::optional<uint64_t> b_server;  // B's dominant server id (the rename's {server})
+
+  // New values for B's values of one single-column integer key.
+  struct Remap {
+    std::string table;
+    std::string column;
+    std::string method;  // "fresh IDs" or "offset"
+    int64_t offset = 0;  // method "offset": new = old + offset
+    std::string reason;  // why this method ("legacy values in INT: above A's and B's largest")
+    std::vector<std::pair<int64_t, int64_t>> values;  // old -> new, ascending by old
+    std::vector<ReferenceReport> references;          // rewritten with the key (not ambiguous)
+  };
+  // New values for B's values of one single-column text key.
+  struct Rename {
+    std::string table;
+    std::string column;
+    std::string collation;  // A's, under which each new value is unique
+    int max_length = 0;     // characters; 0: no declared length
+    std::vector<std::pair<std::string, std::string>> values;  // old (B's bytes) -> new
+  };
+  // Rows of B dropped because the same row (every column) is in A.
+  struct Drop {
+    std::string table;
+    std::vector<std::string> columns;            // the key they were found by
+    std::vector<std::vector<ReportValue>> keys;  // B's key values of the dropped rows
+  };
+  // Conflicts of a key that the remap of another key resolves (a referring column of the key
+  // holds a remapped value).
+  struct Follow {
+    std::string table;
+    std::vector<std::string> columns;
+    uint64_t values = 0;
+    std::string via;  // "player.id"
+  };
+  struct Unresolved {
+    std::string table;
+    std::vector<std::string> columns;
+    std::vector<ReportValue> value;  // empty: the whole key or column
+    std::string reason;
+  };
+  std::vector<Remap> remaps;
+  std::vector<Rename> renames;
+  std::vector<Drop> drops;
+  std::vector<Follow> follows;
+  std::vector<Unresolved> unresolved;
+};
+
+// Plans the rewrite of `path_b` (merged into `path_a`); both are only read. Throws
+// steadyflake::Error (kInvalidArgument) when the inputs cannot be checked (as Check), when
+// `server_id` issues IDs in A or B, when the template has no `{name}` or needs a `{server}` B
+// has none of, or when fresh IDs are needed and `next_id` is empty; and what next_id throws.
+Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOptions& options);
+
+// The rewrite of B, one transaction in Plan::dialect, refusing to run twice: SQL text.
+std::string FormatPlanSql(const Plan& plan);
+// The plan for review: every remap, rename, drop and follow with its reason and references
+// (table, column, how found, rows), and the unresolved items (docs/merging.md).
+std::string FormatPlanJson(const Plan& plan);
+// The summary for people: counts per key, the references, the unresolved items.
+std::string FormatPlanText(const Plan& plan);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_PLAN_H_

@@ -1,0 +1,551 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// MakePlan (plan.h): the check with every conflict listed, then one decision per conflicting
+// value. The check's collections give what the report does not say: each integer key's largest
+// value in A and B (for an offset), B's server ids by count (the rename's {server}), and the
+// columns' declared types (widths and lengths). Renames need every value of their column in
+// both inputs under A's collation, read by one more scan of each input.
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "checker.h"
+#include "collation.h"
+#include "collect.h"
+#include "key_set.h"
+#include "source.h"
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/plan.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+std::string IsoNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// What the plan needs of one single-column key beyond its KeyReport.
+struct KeyFacts {
+  int64_t max_a = std::numeric_limits<int64_t>::min();  // largest integer value in A
+  int64_t max_b = std::numeric_limits<int64_t>::min();
+  std::string type_a;  // the column's declared type in A
+  std::string type_b;
+};
+
+const KeyState* FindKey(const TableState* t, const std::string& lower_column) {
+  if (t == nullptr) return nullptr;
+  for (const KeyState& k : t->keys) {
+    if (k.lower.size() == 1 && k.lower[0] == lower_column) return &k;
+  }
+  return nullptr;
+}
+
+std::string DeclaredType(const TableState* t, const std::string& lower_column) {
+  if (t == nullptr) return {};
+  for (const Column& c : t->table.columns) {
+    if (AsciiLower(c.name) == lower_column) return c.declared_type;
+  }
+  return {};
+}
+
+// The largest value a MySQL integer column of `declared` type holds (SQLite's hold int64).
+int64_t IntegerTypeMax(const std::string& declared, bool mysql) {
+  if (!mysql) return std::numeric_limits<int64_t>::max();
+  const std::string t = AsciiLower(declared);
+  const bool is_unsigned = t.find("unsigned") != std::string::npos;
+  int bits = 32;
+  if (t.find("bigint") != std::string::npos) return std::numeric_limits<int64_t>::max();
+  if (t.find("mediumint") != std::string::npos) {
+    bits = 24;
+  } else if (t.find("smallint") != std::string::npos) {
+    bits = 16;
+  } else if (t.find("tinyint") != std::string::npos) {
+    bits = 8;
+  }
+  return is_unsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
+}
+
+// The characters a text column of `declared` type holds (`VARCHAR(12)`, `char(8)`), 0: no
+// declared length.
+int DeclaredLength(const std::string& declared) {
+  const std::string t = AsciiLower(declared);
+  if (t.find("char") == std::string::npos) return 0;
+  const std::size_t open = t.find('(');
+  if (open == std::string::npos) return 0;
+  int n = 0;
+  for (std::size_t i = open + 1; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+    n = n * 10 + (t[i] - '0');
+    if (n > 1000000) return 0;
+  }
+  return n;
+}
+
+// Characters (UTF-8 code points) of `text`.
+std::size_t Characters(std::string_view text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+// The first `n` characters of `text`.
+std::string_view FirstCharacters(std::string_view text, std::size_t n) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      if (seen == n) return text.substr(0, i);
+      ++seen;
+    }
+  }
+  return text;
+}
+
+// The equality keys of every value of some text columns, under some collations each, hashed:
+// what a rename must not equal.
+class TakenValues : public SourceVisitor {
+ public:
+  struct Column {
+    std::string table;
+    std::string lower_column;
+    std::vector<const Collation*> collations;  // nullptr: the bytes
+    std::unordered_set<uint64_t> taken = {};
+  };
+  explicit TakenValues(std::vector<Column>& columns) : columns_(columns) {}
+
+  std::vector<int> OnTable(const Table& table) override {
+    active_.clear();
+    std::vector<int> wanted;
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+      if (columns_[i].table != table.name) continue;
+      for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        if (AsciiLower(table.columns[c].name) != columns_[i].lower_column) continue;
+        active_.emplace_back(i, static_cast<int>(wanted.size()));
+        wanted.push_back(static_cast<int>(c));
+      }
+    }
+    return wanted;
+  }
+
+  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
+    for (const auto& [column, cell] : active_) {
+      const Value v =
+          ApplyAffinity(cells[static_cast<std::size_t>(cell)], Affinity::kText, buffer_);
+      if (v.tag != Value::Tag::kText && v.tag != Value::Tag::kBlob) continue;
+      Add(columns_[column], v.bytes);
+    }
+  }
+
+  // Adds the keys of `text` to `column`; returns false when one was there already.
+  static bool Add(Column& column, std::string_view text) {
+    bool fresh = true;
+    std::string key;
+    for (std::size_t i = 0; i < column.collations.size(); ++i) {
+      key.assign(1, static_cast<char>(i));
+      if (column.collations[i] == nullptr) {
+        key.append(text);
+      } else {
+        column.collations[i]->AppendKey(text, key);
+      }
+      fresh = column.taken.insert(HashBytes(key).lo).second && fresh;
+    }
+    return fresh;
+  }
+  // True when none of the keys of `text` is taken.
+  static bool Free(const Column& column, std::string_view text) {
+    std::string key;
+    for (std::size_t i = 0; i < column.collations.size(); ++i) {
+      key.assign(1, static_cast<char>(i));
+      if (column.collations[i] == nullptr) {
+        key.append(text);
+      } else {
+        column.collations[i]->AppendKey(text, key);
+      }
+      if (column.taken.count(HashBytes(key).lo) != 0) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::vector<Column>& columns_;
+  std::vector<std::pair<std::size_t, int>> active_;  // (column, cell)
+  ValueBuffer buffer_;
+};
+
+bool Contains(const std::vector<uint64_t>& sorted, uint64_t value) {
+  return std::binary_search(sorted.begin(), sorted.end(), value);
+}
+
+std::string KeyName(const KeyReport& k) {
+  std::string out = k.table + " (";
+  for (std::size_t i = 0; i < k.columns.size(); ++i) out += (i ? ", " : "") + k.columns[i];
+  return out + ")";
+}
+
+// The template's parts around {name}, with {server} filled in.
+struct Template {
+  std::string prefix;
+  std::string suffix;
+};
+
+Template SplitTemplate(const std::string& text, const std::optional<uint64_t>& server) {
+  std::string filled;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, 8, "{server}") == 0) {
+      filled += std::to_string(*server);
+      i += 8;
+    } else {
+      filled += text[i++];
+    }
+  }
+  const std::size_t at = filled.find("{name}");
+  return {filled.substr(0, at), filled.substr(at + 6)};
+}
+
+}  // namespace
+
+Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOptions& options) {
+  if (options.rename.find("{name}") == std::string::npos) {
+    throw Error(Error::Code::kInvalidArgument,
+                "--rename '" + options.rename +
+                    "' has no {name}; the template must keep the name, e.g. '{name}.s{server}'");
+  }
+  RefuseSameFile(path_a, path_b);
+  const std::unique_ptr<Source> a = OpenSource(path_a);
+  const std::unique_ptr<Source> b = OpenSource(path_b);
+  Options check = options.check;
+  check.limit = 0;
+  constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;
+  const int64_t now_ms =
+      check.now_ms.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
+  const int64_t cutoff_ms = now_ms + kDayMs;
+
+  std::map<std::size_t, KeyFacts> facts;   // by index into Report::keys
+  std::map<uint64_t, uint64_t> b_servers;  // B's server ids by count of IDs
+  Plan plan;
+  plan.check = CheckSources(
+      path_a, *a, path_b, *b, check, cutoff_ms,
+      [&](const Collector& ca, const Collector& cb, Report& report) {
+        const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
+        for (std::size_t i = 0; i < report.keys.size(); ++i) {
+          const KeyReport& k = report.keys[i];
+          if (k.columns.size() != 1) continue;
+          const std::string lower = AsciiLower(k.columns[0]);
+          const TableState* ta = ca.Find(k.table);
+          const TableState* tb = cb.Find(k.table);
+          KeyFacts& f = facts[i];
+          f.type_a = DeclaredType(ta, lower);
+          f.type_b = DeclaredType(tb, lower);
+          const KeyState* ka = FindKey(ta, lower);
+          const KeyState* kb = FindKey(tb, lower);
+          if (ka != nullptr && !ka->set.integers().empty()) f.max_a = ka->set.integers().back();
+          if (kb != nullptr && !kb->set.integers().empty()) f.max_b = kb->set.integers().back();
+          if (k.id_use == KeyReport::IdUse::kAnalysed && kb != nullptr) {
+            const int q = check.layout.sequence_bits();
+            for (const int64_t id : kb->set.integers()) {
+              if (!bounds.Holds(id)) continue;
+              ++b_servers[(static_cast<uint64_t>(id) >> q) & check.layout.max_server_id()];
+            }
+          }
+        }
+      });
+  Report& report = plan.check;
+  plan.server_id = options.server_id;
+  plan.made_at = options.made_at.empty() ? IsoNow() : options.made_at;
+  plan.dialect =
+      report.inputs[1].format.rfind("mysql", 0) == 0 ? std::string("mysql") : std::string("sqlite");
+  const bool mysql = plan.dialect == "mysql";
+
+  for (const auto& [servers, where] :
+       {std::pair{&report.servers_a, "A"}, {&report.servers_b, "B"}}) {
+    if (Contains(*servers, options.server_id)) {
+      const uint64_t highest = std::max(report.servers_a.empty() ? 0 : report.servers_a.back(),
+                                        report.servers_b.empty() ? 0 : report.servers_b.back());
+      throw Error(Error::Code::kInvalidArgument,
+                  "--server-id " + std::to_string(options.server_id) + " issued IDs in shard " +
+                      where + ", so fresh IDs under it could repeat theirs; pass a server id " +
+                      "neither shard holds, e.g. " + std::to_string(highest + 1));
+    }
+  }
+  uint64_t best = 0;
+  for (const auto& [server, count] : b_servers) {
+    if (count > best) {
+      best = count;
+      plan.b_server = server;
+    }
+  }
+
+  // The referring columns of every integer key (by lowercase table and column), and which keys
+  // are themselves such a column: those follow the key they refer to, never remapped alone.
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> referring;
+  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+    for (const ReferenceReport& r : report.keys[i].references) {
+      if (!r.also.empty()) continue;
+      referring[{AsciiLower(r.table), AsciiLower(r.column)}].push_back(i);
+    }
+  }
+  auto refers = [&](const std::string& table, const std::string& column) {
+    const auto it = referring.find({AsciiLower(table), AsciiLower(column)});
+    return it == referring.end() ? std::vector<std::size_t>() : it->second;
+  };
+
+  // 1. Integer keys: remap B's differing values; identical rows are dropped.
+  std::map<std::size_t, std::vector<int64_t>> remapped;  // key -> old values, ascending
+  std::map<std::size_t, std::size_t> remap_index;        // key -> index into plan.remaps
+  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+    const KeyReport& k = report.keys[i];
+    if (k.overlap == 0 || k.columns.size() != 1 || !k.decoded) continue;
+    if (!refers(k.table, k.columns[0]).empty()) continue;  // follows (3.)
+    Plan::Remap remap;
+    remap.table = k.table;
+    remap.column = k.columns[0];
+    Plan::Drop drop{k.table, k.columns, {}};
+    std::vector<int64_t> olds;
+    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
+      const ReportValue& v = k.conflicts[c][0];
+      if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
+        drop.keys.push_back(k.conflicts[c]);
+        continue;
+      }
+      if (v.type != ReportValue::Type::kInteger || v.text.size() > 19 ||
+          (v.text.size() == 19 && v.text > "9223372036854775807")) {
+        plan.unresolved.push_back({k.table, k.columns, {v}, "not an integer a remap can give"});
+        continue;
+      }
+      olds.push_back(std::stoll(v.text));
+    }
+    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
+    if (olds.empty()) continue;
+    const KeyFacts& f = facts[i];
+    const int64_t type_max =
+        std::min(IntegerTypeMax(f.type_a, mysql), IntegerTypeMax(f.type_b, mysql));
+    const bool ids = k.ids_b > 0 && k.ids_b >= k.legacy_b;
+    if (type_max == std::numeric_limits<int64_t>::max() && ids) {
+      if (!options.next_id) {
+        throw Error(Error::Code::kInvalidArgument,
+                    KeyName(k) + " needs fresh IDs, and no generator was given");
+      }
+      remap.method = "fresh IDs";
+      remap.reason = "steadyflake IDs (" + GroupThousands(k.ids_b) + " of " +
+                     GroupThousands(k.ids_b + k.legacy_b) + " values of B): fresh IDs of server " +
+                     std::to_string(options.server_id);
+      for (const int64_t old : olds) remap.values.emplace_back(old, options.next_id());
+    } else {
+      const int64_t top = std::max(f.max_a, f.max_b);
+      int64_t offset = 0;
+      int64_t last = 0;
+      const bool overflow = __builtin_sub_overflow(top, olds.front(), &offset) ||
+                            __builtin_add_overflow(offset, 1, &offset) ||
+                            __builtin_add_overflow(olds.back(), offset, &last);
+      const std::string type = f.type_b.empty() ? std::string("its type") : f.type_b;
+      remap.method = "offset";
+      remap.reason =
+          std::string(ids ? "IDs in a narrow column (" + type + ")" : "legacy values in " + type) +
+          ": moved above the largest value of A and B, " + std::to_string(top);
+      if (overflow || last > type_max) {
+        plan.unresolved.push_back({k.table,
+                                   k.columns,
+                                   {},
+                                   "an offset above the largest value (" + std::to_string(top) +
+                                       ") takes " + std::to_string(olds.size()) + " values past " +
+                                       type + "'s largest, " + std::to_string(type_max) +
+                                       "; widen the column in both shards first"});
+        continue;
+      }
+      remap.offset = offset;
+      for (const int64_t old : olds) remap.values.emplace_back(old, old + remap.offset);
+    }
+    for (const ReferenceReport& r : k.references) {
+      if (r.also.empty()) {
+        remap.references.push_back(r);
+      } else {
+        std::string keys = KeyName(k);
+        for (const std::string& other : r.also) keys += " and " + other;
+        plan.unresolved.push_back({r.table,
+                                   {r.column},
+                                   {},
+                                   "inferred to refer to " + keys + "; say which with --refs " +
+                                       "(a line '" + r.table + "." + r.column + " -> " + k.table +
+                                       "." + k.columns[0] + "'), it is not rewritten"});
+      }
+    }
+    remapped[i] = olds;
+    remap_index[i] = plan.remaps.size();
+    plan.remaps.push_back(std::move(remap));
+  }
+
+  // 2. Text keys: rename B's differing values; identical rows are dropped.
+  std::optional<Template> parts;
+  std::vector<TakenValues::Column> taken;
+  std::vector<std::size_t> rename_keys;
+  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+    const KeyReport& k = report.keys[i];
+    if (k.overlap == 0 || k.columns.size() != 1 || k.decoded || k.conflicts.empty() ||
+        k.conflicts[0][0].type != ReportValue::Type::kText) {
+      continue;
+    }
+    if (!parts) {
+      if (options.rename.find("{server}") != std::string::npos && !plan.b_server) {
+        throw Error(Error::Code::kInvalidArgument,
+                    "--rename '" + options.rename + "' names {server}, and shard B has no " +
+                        "steadyflake IDs to take its server id from; pass a template without " +
+                        "it, e.g. --rename '{name}.b'");
+      }
+      parts = SplitTemplate(options.rename, plan.b_server);
+    }
+    TakenValues::Column column{k.table, AsciiLower(k.columns[0]), {}};
+    const std::string collation = k.collations.empty() ? std::string() : k.collations[0];
+    if (collation.empty()) {
+      column.collations.push_back(nullptr);
+    } else if (const Collation* c = Collation::Find(collation); c != nullptr) {
+      column.collations.push_back(c);
+    } else {
+      // Unknown: unique as bytes and under the two commonest case-insensitive collations.
+      column.collations = {nullptr, Collation::Find("utf8mb4_general_ci"),
+                           Collation::Find("utf8mb4_unicode_ci")};
+    }
+    taken.push_back(std::move(column));
+    rename_keys.push_back(i);
+  }
+  if (!taken.empty()) {
+    std::vector<std::string> only;
+    for (const TakenValues::Column& c : taken) only.push_back(c.table);
+    TakenValues visitor(taken);
+    a->Scan(visitor, only);
+    b->Scan(visitor, only);
+  }
+  for (std::size_t n = 0; n < rename_keys.size(); ++n) {
+    const KeyReport& k = report.keys[rename_keys[n]];
+    const KeyFacts& f = facts[rename_keys[n]];
+    Plan::Rename rename;
+    rename.table = k.table;
+    rename.column = k.columns[0];
+    rename.collation = k.collations.empty() ? std::string("the bytes") : k.collations[0];
+    const int la = DeclaredLength(f.type_a);
+    const int lb = DeclaredLength(f.type_b);
+    rename.max_length = la == 0 ? lb : (lb == 0 ? la : std::min(la, lb));
+    Plan::Drop drop{k.table, k.columns, {}};
+    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
+      if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
+        drop.keys.push_back(k.conflicts[c]);
+        continue;
+      }
+      const bool own = c < k.conflicts_b.size() && !k.conflicts_b[c].empty();
+      const ReportValue& old = own ? k.conflicts_b[c][0] : k.conflicts[c][0];
+      std::string chosen;
+      for (int attempt = 1; attempt <= 100 && chosen.empty(); ++attempt) {
+        // Another suffix after the first: "-2", "-3", ...; the name part is shortened to fit.
+        const std::string suffix =
+            parts->suffix + (attempt == 1 ? std::string() : "-" + std::to_string(attempt));
+        const std::size_t fixed = Characters(parts->prefix) + Characters(suffix);
+        std::size_t keep = Characters(old.text);
+        if (rename.max_length != 0) {
+          const auto room = static_cast<std::size_t>(rename.max_length);
+          if (room <= fixed) break;  // no room left for the name
+          keep = std::min(keep, room - fixed);
+        }
+        const std::string name =
+            parts->prefix + std::string(FirstCharacters(old.text, keep)) + suffix;
+        if (TakenValues::Free(taken[n], name)) chosen = name;
+      }
+      if (chosen.empty()) {
+        plan.unresolved.push_back(
+            {k.table,
+             k.columns,
+             {old},
+             "no rename by '" + options.rename + "' is unique under " + rename.collation +
+                 (rename.max_length ? " within " + std::to_string(rename.max_length) + " characters"
+                                    : std::string()) +
+                 "; rename it by hand or pass another --rename"});
+        continue;
+      }
+      TakenValues::Add(taken[n], chosen);
+      rename.values.emplace_back(old.text, chosen);
+    }
+    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
+    if (!rename.values.empty()) plan.renames.push_back(std::move(rename));
+  }
+
+  // 3. Every other key: a conflict follows a remap when a referring column of the key holds a
+  // remapped value; else identical rows are dropped; else it is unresolved.
+  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+    const KeyReport& k = report.keys[i];
+    if (k.overlap == 0 || remapped.count(i) != 0) continue;
+    if (std::find(rename_keys.begin(), rename_keys.end(), i) != rename_keys.end()) continue;
+    if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) continue;
+    std::map<std::string, uint64_t> via;
+    Plan::Drop drop{k.table, k.columns, {}};
+    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
+      const auto& row = k.conflicts[c];
+      std::string by;
+      for (std::size_t j = 0; j < k.columns.size() && by.empty(); ++j) {
+        if (row[j].type != ReportValue::Type::kInteger) continue;
+        for (const std::size_t target : refers(k.table, k.columns[j])) {
+          const auto it = remapped.find(target);
+          if (it == remapped.end()) continue;
+          int64_t value = 0;
+          try {
+            value = std::stoll(row[j].text);
+          } catch (const std::exception&) {
+            continue;
+          }
+          if (std::binary_search(it->second.begin(), it->second.end(), value)) {
+            by = report.keys[target].table + "." + report.keys[target].columns[0];
+            break;
+          }
+        }
+      }
+      if (!by.empty()) {
+        ++via[by];
+      } else if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
+        drop.keys.push_back(row);
+      } else {
+        plan.unresolved.push_back(
+            {k.table, k.columns, row,
+             "differs from A's row, and no remap or rename changes it; edit or delete the row "
+             "in B, or declare the key's references (--refs) if a column refers to a remapped "
+             "key"});
+      }
+    }
+    for (const auto& [name, count] : via) plan.follows.push_back({k.table, k.columns, count, name});
+    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
+  }
+
+  // The plan's name: its inputs, time and every change, hashed.
+  std::string identity = path_a + '\n' + path_b + '\n' + plan.made_at + '\n';
+  for (const Plan::Remap& r : plan.remaps) {
+    for (const auto& [from, to] : r.values) {
+      identity += std::to_string(from) + ">" + std::to_string(to) + ",";
+    }
+  }
+  for (const Plan::Rename& r : plan.renames) {
+    for (const auto& [from, to] : r.values) identity += from + ">" + to + ",";
+  }
+  const Hash128 h = HashBytes(identity);
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h.lo));
+  plan.id = id;
+  return plan;
+}
+
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,426 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The plan's three forms (plan.h): rewrite-b.sql, plan.json and the summary.
+//
+// rewrite-b.sql is one transaction. Every change goes through a temporary table of old and new
+// values (or of the keys of the rows to drop), filled before the guard: a row for this plan in
+// `steadyflake_merge_plan`. A second run fails at the guard: SQLite's INSERT OR ROLLBACK ends
+// the transaction, which takes the temporary tables with it, so every later statement fails
+// too, even in a client that goes on after an error (the sqlite3 shell does); MySQL's client
+// stops at the first error and the open transaction is rolled back. Each UPDATE is OR ROLLBACK
+// in SQLite for the same reason. Changes by value also make a rerun harmless: no new value is
+// an old one (offsets land above every value, fresh IDs are new, renames are unique).
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "steadyflake/mergecheck/plan.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::size_t kRowsPerInsert = 500;
+
+bool ValidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0) return false;
+    std::size_t n = 0;
+    if (c < 0x80) {
+      n = 0;
+    } else if ((c & 0xE0) == 0xC0 && c >= 0xC2) {
+      n = 1;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+    } else if ((c & 0xF8) == 0xF0 && c <= 0xF4) {
+      n = 3;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size() && n != 0) return false;  // cut short
+    for (std::size_t k = 1; k <= n; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+class Writer {
+ public:
+  explicit Writer(bool mysql) : mysql_(mysql) {}
+
+  std::string Name(std::string_view name) const {
+    const char q = mysql_ ? '`' : '"';
+    std::string out(1, q);
+    for (const char c : name) {
+      out += c;
+      if (c == q) out += q;
+    }
+    return out + q;
+  }
+
+  // A text value: MySQL compares the temporary tables' VARBINARY columns as bytes, so text goes
+  // as hex; SQLite takes it as written when it is UTF-8, else cast from its bytes.
+  std::string Text(std::string_view bytes) const {
+    std::string out;
+    if (!mysql_ && ValidUtf8(bytes)) {
+      out = "'";
+      for (const char c : bytes) {
+        out += c;
+        if (c == '\'') out += '\'';
+      }
+      return out + "'";
+    }
+    out = "X'";
+    AppendHex(out, bytes);
+    out += "'";
+    return mysql_ ? out : "CAST(" + out + " AS TEXT)";
+  }
+
+  std::string Value(const ReportValue& v) const {
+    switch (v.type) {
+      case ReportValue::Type::kNull:
+        return "NULL";
+      case ReportValue::Type::kInteger:
+      case ReportValue::Type::kReal:
+        return v.text;
+      case ReportValue::Type::kText:
+        return Text(v.text);
+      case ReportValue::Type::kBlob: {
+        std::string out = "X'";
+        AppendHex(out, v.text);
+        return out + "'";
+      }
+    }
+    return "NULL";
+  }
+
+  // INSERTs of `rows` (each already a parenthesised list) into `table`, 500 rows a statement.
+  void Insert(std::string& out, const std::string& table, const std::vector<std::string>& rows) {
+    for (std::size_t i = 0; i < rows.size(); i += kRowsPerInsert) {
+      out += "INSERT INTO " + table + " VALUES\n";
+      const std::size_t end = std::min(rows.size(), i + kRowsPerInsert);
+      for (std::size_t j = i; j < end; ++j) out += "  " + rows[j] + (j + 1 < end ? ",\n" : ";\n");
+    }
+  }
+
+  bool mysql() const { return mysql_; }
+
+ private:
+  bool mysql_;
+};
+
+std::string Columns(const std::vector<std::string>& columns) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? ", " : "") + columns[i];
+  return out + ")";
+}
+
+json ToJson(const ReportValue& v) {
+  switch (v.type) {
+    case ReportValue::Type::kNull:
+      return nullptr;
+    case ReportValue::Type::kBlob:
+      return BlobLiteral(v.text);
+    default:
+      return v.text;
+  }
+}
+
+json ValuesJson(const std::vector<ReportValue>& row) {
+  json out = json::array();
+  for (const ReportValue& v : row) out.push_back(ToJson(v));
+  return out;
+}
+
+json ReferencesJson(const std::vector<ReferenceReport>& references) {
+  json out = json::array();
+  for (const ReferenceReport& r : references) {
+    json ref = {{"table", r.table}, {"column", r.column}, {"found", r.found}, {"rows", r.rows}};
+    if (r.found == "inferred") {
+      ref["distinct"] = r.distinct;
+      ref["key_values"] = r.key_values;
+    }
+    out.push_back(std::move(ref));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string FormatPlanSql(const Plan& plan) {
+  Writer w(plan.dialect == "mysql");
+  const bool mysql = w.mysql();
+  const std::string temp = mysql ? "" : "temp.";
+  std::string out;
+  out += "-- steadyflake merge-plan " + plan.id + ", made " + plan.made_at + ": the rewrite of\n";
+  out += "-- shard B (" + plan.check.inputs[1].path + ") before it is merged into A (" +
+         plan.check.inputs[0].path + ").\n";
+  out += "-- Review plan.json beside this file first. Apply it to a copy of B, then check again:\n";
+  out += mysql ? "--   mysql --database=B_COPY < rewrite-b.sql\n"
+               : "--   sqlite3 B_COPY.db < rewrite-b.sql\n";
+  out +=
+      "-- One transaction; a second run fails at the guard (steadyflake_merge_plan) and changes\n";
+  out += "-- nothing.\n";
+  if (mysql) {
+    out += "SET @steadyflake_fk_checks = @@FOREIGN_KEY_CHECKS;\n";
+    out += "SET FOREIGN_KEY_CHECKS = 0;\n";
+    out +=
+        "CREATE TABLE IF NOT EXISTS steadyflake_merge_plan (plan VARCHAR(64) NOT NULL PRIMARY "
+        "KEY,\n  applied_at DATETIME NOT NULL) ENGINE=InnoDB;\n";
+  } else {
+    out += "BEGIN IMMEDIATE;\n";
+    out += "PRAGMA defer_foreign_keys = ON;\n";
+  }
+
+  // The temporary tables, filled before the guard.
+  std::vector<std::string> changes;  // the statements after the guard
+  for (std::size_t i = 0; i < plan.drops.size(); ++i) {
+    const Plan::Drop& d = plan.drops[i];
+    const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
+    std::string columns;
+    std::string keys;
+    std::string on;
+    for (std::size_t c = 0; c < d.columns.size(); ++c) {
+      const std::string k = "k" + std::to_string(c + 1);
+      std::string type;
+      if (mysql) {
+        bool integers = true;
+        std::size_t longest = 1;
+        for (const auto& row : d.keys) {
+          integers = integers && row[c].type == ReportValue::Type::kInteger;
+          longest = std::max(longest, row[c].text.size());
+        }
+        type = integers ? " DECIMAL(20, 0)" : " VARBINARY(" + std::to_string(longest) + ")";
+      }
+      columns += (c ? ", " : "") + k + type;
+      keys += (c ? ", " : "") + k;
+      on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
+    }
+    out += std::string(mysql ? "CREATE TEMPORARY TABLE " : "CREATE TEMP TABLE ") + table + " (" +
+           columns + ");\n";
+    std::vector<std::string> rows;
+    for (const auto& row : d.keys) {
+      std::string r = "(";
+      for (std::size_t c = 0; c < row.size(); ++c) r += (c ? ", " : "") + w.Value(row[c]);
+      rows.push_back(r + ")");
+    }
+    w.Insert(out, temp + table, rows);
+    std::string names;
+    for (std::size_t c = 0; c < d.columns.size(); ++c)
+      names += (c ? ", " : "") + w.Name(d.columns[c]);
+    if (mysql) {
+      changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
+                        on + ";");
+    } else {
+      changes.push_back("DELETE FROM " + w.Name(d.table) + " WHERE (" + names + ") IN (SELECT " +
+                        keys + " FROM " + temp + table + ");");
+    }
+  }
+  auto update = [&](const std::string& table, const std::string& column, const std::string& map) {
+    if (mysql) {
+      return "UPDATE " + w.Name(table) + " AS t JOIN " + map + " AS m ON t." + w.Name(column) +
+             " = m.old SET t." + w.Name(column) + " = m.new;";
+    }
+    return "UPDATE OR ROLLBACK " + w.Name(table) + " SET " + w.Name(column) + " = m.new FROM " +
+           temp + map + " AS m WHERE " + w.Name(table) + "." + w.Name(column) + " = m.old;";
+  };
+  for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
+    const Plan::Remap& r = plan.remaps[i];
+    const std::string map = "steadyflake_map_" + std::to_string(i + 1);
+    out += mysql
+               ? "CREATE TEMPORARY TABLE " + map +
+                     " (old BIGINT NOT NULL PRIMARY KEY, new BIGINT NOT NULL);\n"
+               : "CREATE TEMP TABLE " + map + " (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);\n";
+    std::vector<std::string> rows;
+    for (const auto& [from, to] : r.values) {
+      rows.push_back("(" + std::to_string(from) + ", " + std::to_string(to) + ")");
+    }
+    w.Insert(out, temp + map, rows);
+    changes.push_back("-- " + r.table + "." + r.column + ": " + r.method + ", " +
+                      std::to_string(r.values.size()) + " values");
+    changes.push_back(update(r.table, r.column, map));
+    for (const ReferenceReport& ref : r.references) {
+      changes.push_back(update(ref.table, ref.column, map));
+    }
+  }
+  for (std::size_t i = 0; i < plan.renames.size(); ++i) {
+    const Plan::Rename& r = plan.renames[i];
+    const std::string map = "steadyflake_name_" + std::to_string(i + 1);
+    std::size_t longest = 1;
+    for (const auto& [from, to] : r.values) longest = std::max({longest, from.size(), to.size()});
+    out += mysql ? "CREATE TEMPORARY TABLE " + map + " (old VARBINARY(" + std::to_string(longest) +
+                       ") NOT NULL PRIMARY KEY, new VARBINARY(" + std::to_string(longest) +
+                       ") NOT NULL);\n"
+                 : "CREATE TEMP TABLE " + map + " (old TEXT PRIMARY KEY, new TEXT NOT NULL);\n";
+    std::vector<std::string> rows;
+    for (const auto& [from, to] : r.values)
+      rows.push_back("(" + w.Text(from) + ", " + w.Text(to) + ")");
+    w.Insert(out, temp + map, rows);
+    changes.push_back("-- " + r.table + "." + r.column + ": " + std::to_string(r.values.size()) +
+                      " renamed");
+    changes.push_back(update(r.table, r.column, map));
+  }
+
+  // The guard, then the changes.
+  if (mysql) {
+    out += "START TRANSACTION;\n";
+    out += "INSERT INTO steadyflake_merge_plan VALUES ('" + plan.id + "', NOW());\n";
+  } else {
+    out +=
+        "CREATE TABLE IF NOT EXISTS steadyflake_merge_plan (plan TEXT PRIMARY KEY, "
+        "applied_at TEXT NOT NULL);\n";
+    out += "INSERT OR ROLLBACK INTO steadyflake_merge_plan VALUES ('" + plan.id +
+           "', datetime('now'));\n";
+  }
+  for (const std::string& s : changes) out += s + "\n";
+  out += "COMMIT;\n";
+  if (mysql) out += "SET FOREIGN_KEY_CHECKS = @steadyflake_fk_checks;\n";
+  return out;
+}
+
+std::string FormatPlanJson(const Plan& plan) {
+  json doc;
+  doc["plan"] = plan.id;
+  doc["made_at"] = plan.made_at;
+  for (int i = 0; i < 2; ++i) {
+    doc[i == 0 ? "a" : "b"] = {{"path", plan.check.inputs[i].path},
+                               {"format", plan.check.inputs[i].format}};
+  }
+  doc["dialect"] = plan.dialect;
+  doc["server_id"] = plan.server_id;
+  doc["b_server"] = plan.b_server ? json(*plan.b_server) : json(nullptr);
+  json remaps = json::array();
+  for (const Plan::Remap& r : plan.remaps) {
+    json values = json::array();
+    for (const auto& [from, to] : r.values) {
+      values.push_back({std::to_string(from), std::to_string(to)});
+    }
+    json entry = {{"table", r.table}, {"column", r.column}, {"method", r.method}};
+    if (r.method == "offset") entry["offset"] = std::to_string(r.offset);
+    entry["reason"] = r.reason;
+    entry["count"] = r.values.size();
+    entry["values"] = std::move(values);
+    entry["references"] = ReferencesJson(r.references);
+    remaps.push_back(std::move(entry));
+  }
+  doc["remaps"] = std::move(remaps);
+  json renames = json::array();
+  for (const Plan::Rename& r : plan.renames) {
+    json values = json::array();
+    for (const auto& [from, to] : r.values) values.push_back({from, to});
+    renames.push_back({{"table", r.table},
+                       {"column", r.column},
+                       {"collation", r.collation},
+                       {"max_length", r.max_length},
+                       {"reason", "the same value in A (under " + r.collation + ")"},
+                       {"count", r.values.size()},
+                       {"values", std::move(values)}});
+  }
+  doc["renames"] = std::move(renames);
+  json drops = json::array();
+  for (const Plan::Drop& d : plan.drops) {
+    json keys = json::array();
+    for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
+    drops.push_back({{"table", d.table},
+                     {"columns", d.columns},
+                     {"reason", "the same row (every column) is in A"},
+                     {"rows", d.keys.size()},
+                     {"keys", std::move(keys)}});
+  }
+  doc["drops"] = std::move(drops);
+  json follows = json::array();
+  for (const Plan::Follow& f : plan.follows) {
+    follows.push_back({{"table", f.table},
+                       {"columns", f.columns},
+                       {"values", f.values},
+                       {"via", f.via},
+                       {"reason", "a column of the key refers to " + f.via + ", remapped"}});
+  }
+  doc["follows"] = std::move(follows);
+  json unresolved = json::array();
+  for (const Plan::Unresolved& u : plan.unresolved) {
+    unresolved.push_back({{"table", u.table},
+                          {"columns", u.columns},
+                          {"value", u.value.empty() ? json(nullptr) : ValuesJson(u.value)},
+                          {"reason", u.reason}});
+  }
+  doc["unresolved"] = std::move(unresolved);
+  return doc.dump(2) + "\n";
+}
+
+std::string FormatPlanText(const Plan& plan) {
+  std::string out = "merge plan " + plan.id + ": rewrite B (" + plan.check.inputs[1].path + ", " +
+                    plan.check.inputs[1].format + ") to merge into A (" +
+                    plan.check.inputs[0].path + ", " + plan.check.inputs[0].format + ")\n";
+  for (const Plan::Remap& r : plan.remaps) {
+    out += "remap " + r.table + " (" + r.column + "): " + GroupThousands(r.values.size()) +
+           " values, " + (r.method == "offset" ? "offset +" + std::to_string(r.offset) : r.method) +
+           " (" + r.reason + ")\n";
+    for (const ReferenceReport& ref : r.references) {
+      out += "  and " + ref.table + "." + ref.column + " (" + ref.found +
+             "): " + GroupThousands(ref.rows) + (ref.rows == 1 ? " row\n" : " rows\n");
+    }
+  }
+  for (const Plan::Rename& r : plan.renames) {
+    out += "rename " + r.table + " (" + r.column + "): " + GroupThousands(r.values.size()) +
+           " values, unique under " + r.collation +
+           (r.max_length ? " within " + std::to_string(r.max_length) + " characters" : "") + "\n";
+    for (std::size_t i = 0; i < r.values.size() && i < 10; ++i) {
+      std::string line = "    '";
+      AppendEscaped(line, r.values[i].first, Escape::kNonAscii);
+      line += "' -> '";
+      AppendEscaped(line, r.values[i].second, Escape::kNonAscii);
+      out += line + "'\n";
+    }
+    if (r.values.size() > 10) out += "    ... " + GroupThousands(r.values.size() - 10) + " more\n";
+  }
+  for (const Plan::Drop& d : plan.drops) {
+    out += "drop " + d.table + " " + Columns(d.columns) + ": " + GroupThousands(d.keys.size()) +
+           (d.keys.size() == 1 ? " row" : " rows") + " identical in A\n";
+  }
+  for (const Plan::Follow& f : plan.follows) {
+    out += "follows " + f.table + " " + Columns(f.columns) + ": " + GroupThousands(f.values) +
+           " values, by the remap of " + f.via + "\n";
+  }
+  for (std::size_t i = 0; i < plan.unresolved.size() && i < 20; ++i) {
+    const Plan::Unresolved& u = plan.unresolved[i];
+    std::string line = "UNRESOLVED " + u.table + " " + Columns(u.columns);
+    if (!u.value.empty()) {
+      line += " = (";
+      for (std::size_t c = 0; c < u.value.size(); ++c) {
+        line += c ? ", " : "";
+        AppendEscaped(line, u.value[c].text, Escape::kNonAscii);
+      }
+      line += ")";
+    }
+    out += line + ": " + u.reason + "\n";
+  }
+  if (plan.unresolved.size() > 20) {
+    out += "... " + GroupThousands(plan.unresolved.size() - 20) + " more unresolved (plan.json)\n";
+  }
+  if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() &&
+      plan.unresolved.empty()) {
+    out += "nothing to rewrite: no key of B overlaps A\n";
+  }
+  bool fresh = false;
+  for (const Plan::Remap& r : plan.remaps) fresh = fresh || r.method == "fresh IDs";
+  if (fresh) {
+    out += "server id " + std::to_string(plan.server_id) +
+           " issued the fresh IDs: retire it (give it to no running server), as A's and B's "
+           "own once they are merged\n";
+  }
+  return out;
+}
+
+}  // namespace steadyflake::mergecheck

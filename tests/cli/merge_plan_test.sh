@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+#
+# merge-plan on merge day, end to end (issue 12, docs/merging.md "Merge day"): plan the rewrite
+# of shard B, apply rewrite-b.sql to a copy of B with the database's own client, check again,
+# merge every table into A, and prove nothing was lost or repointed.
+#
+#   merge_plan_test.sh <path to steadyflake> <case>
+#
+# Exit status: 0 pass, 1 fail (with the reason on stderr), 77 skipped (the database's client
+# or server is not installed; the message names the Debian package). The shards are the
+# committed fixture data/merge_plan/ (make_shards.py says what collides). Every case runs in a
+# fresh `mktemp -d` folder that the EXIT trap removes; the MariaDB case starts a private
+# mariadbd on a unix socket in that folder (no network) and stops it.
+
+set -u -o pipefail
+
+BIN=${1:?usage: merge_plan_test.sh <steadyflake binary> <case>}
+CASE=${2:?usage: merge_plan_test.sh <steadyflake binary> <case>}
+[[ -x "$BIN" ]] || { echo "not executable: $BIN" >&2; exit 1; }
+DATA=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../data/merge_plan" && pwd)
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/steadyflake-plan.XXXXXX")
+MARIADB_PID=""
+cleanup() {
+  if [[ -n "$MARIADB_PID" ]]; then
+    mariadb-admin --no-defaults -S "$T/my.sock" -uroot shutdown >/dev/null 2>&1 ||
+      kill "$MARIADB_PID" 2>/dev/null
+    wait "$MARIADB_PID" 2>/dev/null
+  fi
+  [[ -n "${KEEP:-}" ]] && { echo "kept $T" >&2; return; }
+  rm -rf "$T"
+}
+trap cleanup EXIT
+export HOME="$T/home"
+unset XDG_STATE_HOME STEADYFLAKE_STATE_DIR
+
+fail() {
+  echo "FAIL [$CASE]: $*" >&2
+  if [[ -s "$T/err" ]]; then
+    echo "--- stderr of the last run:" >&2
+    head -c 2000 "$T/err" >&2
+  fi
+  exit 1
+}
+need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found: apt-get install $2"; exit 77; }; }
+run() {
+  "$BIN" "$@" >"$T/out" 2>"$T/err"
+  RC=$?
+}
+expect_rc() { [[ "$RC" == "$1" ]] || fail "exit status $RC, expected $1"; }
+
+printf '# the owner column is not named after the player table\nitem.owner_id -> player.id\n' \
+  >"$T/refs"
+
+# The tables in an order that satisfies the declared FOREIGN KEYs.
+TABLES="player guild guild_member item_template item mail player_slot"
+
+# cat_sql A B...: the SQL that concatenates A, B, ... in $DIALECT (sqlite or mysql).
+cat_sql() {
+  if [[ $DIALECT == mysql ]]; then
+    local IFS=,
+    echo "CONCAT($*)"
+  else
+    local out=$1
+    shift
+    for part in "$@"; do out+=" || $part"; done
+    echo "$out"
+  fi
+}
+
+# Every reference of the fixture, by the stable `uid` columns: one line per row, "kind, the
+# referring row, what it refers to", tab-separated.
+snapshot_sql() {
+  cat <<EOF
+SELECT 'guild', g.uid, p.uid FROM guild g LEFT JOIN player p ON p.id = g.leader_id
+UNION ALL SELECT 'member', $(cat_sql g.uid "'#'" m.joined), p.uid
+  FROM guild_member m LEFT JOIN guild g ON g.id = m.guild_id LEFT JOIN player p ON p.id = m.player_id
+UNION ALL SELECT 'item', i.uid, p.uid FROM item i LEFT JOIN player p ON p.id = i.owner_id
+UNION ALL SELECT 'template', i.uid, $(cat_sql t.name "'/'" t.power)
+  FROM item i LEFT JOIN item_template t ON t.id = i.template_id
+UNION ALL SELECT 'mail', m.uid, p.uid FROM mail m LEFT JOIN player p ON p.id = m.to_player
+UNION ALL SELECT 'slot', $(cat_sql p.uid "'#'" s.slot), i.uid
+  FROM player_slot s LEFT JOIN player p ON p.id = s.player_id LEFT JOIN item i ON i.id = s.item_id
+UNION ALL SELECT 'name', p.uid, p.name FROM player p
+ORDER BY 1, 2, 3;
+EOF
+}
+# A line per reference of B's rows only (their uid starts with "b-"), "NULL" for a lost one.
+only_b() { grep -E $'^[a-z]+\tb-' | sort; }
+
+# B' against B: every reference points at the same row (by uid); 5 players renamed. Items whose
+# template was dropped as identical to A's refer to no template in B' alone (A has it).
+compare_rewritten() {
+  grep -vE $'^(name|template)\t' "$T/before" >"$T/before.refs"
+  grep -vE $'^(name|template)\t' "$T/after" >"$T/after.refs"
+  diff "$T/before.refs" "$T/after.refs" >"$T/diff" || fail "a reference moved: $(head -5 "$T/diff")"
+  local renamed
+  renamed=$(diff <(grep $'^name\t' "$T/before") <(grep $'^name\t' "$T/after") | grep -c '^>')
+  [[ $renamed == 5 ]] || fail "$renamed players renamed, expected 5"
+}
+# The merged database against B: B's rows refer to the same rows, templates included.
+compare_merged() {
+  grep -v $'^name\t' "$T/before" >"$T/before.refs"
+  grep -v $'^name\t' "$T/merged" >"$T/merged.refs"
+  diff "$T/before.refs" "$T/merged.refs" >"$T/diff" ||
+    fail "a reference of B moved in the merge: $(head -5 "$T/diff")"
+  diff <(grep $'^name\t' "$T/after") <(grep $'^name\t' "$T/merged") >"$T/diff" ||
+    fail "a name changed in the merge: $(head -5 "$T/diff")"
+}
+
+# The JSON value at a Python expression over plan.json (`p`).
+plan_json() { python3 -c "import json,sys; p=json.load(open('$T/plan/plan.json')); print($1)"; }
+
+check_plan_json() {
+  [[ $(plan_json "sum(len(r['values']) for r in p['remaps'] if r['table']=='player')") == 260 ]] ||
+    fail "plan.json: not 260 player remaps"
+  [[ $(plan_json "[x['found'] for r in p['remaps'] if r['table']=='player' for x in r['references'] \
+        if x['table']=='mail'][0]") == inferred ]] || fail "plan.json: mail.to_player is not inferred"
+  [[ $(plan_json "[x['found'] for r in p['remaps'] if r['table']=='player' for x in r['references'] \
+        if x['table']=='item'][0]") == --refs ]] || fail "plan.json: item.owner_id not from --refs"
+  [[ $(plan_json "[r['method'] for r in p['remaps'] if r['table']=='item'][0]") == "fresh IDs" ]] ||
+    fail "plan.json: item ids are not fresh IDs"
+  # Every new name fits VARCHAR(12) and keeps its suffix whole.
+  [[ $(plan_json "all(len(n) <= 12 and '.s102' in n for r in p['renames'] \
+        if r['table']=='player' for o, n in r['values'])") == True ]] ||
+    fail "plan.json: a rename is longer than 12 characters or lost its suffix"
+  [[ $(plan_json "p['drops'][0]['rows']") == 20 ]] || fail "plan.json: not 20 identical rows dropped"
+  [[ $(plan_json "len(p['unresolved'])") == 0 ]] || fail "plan.json: unresolved items"
+}
+
+# --- SQLite: the shards as files, the rewrite applied with the sqlite3 shell ---------------
+
+test_merge_plan_sqlite() {
+  DIALECT=sqlite
+  need sqlite3 sqlite3
+  need python3 python3
+  for s in a b; do
+    cat "$DATA/schema.sqlite.sql" "$DATA/$s.data.sql" | sqlite3 "$T/$s.db" || fail "load $s"
+  done
+  sqlite3 "$T/b.db" -separator $'\t' "$(snapshot_sql)" | only_b \
+    >"$T/before"
+  local sum_a sum_b
+  sum_a=$(sha256sum <"$T/a.db")
+  sum_b=$(sha256sum <"$T/b.db")
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --refs "$T/refs" \
+    --state-dir "$T/state"
+  expect_rc 0
+  [[ $(sha256sum <"$T/a.db") == "$sum_a" && $(sha256sum <"$T/b.db") == "$sum_b" ]] ||
+    fail "merge-plan modified an input"
+  grep -q "^follows player_slot (player_id, slot): 390 values" "$T/out" ||
+    fail "summary: player_slot does not follow the player remap"
+  check_plan_json
+  # Under SQLite's NOCASE 'Ève.s102' and 'eve.s102' differ: the first suffix is free there.
+  [[ $(plan_json "dict(v for r in p['renames'] if r['table']=='player' for v in r['values'])['eve']") == \
+     eve.s102 ]] || fail "plan.json: 'eve' not renamed 'eve.s102' under NOCASE"
+
+  cp "$T/b.db" "$T/b2.db"
+  sqlite3 "$T/b2.db" <"$T/plan/rewrite-b.sql" >"$T/apply.out" 2>&1 || fail "rewrite-b.sql failed: $(head -c 500 "$T/apply.out")"
+  sqlite3 "$T/b2.db" -separator $'\t' "$(snapshot_sql)" | only_b \
+    >"$T/after"
+  compare_rewritten
+
+  run merge-check "$T/a.db" "$T/b2.db"
+  [[ "$RC" == 0 || "$RC" == 3 ]] || fail "merge-check A B' exit $RC: $(grep -E 'overlap [1-9]|verdict' "$T/out")"
+  ! grep -qE "overlap [1-9]" "$T/out" || fail "merge-check A B' still finds overlaps"
+
+  # The merge: every table of B' into a copy of A, in one transaction.
+  cp "$T/a.db" "$T/m.db"
+  local merge="ATTACH '$T/b2.db' AS b; BEGIN;"
+  for t in $TABLES; do merge+=" INSERT INTO main.$t SELECT * FROM b.$t;"; done
+  sqlite3 "$T/m.db" "$merge COMMIT;" >"$T/merge.out" 2>&1 || fail "merge: $(head -c 500 "$T/merge.out")"
+  for t in $TABLES; do
+    local na nb nm n0
+    na=$(sqlite3 "$T/a.db" "SELECT count(*) FROM $t")
+    nb=$(sqlite3 "$T/b2.db" "SELECT count(*) FROM $t")
+    n0=$(sqlite3 "$T/b.db" "SELECT count(*) FROM $t")
+    nm=$(sqlite3 "$T/m.db" "SELECT count(*) FROM $t")
+    [[ $nm == $((na + nb)) ]] || fail "$t: merged $nm rows, A $na + B' $nb"
+    local dropped=0
+    [[ $t == item_template ]] && dropped=20
+    [[ $nb == $((n0 - dropped)) ]] || fail "$t: B' has $nb rows, B had $n0, $dropped dropped"
+  done
+  sqlite3 "$T/m.db" -separator $'\t' "$(snapshot_sql)" | only_b \
+    >"$T/merged"
+  compare_merged
+
+  # A second run is refused and changes nothing.
+  local sum
+  sum=$(sqlite3 "$T/b2.db" .dump | sha256sum)
+  if sqlite3 "$T/b2.db" <"$T/plan/rewrite-b.sql" >"$T/again.out" 2>&1; then
+    fail "rewrite-b.sql ran twice"
+  fi
+  grep -q "steadyflake_merge_plan" "$T/again.out" || fail "second run: $(head -c 300 "$T/again.out")"
+  [[ $(sqlite3 "$T/b2.db" .dump | sha256sum) == "$sum" ]] || fail "the second run changed B'"
+}
+
+# --- MariaDB: the shards as mariadb-dump files, a private server --------------------------
+
+start_mariadb() {
+  need mariadbd mariadb-server
+  need mariadb-dump mariadb-client
+  mariadb-install-db --no-defaults --datadir="$T/mysql" --user="$(id -un)" \
+    --auth-root-authentication-method=normal >"$T/install.log" 2>&1 || fail "mariadb-install-db"
+  mariadbd --no-defaults --datadir="$T/mysql" --socket="$T/my.sock" --skip-networking \
+    --user="$(id -un)" --pid-file="$T/my.pid" --log-error="$T/my.err" 2>>"$T/my.err" &
+  MARIADB_PID=$!
+  # mariadb-admin --wait retries the connection itself until the server answers.
+  mariadb-admin --no-defaults -S "$T/my.sock" -uroot --wait=60 --connect-timeout=2 ping \
+    >/dev/null 2>&1 || fail "mariadbd did not start: $(tail -5 "$T/my.err")"
+}
+sql() { mariadb --no-defaults -S "$T/my.sock" -uroot --default-character-set=utf8mb4 "$@"; }
+
+test_merge_plan_mariadb() {
+  DIALECT=mysql
+  need python3 python3
+  start_mariadb
+  for db in a b b2; do sql -e "CREATE DATABASE $db" || fail "create $db"; done
+  sql a <"$DATA/a.mariadb.sql" || fail "load A"
+  sql b <"$DATA/b.mariadb.sql" || fail "load B"
+  sql b2 <"$DATA/b.mariadb.sql" || fail "load B'"
+  local snap
+  snap=$(snapshot_sql)
+  sql -N b -e "$snap" | only_b >"$T/before"
+
+  run merge-plan "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql" --out "$T/plan" --server-id 103 \
+    --refs "$T/refs" --state-dir "$T/state"
+  expect_rc 0
+  check_plan_json
+  # Under utf8mb4_general_ci 'Ève.s102' equals 'eve.s102': the rename takes another suffix.
+  [[ $(plan_json "dict(v for r in p['renames'] if r['table']=='player' for v in r['values'])['eve']") == \
+     eve.s102-2 ]] || fail "plan.json: 'eve' not renamed 'eve.s102-2' under utf8mb4_general_ci"
+
+  sql b2 <"$T/plan/rewrite-b.sql" >"$T/apply.out" 2>&1 || fail "rewrite-b.sql: $(head -c 500 "$T/apply.out")"
+  sql -N b2 -e "$snap" | only_b >"$T/after"
+  compare_rewritten
+
+  mariadb-dump --no-defaults -S "$T/my.sock" -uroot --skip-dump-date b2 >"$T/b2.sql" ||
+    fail "mariadb-dump b2"
+  run merge-check "$DATA/a.mariadb.sql" "$T/b2.sql"
+  [[ "$RC" == 0 || "$RC" == 3 ]] || fail "merge-check A B' exit $RC: $(grep -E 'overlap [1-9]|verdict' "$T/out")"
+  ! grep -qE "overlap [1-9]" "$T/out" || fail "merge-check A B' still finds overlaps"
+
+  # The merge, with the foreign keys checked: every table of B' into A.
+  local merge="START TRANSACTION;"
+  for t in $TABLES; do merge+=" INSERT INTO a.$t SELECT * FROM b2.$t;"; done
+  for t in $TABLES; do
+    eval "na_$t=$(sql -N a -e "SELECT count(*) FROM $t")"
+  done
+  sql -e "$merge COMMIT;" >"$T/merge.out" 2>&1 || fail "merge: $(head -c 500 "$T/merge.out")"
+  for t in $TABLES; do
+    local na nb nm n0
+    na=$(eval "echo \$na_$t")
+    nb=$(sql -N b2 -e "SELECT count(*) FROM $t")
+    n0=$(sql -N b -e "SELECT count(*) FROM $t")
+    nm=$(sql -N a -e "SELECT count(*) FROM $t")
+    [[ $nm == $((na + nb)) ]] || fail "$t: merged $nm rows, A $na + B' $nb"
+    local dropped=0
+    [[ $t == item_template ]] && dropped=20
+    [[ $nb == $((n0 - dropped)) ]] || fail "$t: B' has $nb rows, B had $n0, $dropped dropped"
+  done
+  sql -N a -e "$snap" | only_b >"$T/merged"
+  compare_merged
+
+  # A second run is refused and changes nothing.
+  local sum
+  sum=$(sql -N b2 -e "CHECKSUM TABLE $(echo $TABLES | tr ' ' ',')")
+  if sql b2 <"$T/plan/rewrite-b.sql" >"$T/again.out" 2>&1; then fail "rewrite-b.sql ran twice"; fi
+  grep -q "Duplicate entry" "$T/again.out" || fail "second run: $(head -c 300 "$T/again.out")"
+  [[ $(sql -N b2 -e "CHECKSUM TABLE $(echo $TABLES | tr ' ' ',')") == "$sum" ]] ||
+    fail "the second run changed B'"
+}
+
+# --- What merge-plan refuses, and what it leaves unresolved --------------------------------
+
+test_merge_plan_errors() {
+  need sqlite3 sqlite3
+  for s in a b; do
+    cat "$DATA/schema.sqlite.sql" "$DATA/$s.data.sql" | sqlite3 "$T/$s.db" || fail "load $s"
+  done
+  # A server id that issued IDs in a shard: its fresh IDs could repeat theirs.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 101 --state-dir "$T/state"
+  expect_rc 2
+  grep -q "server-id 101 issued IDs in shard A.*neither shard holds, e.g. 103" "$T/err" ||
+    fail "server id 101: $(cat "$T/err")"
+  [[ ! -e "$T/plan" ]] || fail "a refused plan wrote its folder"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 102 --state-dir "$T/state"
+  expect_rc 2
+  grep -q "server-id 102 issued IDs in shard B" "$T/err" || fail "server id 102: $(cat "$T/err")"
+  # A template without the name, a bad --refs line, a --refs naming a missing column.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --rename 'x{server}'
+  expect_rc 2
+  grep -q "has no {name}" "$T/err" || fail "template: $(cat "$T/err")"
+  printf 'item.owner_id player.id\n' >"$T/bad-refs"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --refs "$T/bad-refs"
+  expect_rc 2
+  grep -q "bad-refs:1: .* is not TABLE.COLUMN -> TABLE.COLUMN" "$T/err" || fail "refs: $(cat "$T/err")"
+  printf 'item.owner -> player.id\n' >"$T/bad-refs"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --refs "$T/bad-refs"
+  expect_rc 2
+  grep -q "input B has no column item.owner" "$T/err" || fail "refs column: $(cat "$T/err")"
+  run merge-plan "$T/a.db" "$T/b.db" --server-id 103
+  expect_rc 2
+  grep -q "missing --out" "$T/err" || fail "no --out: $(cat "$T/err")"
+  [[ ! -e "$T/plan" ]] || fail "a refused plan wrote its folder"
+
+  # Nothing to do: B against itself under another name is refused; B against an empty shard
+  # needs nothing.
+  sqlite3 "$T/empty.db" <"$DATA/schema.sqlite.sql"
+  run merge-plan "$T/empty.db" "$T/b.db" --out "$T/plan" --server-id 103 --state-dir "$T/state"
+  expect_rc 0
+  grep -q "nothing to rewrite" "$T/out" || fail "empty A: $(cat "$T/out")"
+
+  # Unresolved (exit 4): a player_slot row of B whose player is not remapped (an orphan slot
+  # whose player id only A has) and differs from A's row.
+  cp "$T/b.db" "$T/b3.db"
+  sqlite3 "$T/b3.db" "INSERT INTO player_slot VALUES(299, 1, NULL);"
+  run merge-plan "$T/a.db" "$T/b3.db" --out "$T/plan" --server-id 103 --state-dir "$T/state"
+  expect_rc 4
+  grep -q "^UNRESOLVED player_slot (player_id, slot) = (299, 1): differs from A's row" "$T/out" ||
+    fail "unresolved slot: $(grep UNRESOLVED "$T/out")"
+  [[ -s "$T/plan/plan.json" && -s "$T/plan/rewrite-b.sql" ]] || fail "exit 4 wrote no plan"
+}
+
+"test_$CASE"
