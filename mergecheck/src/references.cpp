@@ -44,6 +44,7 @@ struct Candidate {
   std::string found;  // how (references.h 1-3); empty: an inference candidate
   Affinity affinity = Affinity::kInteger;
   int cell = -1;                    // position in OnRow's cells, set by OnTable
+  int column_index = -1;            // in the Table OnTable was given
   bool all_in = true;               // inference: every value so far is one of the key's
   std::vector<uint64_t> seen = {};  // inference: one bit per key value
   uint64_t rows = 0;
@@ -61,13 +62,38 @@ int FindColumn(const Table& table, const std::string& lower) {
   return -1;
 }
 
+// Thrown by RefScan when no candidate of the table it reads is left (every one was only an
+// inference candidate, and each met a value outside its key): the rest of the table can say
+// nothing, so a SQLite file's scan of it stops there.
+struct TableDone {};
+
 class RefScan : public SourceVisitor {
  public:
   RefScan(std::vector<Target>& targets, std::map<std::string, std::vector<Candidate>>& tables)
       : targets_(targets), tables_(tables) {}
 
+  // Each candidate column alone: a SQLite file may read it from an index over it.
+  std::vector<std::vector<int>> Groups(const Table& /*table*/) override {
+    std::vector<std::vector<int>> groups;
+    if (current_ == nullptr) return groups;
+    for (const Candidate& c : *current_) {
+      if (c.cell >= 0) groups.push_back({c.column_index});
+    }
+    return groups;
+  }
+
+  void OnPass(const Table& /*table*/, std::span<const int> present, bool /*first*/) override {
+    if (current_ == nullptr) return;
+    in_pass_.assign(current_->size(), 0);
+    for (std::size_t i = 0; i < current_->size(); ++i) {
+      const int cell = (*current_)[i].cell;
+      in_pass_[i] = std::find(present.begin(), present.end(), cell) != present.end() ? 1 : 0;
+    }
+  }
+
   std::vector<int> OnTable(const Table& table) override {
     current_ = nullptr;
+    in_pass_.clear();
     const auto it = tables_.find(table.name);
     if (it == tables_.end()) return {};
     current_ = &it->second;
@@ -75,6 +101,7 @@ class RefScan : public SourceVisitor {
     for (Candidate& c : *current_) {
       const int column = FindColumn(table, AsciiLower(c.column));
       c.cell = -1;
+      c.column_index = column;
       if (column < 0) continue;
       const auto pos = std::find(wanted.begin(), wanted.end(), column);
       c.cell = static_cast<int>(pos - wanted.begin());
@@ -85,8 +112,12 @@ class RefScan : public SourceVisitor {
 
   void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
     if (current_ == nullptr) return;
-    for (Candidate& c : *current_) {
+    bool live = false;
+    for (std::size_t i = 0; i < current_->size(); ++i) {
+      Candidate& c = (*current_)[i];
       if (c.cell < 0 || (c.found.empty() && !c.all_in)) continue;
+      live = true;
+      if (!in_pass_.empty() && in_pass_[i] == 0) continue;
       const Value v = ApplyAffinity(cells[static_cast<std::size_t>(c.cell)], c.affinity, buffer_);
       if (v.tag == Value::Tag::kNull) continue;
       if (v.tag != Value::Tag::kInteger) {
@@ -101,15 +132,21 @@ class RefScan : public SourceVisitor {
         c.all_in = false;
         continue;
       }
-      const auto i = static_cast<std::size_t>(at - t.values.begin());
-      c.seen[i / 64] |= uint64_t{1} << (i % 64);
+      const auto at_index = static_cast<std::size_t>(at - t.values.begin());
+      c.seen[at_index / 64] |= uint64_t{1} << (at_index % 64);
     }
+    if (!live && stoppable_) throw TableDone{};
   }
+
+  // Whether OnRow may stop the scan (TableDone) once nothing is left to learn from a table.
+  void set_stoppable(bool stoppable) { stoppable_ = stoppable; }
 
  private:
   std::vector<Target>& targets_;
   std::map<std::string, std::vector<Candidate>>& tables_;
   std::vector<Candidate>* current_ = nullptr;
+  std::vector<char> in_pass_;  // per candidate: its column is in the current pass
+  bool stoppable_ = false;
   ValueBuffer buffer_;
 };
 
@@ -230,8 +267,21 @@ void FindReferences(Source& b, const Collector& cb, const Comparison& comparison
     tables.emplace(ts.table.name, std::move(candidates));
   }
   if (tables.empty()) return;
+  // A SQLite file is read table by table, each as far as it says anything: most integer columns
+  // (levels, counts, times) meet a value outside every key at their first rows. A dump is read
+  // once, start to end, as it must be.
   RefScan scan(targets, tables);
-  b.Scan(scan, only);
+  if (b.format() == "sqlite") {
+    scan.set_stoppable(true);
+    for (const std::string& table : only) {
+      try {
+        b.Scan(scan, {table});
+      } catch (const TableDone&) {
+      }
+    }
+  } else {
+    b.Scan(scan, only);
+  }
 
   // Decide the inferences, then file every reference under its key, by table and column.
   std::map<std::pair<std::string, std::string>, std::vector<const Candidate*>> inferred;
