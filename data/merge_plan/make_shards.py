@@ -6,7 +6,9 @@
 The data is SQL both databases read alike (load it into MariaDB with sql_mode
 NO_BACKSLASH_ESCAPES). Deterministic (fixed seed). What collides between A and B:
   - player.id, guild.id: legacy auto-increment ids (1..300 and 1..260; 1..20 and 1..15);
-  - item.id: 10 of B's items carry IDs A's server 101 issued (B ran as 101 for a while);
+  - item.id: 10 of B's items carry IDs A's server 101 issued (B ran as 101 for a while), and
+    one row is identical in both but belongs to player 7, who is another player in each
+    (uid 'x-item-twin': it must be moved with its owner, not dropped);
   - item_template.id: 20 seeded rows identical in both, 5 that differ;
   - player_slot (player_id, slot) and guild_member (guild_id, player_id): composite keys over
     the legacy player ids, which follow the player remap;
@@ -122,6 +124,9 @@ def shard(name, rng):
         out.append("INSERT INTO item VALUES(%d, %d, %d, %s);" %
                    (iid, rng.randint(1, players), rng.randint(1000, 1024),
                     quote("%s-item-%d" % (name, n))))
+    # The same item row in both (id, owner 7, template, uid): identical, but B's owner 7 is
+    # another player than A's, so the plan must move it, not drop it as a copy of A's.
+    out.append("INSERT INTO item VALUES(%d, 7, 1000, 'x-item-twin');" % steadyflake_id(3000, 101, 0))
     for n in range(500 if a else 420):
         mid = steadyflake_id(5000 + n, server, 0)
         out.append("INSERT INTO mail VALUES(%d, %d, %s, %s);" %

@@ -9,12 +9,16 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -220,6 +224,200 @@ Template SplitTemplate(const std::string& text, const std::optional<uint64_t>& s
   return {filled.substr(0, at), filled.substr(at + 6)};
 }
 
+// The conflicts of one overlapping key, by what the plan does with them.
+struct KeyWork {
+  enum Kind { kRemap, kRename, kOther };
+  Kind kind = kOther;  // a single-column integer key that refers to none, a text key, the rest
+  std::vector<std::size_t> differing;  // indexes into KeyReport::conflicts
+  std::vector<std::size_t> identical;  // rows identical in A and B: dropped from B
+};
+
+// `v` as an int64, or nullopt (not an integer, or above INT64_MAX).
+std::optional<int64_t> Int64Of(const ReportValue& v) {
+  if (v.type != ReportValue::Type::kInteger) return std::nullopt;
+  int64_t out = 0;
+  const auto [ptr, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), out);
+  if (ec != std::errc() || ptr != v.text.data() + v.text.size()) return std::nullopt;
+  return out;
+}
+
+using Refers = std::function<std::vector<std::size_t>(const std::string&, const std::string&)>;
+using Remapped = std::map<std::size_t, std::vector<int64_t>>;
+
+// The remapped key ("player.id") one of whose values the conflict `row` of `k` holds in a
+// column that refers to it, or "".
+std::string RemappedVia(const Report& report, const KeyReport& k,
+                        const std::vector<ReportValue>& row, const Remapped& remapped,
+                        const Refers& refers) {
+  for (std::size_t j = 0; j < k.columns.size(); ++j) {
+    const std::optional<int64_t> value = Int64Of(row[j]);
+    if (!value) continue;
+    for (const std::size_t target : refers(k.table, k.columns[j])) {
+      const auto it = remapped.find(target);
+      if (it != remapped.end() &&
+          std::binary_search(it->second.begin(), it->second.end(), *value)) {
+        return report.keys[target].table + "." + report.keys[target].columns[0];
+      }
+    }
+  }
+  return "";
+}
+
+// A value as text that tells values apart, the same for a ReportValue and for the cell it came
+// from: the type, then the digits or bytes.
+std::string Encode(const ReportValue& v) {
+  static constexpr char kTag[] = {'n', 'i', 'r', 't', 'b'};
+  return kTag[static_cast<int>(v.type)] + v.text;
+}
+std::string Encode(const Value& v) {
+  switch (v.tag) {
+    case Value::Tag::kNull:
+      return "n";
+    case Value::Tag::kInteger:
+      return "i" + std::to_string(v.integer);
+    case Value::Tag::kBigInteger:
+      return "i" + std::string(v.bytes);
+    case Value::Tag::kReal: {
+      std::array<char, 32> text;
+      return "r" + std::string(RealLiteral(v.real, text));
+    }
+    case Value::Tag::kText:
+      return "t" + std::string(v.bytes);
+    case Value::Tag::kBlob:
+      return "b" + std::string(v.bytes);
+  }
+  return "n";
+}
+
+struct UnsafeDrop {
+  std::size_t key = 0;       // index into Report::keys
+  std::size_t conflict = 0;  // index into its conflicts
+};
+
+// Reads the tables of B that have identical rows to drop and columns that refer to remapped
+// keys, and returns the drops whose row holds a remapped value in such a column.
+class DropCheck : public SourceVisitor {
+ public:
+  struct Probe {
+    std::size_t key = 0;
+    std::vector<std::string> lower_columns;
+    std::vector<Affinity> affinity = {};
+    std::vector<int> cells = {};
+    std::map<std::string, std::size_t> identical = {};  // encoded key -> conflict
+  };
+  struct Ref {
+    std::string lower_column;
+    const std::vector<int64_t>* values = nullptr;  // remapped, ascending
+    int cell = -1;
+  };
+  struct TablePlan {
+    std::vector<Probe> probes;
+    std::vector<Ref> refs;
+  };
+  explicit DropCheck(std::map<std::string, TablePlan>& tables) : tables_(tables) {}
+
+  std::vector<int> OnTable(const Table& table) override {
+    current_ = nullptr;
+    const auto it = tables_.find(table.name);
+    if (it == tables_.end()) return {};
+    current_ = &it->second;
+    std::vector<int> wanted;
+    auto cell_of = [&](const std::string& lower, Affinity* affinity) {
+      for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        if (AsciiLower(table.columns[c].name) != lower) continue;
+        if (affinity != nullptr) *affinity = table.columns[c].affinity;
+        wanted.push_back(static_cast<int>(c));
+        return static_cast<int>(wanted.size() - 1);
+      }
+      return -1;
+    };
+    for (Probe& p : current_->probes) {
+      p.cells.clear();
+      p.affinity.assign(p.lower_columns.size(), Affinity::kBlob);
+      for (std::size_t j = 0; j < p.lower_columns.size(); ++j) {
+        p.cells.push_back(cell_of(p.lower_columns[j], &p.affinity[j]));
+      }
+    }
+    for (Ref& r : current_->refs) r.cell = cell_of(r.lower_column, nullptr);
+    return wanted;
+  }
+
+  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (current_ == nullptr) return;
+    bool refers = false;
+    for (const Ref& r : current_->refs) {
+      if (r.cell < 0) continue;
+      const Value v =
+          ApplyAffinity(cells[static_cast<std::size_t>(r.cell)], Affinity::kInteger, buffer_);
+      refers = refers || (v.tag == Value::Tag::kInteger &&
+                          std::binary_search(r.values->begin(), r.values->end(), v.integer));
+    }
+    if (!refers) return;
+    for (const Probe& p : current_->probes) {
+      std::string key;
+      bool complete = true;
+      for (std::size_t j = 0; j < p.cells.size() && complete; ++j) {
+        complete = p.cells[j] >= 0;
+        if (!complete) break;
+        const Value v =
+            ApplyAffinity(cells[static_cast<std::size_t>(p.cells[j])], p.affinity[j], buffer_);
+        key += Encode(v);
+        key += '\0';
+      }
+      if (!complete) continue;
+      const auto it = p.identical.find(key);
+      if (it != p.identical.end()) unsafe.push_back({p.key, it->second});
+    }
+  }
+
+  std::vector<UnsafeDrop> unsafe;
+
+ private:
+  std::map<std::string, TablePlan>& tables_;
+  TablePlan* current_ = nullptr;
+  ValueBuffer buffer_;
+};
+
+std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report,
+                                        const std::map<std::size_t, KeyWork>& work,
+                                        const Remapped& remapped) {
+  std::map<std::string, DropCheck::TablePlan> tables;
+  for (const auto& [i, w] : work) {
+    if (w.identical.empty()) continue;
+    const KeyReport& k = report.keys[i];
+    DropCheck::Probe probe;
+    probe.key = i;
+    for (const std::string& c : k.columns) probe.lower_columns.push_back(AsciiLower(c));
+    for (const std::size_t c : w.identical) {
+      std::string key;
+      for (const ReportValue& v : k.conflicts[c]) key += Encode(v) + '\0';
+      probe.identical.emplace(std::move(key), c);
+    }
+    tables[k.table].probes.push_back(std::move(probe));
+  }
+  // The columns of those tables that refer to a remapped key.
+  for (const auto& [i, values] : remapped) {
+    for (const ReferenceReport& r : report.keys[i].references) {
+      const auto t = tables.find(r.table);
+      if (t == tables.end() || !r.also.empty()) continue;
+      t->second.refs.push_back({AsciiLower(r.column), &values});
+    }
+  }
+  std::vector<std::string> only;
+  for (auto it = tables.begin(); it != tables.end();) {
+    if (it->second.refs.empty()) {
+      it = tables.erase(it);
+    } else {
+      only.push_back(it->first);
+      ++it;
+    }
+  }
+  if (tables.empty()) return {};
+  DropCheck check(tables);
+  b.Scan(check, only);
+  return std::move(check.unsafe);
+}
+
 }  // namespace
 
 Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOptions& options) {
@@ -304,37 +502,83 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
       referring[{AsciiLower(r.table), AsciiLower(r.column)}].push_back(i);
     }
   }
-  auto refers = [&](const std::string& table, const std::string& column) {
+  const Refers refers = [&](const std::string& table, const std::string& column) {
     const auto it = referring.find({AsciiLower(table), AsciiLower(column)});
     return it == referring.end() ? std::vector<std::size_t>() : it->second;
   };
 
-  // 1. Integer keys: remap B's differing values; identical rows are dropped.
-  std::map<std::size_t, std::vector<int64_t>> remapped;  // key -> old values, ascending
-  std::map<std::size_t, std::size_t> remap_index;        // key -> index into plan.remaps
+  // 1. Which conflicts of each key differ and which are identical rows (drop candidates), and
+  // what kind of key it is.
+  std::map<std::size_t, KeyWork> work;
   for (std::size_t i = 0; i < report.keys.size(); ++i) {
     const KeyReport& k = report.keys[i];
-    if (k.overlap == 0 || k.columns.size() != 1 || !k.decoded) continue;
-    if (!refers(k.table, k.columns[0]).empty()) continue;  // follows (3.)
+    if (k.overlap == 0) continue;
+    KeyWork& w = work[i];
+    if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) {
+      w.kind = KeyWork::kRemap;
+    } else if (k.columns.size() == 1 && !k.decoded && !k.conflicts.empty() &&
+               k.conflicts[0][0].type == ReportValue::Type::kText) {
+      w.kind = KeyWork::kRename;
+    }
+    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
+      const bool same = c < k.conflicts_identical.size() && k.conflicts_identical[c];
+      (same ? w.identical : w.differing).push_back(c);
+    }
+  }
+  // The old values of each remapped key, ascending (integers a remap can give).
+  auto remapped_values = [&]() {
+    std::map<std::size_t, std::vector<int64_t>> out;
+    for (const auto& [i, w] : work) {
+      if (w.kind != KeyWork::kRemap) continue;
+      std::vector<int64_t>& olds = out[i];
+      for (const std::size_t c : w.differing) {
+        if (const std::optional<int64_t> v = Int64Of(report.keys[i].conflicts[c][0])) {
+          olds.push_back(*v);
+        }
+      }
+      std::sort(olds.begin(), olds.end());
+    }
+    return out;
+  };
+  std::map<std::size_t, std::vector<int64_t>> remapped = remapped_values();
+
+  // 2. An identical row that refers to a remapped value is not the same row as A's: its
+  // reference points at another row of B than A's does at A's. It differs after all; then the
+  // rows that refer to it may too, so until nothing changes.
+  for (int round = 0; round < 8; ++round) {
+    const std::vector<UnsafeDrop> unsafe = FindUnsafeDrops(*b, report, work, remapped);
+    if (unsafe.empty()) break;
+    for (const UnsafeDrop& u : unsafe) {
+      KeyWork& w = work[u.key];
+      w.identical.erase(std::remove(w.identical.begin(), w.identical.end(), u.conflict),
+                        w.identical.end());
+      w.differing.push_back(u.conflict);
+      std::sort(w.differing.begin(), w.differing.end());
+    }
+    remapped = remapped_values();
+  }
+  for (const auto& [i, w] : work) {
+    if (w.identical.empty()) continue;
+    const KeyReport& k = report.keys[i];
+    Plan::Drop drop{k.table, k.columns, {}};
+    for (const std::size_t c : w.identical) drop.keys.push_back(k.conflicts[c]);
+    plan.drops.push_back(std::move(drop));
+  }
+
+  // 3. Integer keys: B's differing values get new ones.
+  for (const auto& [i, w] : work) {
+    if (w.kind != KeyWork::kRemap || w.differing.empty()) continue;
+    const KeyReport& k = report.keys[i];
     Plan::Remap remap;
     remap.table = k.table;
     remap.column = k.columns[0];
-    Plan::Drop drop{k.table, k.columns, {}};
-    std::vector<int64_t> olds;
-    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
-      const ReportValue& v = k.conflicts[c][0];
-      if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
-        drop.keys.push_back(k.conflicts[c]);
-        continue;
+    for (const std::size_t c : w.differing) {
+      if (!Int64Of(k.conflicts[c][0])) {
+        plan.unresolved.push_back(
+            {k.table, k.columns, k.conflicts[c], "not an integer a remap can give"});
       }
-      if (v.type != ReportValue::Type::kInteger || v.text.size() > 19 ||
-          (v.text.size() == 19 && v.text > "9223372036854775807")) {
-        plan.unresolved.push_back({k.table, k.columns, {v}, "not an integer a remap can give"});
-        continue;
-      }
-      olds.push_back(std::stoll(v.text));
     }
-    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
+    const std::vector<int64_t>& olds = remapped[i];
     if (olds.empty()) continue;
     const KeyFacts& f = facts[i];
     const int64_t type_max =
@@ -370,6 +614,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                                        ") takes " + std::to_string(olds.size()) + " values past " +
                                        type + "'s largest, " + std::to_string(type_max) +
                                        "; widen the column in both shards first"});
+        remapped.erase(i);
         continue;
       }
       remap.offset = offset;
@@ -389,21 +634,16 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                                        "." + k.columns[0] + "'), it is not rewritten"});
       }
     }
-    remapped[i] = olds;
-    remap_index[i] = plan.remaps.size();
     plan.remaps.push_back(std::move(remap));
   }
 
-  // 2. Text keys: rename B's differing values; identical rows are dropped.
+  // 4. Text keys: B's differing values get new names.
   std::optional<Template> parts;
   std::vector<TakenValues::Column> taken;
   std::vector<std::size_t> rename_keys;
-  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+  for (const auto& [i, w] : work) {
+    if (w.kind != KeyWork::kRename || w.differing.empty()) continue;
     const KeyReport& k = report.keys[i];
-    if (k.overlap == 0 || k.columns.size() != 1 || k.decoded || k.conflicts.empty() ||
-        k.conflicts[0][0].type != ReportValue::Type::kText) {
-      continue;
-    }
     if (!parts) {
       if (options.rename.find("{server}") != std::string::npos && !plan.b_server) {
         throw Error(Error::Code::kInvalidArgument,
@@ -444,12 +684,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
     const int la = DeclaredLength(f.type_a);
     const int lb = DeclaredLength(f.type_b);
     rename.max_length = la == 0 ? lb : (lb == 0 ? la : std::min(la, lb));
-    Plan::Drop drop{k.table, k.columns, {}};
-    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
-      if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
-        drop.keys.push_back(k.conflicts[c]);
-        continue;
-      }
+    for (const std::size_t c : work[rename_keys[n]].differing) {
       const bool own = c < k.conflicts_b.size() && !k.conflicts_b[c].empty();
       const ReportValue& old = own ? k.conflicts_b[c][0] : k.conflicts[c][0];
       std::string chosen;
@@ -482,53 +717,28 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
       TakenValues::Add(taken[n], chosen);
       rename.values.emplace_back(old.text, chosen);
     }
-    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
     if (!rename.values.empty()) plan.renames.push_back(std::move(rename));
   }
 
-  // 3. Every other key: a conflict follows a remap when a referring column of the key holds a
-  // remapped value; else identical rows are dropped; else it is unresolved.
-  for (std::size_t i = 0; i < report.keys.size(); ++i) {
+  // 5. Every other key: a differing conflict follows a remap when a referring column of the key
+  // holds a remapped value; else it is unresolved.
+  for (const auto& [i, w] : work) {
+    if (w.kind != KeyWork::kOther) continue;
     const KeyReport& k = report.keys[i];
-    if (k.overlap == 0 || remapped.count(i) != 0) continue;
-    if (std::find(rename_keys.begin(), rename_keys.end(), i) != rename_keys.end()) continue;
-    if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) continue;
     std::map<std::string, uint64_t> via;
-    Plan::Drop drop{k.table, k.columns, {}};
-    for (std::size_t c = 0; c < k.conflicts.size(); ++c) {
-      const auto& row = k.conflicts[c];
-      std::string by;
-      for (std::size_t j = 0; j < k.columns.size() && by.empty(); ++j) {
-        if (row[j].type != ReportValue::Type::kInteger) continue;
-        for (const std::size_t target : refers(k.table, k.columns[j])) {
-          const auto it = remapped.find(target);
-          if (it == remapped.end()) continue;
-          int64_t value = 0;
-          try {
-            value = std::stoll(row[j].text);
-          } catch (const std::exception&) {
-            continue;
-          }
-          if (std::binary_search(it->second.begin(), it->second.end(), value)) {
-            by = report.keys[target].table + "." + report.keys[target].columns[0];
-            break;
-          }
-        }
-      }
+    for (const std::size_t c : w.differing) {
+      const std::string by = RemappedVia(report, k, k.conflicts[c], remapped, refers);
       if (!by.empty()) {
         ++via[by];
-      } else if (c < k.conflicts_identical.size() && k.conflicts_identical[c]) {
-        drop.keys.push_back(row);
-      } else {
-        plan.unresolved.push_back(
-            {k.table, k.columns, row,
-             "differs from A's row, and no remap or rename changes it; edit or delete the row "
-             "in B, or declare the key's references (--refs) if a column refers to a remapped "
-             "key"});
+        continue;
       }
+      plan.unresolved.push_back(
+          {k.table, k.columns, k.conflicts[c],
+           "differs from A's row, and no remap or rename changes it; edit or delete the row "
+           "in B, or declare the key's references (--refs) if a column refers to a remapped "
+           "key"});
     }
     for (const auto& [name, count] : via) plan.follows.push_back({k.table, k.columns, count, name});
-    if (!drop.keys.empty()) plan.drops.push_back(std::move(drop));
   }
 
   // The plan's name: its inputs, time and every change, hashed.

@@ -86,6 +86,10 @@ UNION ALL SELECT 'name', p.uid, p.name FROM player p
 ORDER BY 1, 2, 3;
 EOF
 }
+# The owners of the item both shards hold as an identical row: one each after the merge.
+TWIN_OWNERS="SELECT p.uid FROM item i JOIN player p ON p.id = i.owner_id
+  WHERE i.uid = 'x-item-twin' ORDER BY 1"
+
 # A line per reference of B's rows only (their uid starts with "b-"), "NULL" for a lost one.
 only_b() { grep -E $'^[a-z]+\tb-' | sort; }
 
@@ -121,6 +125,9 @@ check_plan_json() {
         if x['table']=='item'][0]") == --refs ]] || fail "plan.json: item.owner_id not from --refs"
   [[ $(plan_json "[r['method'] for r in p['remaps'] if r['table']=='item'][0]") == "fresh IDs" ]] ||
     fail "plan.json: item ids are not fresh IDs"
+  # The twin item is identical in both shards, but its owner is remapped: moved, not dropped.
+  [[ $(plan_json "[r['count'] for r in p['remaps'] if r['table']=='item'][0]") == 11 ]] ||
+    fail "plan.json: not 11 item remaps (10 differing, 1 identical row that refers to a remap)"
   # Every new name fits VARCHAR(12) and keeps its suffix whole.
   [[ $(plan_json "all(len(n) <= 12 and '.s102' in n for r in p['renames'] \
         if r['table']=='player' for o, n in r['values'])") == True ]] ||
@@ -183,6 +190,8 @@ test_merge_plan_sqlite() {
   done
   sqlite3 "$T/m.db" -separator $'\t' "$(snapshot_sql)" | only_b \
     >"$T/merged"
+  [[ $(sqlite3 "$T/m.db" "$TWIN_OWNERS" | tr '\n' ' ') == "a-player-7 b-player-7 " ]] ||
+    fail "the twin item's owners after the merge: $(sqlite3 "$T/m.db" "$TWIN_OWNERS")"
   compare_merged
 
   # A second run is refused and changes nothing.
@@ -260,6 +269,8 @@ test_merge_plan_mariadb() {
     [[ $nb == $((n0 - dropped)) ]] || fail "$t: B' has $nb rows, B had $n0, $dropped dropped"
   done
   sql -N a -e "$snap" | only_b >"$T/merged"
+  [[ $(sql -N a -e "$TWIN_OWNERS" | tr '\n' ' ') == "a-player-7 b-player-7 " ]] ||
+    fail "the twin item's owners after the merge: $(sql -N a -e "$TWIN_OWNERS")"
   compare_merged
 
   # A second run is refused and changes nothing.
