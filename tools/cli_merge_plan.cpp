@@ -167,7 +167,15 @@ int RunMergePlan(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Generator> generator;
   options.next_id = [&]() -> int64_t {
-    if (!generator) generator = MakeGenerator(generator_options);
+    if (!generator) {
+      if (no_state) {
+        std::fprintf(stderr,
+                     "steadyflake: warning: --no-state keeps no state file, so a later run under "
+                     "--server-id %llu may issue these fresh IDs again\n",
+                     static_cast<unsigned long long>(options.server_id));
+      }
+      generator = MakeGenerator(generator_options);
+    }
     return static_cast<int64_t>(generator->next());
   };
 

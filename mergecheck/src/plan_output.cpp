@@ -356,7 +356,8 @@ std::string FormatPlanJson(const Plan& plan) {
                           {"reason", u.reason}});
   }
   doc["unresolved"] = std::move(unresolved);
-  return doc.dump(2) + "\n";
+  // Text that is not UTF-8 shows with U+FFFD here; rewrite-b.sql carries the exact bytes.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::string FormatPlanText(const Plan& plan) {

@@ -322,6 +322,21 @@ test_merge_plan_errors() {
   expect_rc 0
   grep -q "nothing to rewrite" "$T/out" || fail "empty A: $(cat "$T/out")"
 
+  # Unresolved (exit 4): an offset above both shards' largest INT would pass INT's largest.
+  for s in a b; do
+    printf 'CREATE TABLE `ticket` (\n  `id` int(11) NOT NULL,\n  `note` varchar(10),\n  PRIMARY KEY (`id`)\n);\nINSERT INTO `ticket` VALUES (1,%s),(2147483000,%s);\n' \
+      "'$s'" "'$s'" >"$T/$s.mysql.sql"
+  done
+  run merge-plan "$T/a.mysql.sql" "$T/b.mysql.sql" --out "$T/plan" --server-id 103 --no-state
+  expect_rc 4
+  grep -q "^UNRESOLVED ticket (id): an offset above the largest value (2147483000) takes 2 values past int(11)'s largest, 2147483647; widen the column" "$T/out" ||
+    fail "INT offset: $(grep UNRESOLVED "$T/out")"
+  # The same key in a BIGINT column fits.
+  sed -i 's/`id` int(11)/`id` bigint(20)/' "$T/a.mysql.sql" "$T/b.mysql.sql"
+  run merge-plan "$T/a.mysql.sql" "$T/b.mysql.sql" --out "$T/plan" --server-id 103 --no-state
+  expect_rc 0
+  grep -q "^remap ticket (id): 2 values, offset +2147483000" "$T/out" || fail "BIGINT offset: $(cat "$T/out")"
+
   # Unresolved (exit 4): a player_slot row of B whose player is not remapped (an orphan slot
   # whose player id only A has) and differs from A's row.
   cp "$T/b.db" "$T/b3.db"
