@@ -114,6 +114,10 @@ std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options);
 mergecheck::Options::ExtraKey ParseKeyOption(const std::string& text);
 mergecheck::Options::Column ParseColumnOption(const std::string& option, const std::string& text);
 std::vector<mergecheck::Options::Reference> ReadRefsFile(const std::string& path);
+// Fills `options` from those options in `vm` (--key, --id-column, --not-id-column, --refs,
+// --table), each parsed as above.
+void ReadCheckOptions(const boost::program_options::variables_map& vm,
+                      mergecheck::Options& options);
 
 // Writes a subcommand's help ("Usage: ...", what it does, its options) to standard output.
 void PrintHelp(std::string_view usage, std::string_view about,

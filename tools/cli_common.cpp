@@ -204,6 +204,23 @@ mergecheck::Options::Column ParseColumnOption(const std::string& option, const s
   return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
+void ReadCheckOptions(const po::variables_map& vm, mergecheck::Options& options) {
+  if (vm.count("key") != 0) {
+    for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
+      options.extra_keys.push_back(ParseKeyOption(key));
+    }
+  }
+  for (const char* option : {"id-column", "not-id-column"}) {
+    if (vm.count(option) == 0) continue;
+    auto& list = std::string(option) == "id-column" ? options.id_columns : options.not_id_columns;
+    for (const std::string& text : vm[option].as<std::vector<std::string>>()) {
+      list.push_back(ParseColumnOption(std::string("--") + option, text));
+    }
+  }
+  if (vm.count("refs") != 0) options.references = ReadRefsFile(vm["refs"].as<std::string>());
+  if (vm.count("table") != 0) options.tables = vm["table"].as<std::vector<std::string>>();
+}
+
 std::vector<mergecheck::Options::Reference> ReadRefsFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) {

@@ -114,20 +114,7 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   mergecheck::Options options;
   options.layout = ResolveLayout(vm);
   options.limit = ParseUnsignedOption("--limit", limit_text, 0, UINT64_MAX);
-  if (vm.count("key") != 0) {
-    for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
-      options.extra_keys.push_back(ParseKeyOption(key));
-    }
-  }
-  for (const char* option : {"id-column", "not-id-column"}) {
-    if (vm.count(option) == 0) continue;
-    auto& list = std::string(option) == "id-column" ? options.id_columns : options.not_id_columns;
-    for (const std::string& text : vm[option].as<std::vector<std::string>>()) {
-      list.push_back(ParseColumnOption(std::string("--") + option, text));
-    }
-  }
-  if (vm.count("refs") != 0) options.references = ReadRefsFile(vm["refs"].as<std::string>());
-  if (vm.count("table") != 0) options.tables = vm["table"].as<std::vector<std::string>>();
+  ReadCheckOptions(vm, options);
 
   mergecheck::Report report;
   {

@@ -137,21 +137,7 @@ int RunMergePlan(const std::vector<std::string>& args) {
   options.server_id = ParseUnsignedOption("--server-id", vm["server-id"].as<std::string>(), 0,
                                           layout.max_server_id());
   options.rename = vm["rename"].as<std::string>();
-  if (vm.count("refs") != 0) options.check.references = ReadRefsFile(vm["refs"].as<std::string>());
-  if (vm.count("key") != 0) {
-    for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {
-      options.check.extra_keys.push_back(ParseKeyOption(key));
-    }
-  }
-  for (const char* option : {"id-column", "not-id-column"}) {
-    if (vm.count(option) == 0) continue;
-    auto& list = std::string(option) == "id-column" ? options.check.id_columns
-                                                    : options.check.not_id_columns;
-    for (const std::string& text : vm[option].as<std::vector<std::string>>()) {
-      list.push_back(ParseColumnOption(std::string("--") + option, text));
-    }
-  }
-  if (vm.count("table") != 0) options.check.tables = vm["table"].as<std::vector<std::string>>();
+  ReadCheckOptions(vm, options.check);
 
   // Fresh IDs come from a generator like gen's, made on first use.
   Generator::Options generator_options;

@@ -68,17 +68,20 @@ Report CheckSources(
   return report;
 }
 
-Report Check(const std::string& path_a, const std::string& path_b, const Options& options) {
-  RefuseSameFile(path_a, path_b);
-  const std::unique_ptr<Source> a = OpenSource(path_a);
-  const std::unique_ptr<Source> b = OpenSource(path_b);
+int64_t CutoffOf(const Options& options) {
   constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;
   const int64_t now_ms =
       options.now_ms.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count());
-  const int64_t cutoff_ms = now_ms + kDayMs;
-  return CheckSources(path_a, *a, path_b, *b, options, cutoff_ms);
+  return now_ms + kDayMs;
+}
+
+Report Check(const std::string& path_a, const std::string& path_b, const Options& options) {
+  RefuseSameFile(path_a, path_b);
+  const std::unique_ptr<Source> a = OpenSource(path_a);
+  const std::unique_ptr<Source> b = OpenSource(path_b);
+  return CheckSources(path_a, *a, path_b, *b, options, CutoffOf(options));
 }
 
 }  // namespace steadyflake::mergecheck

@@ -22,6 +22,10 @@ class Collector;
 // link or a hard link): it overlaps itself entirely, which says nothing about a merge.
 void RefuseSameFile(const std::string& path_a, const std::string& path_b);
 
+// The time after which an ID is legacy: Options::now_ms (default: the wall clock now) plus one
+// day, for clock skew between machines.
+int64_t CutoffOf(const Options& options);
+
 // What Check() does after opening: scans `a` and `b` on one thread each (rereading a table
 // whose keys were declared after some of its rows), compares, and rereads `a` for the values of
 // conflicting hashed keys. IDs whose time is after `cutoff_ms` are legacy. Throws

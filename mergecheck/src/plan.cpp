@@ -158,37 +158,32 @@ class TakenValues : public SourceVisitor {
     }
   }
 
-  // Adds the keys of `text` to `column`; returns false when one was there already.
-  static bool Add(Column& column, std::string_view text) {
-    bool fresh = true;
-    std::string key;
+  // Adds the keys of `text` to `column`.
+  static void Add(Column& column, std::string_view text) {
     for (std::size_t i = 0; i < column.collations.size(); ++i) {
-      key.assign(1, static_cast<char>(i));
-      if (column.collations[i] == nullptr) {
-        key.append(text);
-      } else {
-        column.collations[i]->AppendKey(text, key);
-      }
-      fresh = column.taken.insert(HashBytes(key).lo).second && fresh;
+      column.taken.insert(KeyHash(column, i, text));
     }
-    return fresh;
   }
   // True when none of the keys of `text` is taken.
   static bool Free(const Column& column, std::string_view text) {
-    std::string key;
     for (std::size_t i = 0; i < column.collations.size(); ++i) {
-      key.assign(1, static_cast<char>(i));
-      if (column.collations[i] == nullptr) {
-        key.append(text);
-      } else {
-        column.collations[i]->AppendKey(text, key);
-      }
-      if (column.taken.count(HashBytes(key).lo) != 0) return false;
+      if (column.taken.count(KeyHash(column, i, text)) != 0) return false;
     }
     return true;
   }
 
  private:
+  // The hash of the equality key of `text` under the i-th collation of `column` (0 bytes).
+  static uint64_t KeyHash(const Column& column, std::size_t i, std::string_view text) {
+    std::string key(1, static_cast<char>(i));
+    if (column.collations[i] == nullptr) {
+      key.append(text);
+    } else {
+      column.collations[i]->AppendKey(text, key);
+    }
+    return HashBytes(key).lo;
+  }
+
   std::vector<Column>& columns_;
   std::vector<std::pair<std::size_t, int>> active_;  // (column, cell)
   ValueBuffer buffer_;
@@ -431,12 +426,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   const std::unique_ptr<Source> b = OpenSource(path_b);
   Options check = options.check;
   check.limit = 0;
-  constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;
-  const int64_t now_ms =
-      check.now_ms.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count());
-  const int64_t cutoff_ms = now_ms + kDayMs;
+  const int64_t cutoff_ms = CutoffOf(check);
 
   std::map<std::size_t, KeyFacts> facts;   // by index into Report::keys
   std::map<uint64_t, uint64_t> b_servers;  // B's server ids by count of IDs
