@@ -430,11 +430,24 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
 
   std::map<std::size_t, KeyFacts> facts;   // by index into Report::keys
   std::map<uint64_t, uint64_t> b_servers;  // B's server ids by count of IDs
+  // B's single-column FOREIGN KEYs: (table, column) -> (referenced table, column), lowercase
+  // names; an empty column is the referenced table's primary key.
+  std::vector<std::pair<std::pair<std::string, std::string>, std::pair<std::string, std::string>>>
+      b_foreign_keys;
   Plan plan;
   plan.check = CheckSources(
       path_a, *a, path_b, *b, check, cutoff_ms,
       [&](const Collector& ca, const Collector& cb, Report& report) {
         const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
+        for (const TableState& t : cb.tables()) {
+          for (const ForeignKey& fk : t.table.foreign_keys) {
+            if (fk.columns.size() != 1) continue;
+            b_foreign_keys.push_back(
+                {{t.table.name, t.table.columns[static_cast<std::size_t>(fk.columns[0])].name},
+                 {AsciiLower(fk.ref_table),
+                  fk.ref_columns.empty() ? std::string() : AsciiLower(fk.ref_columns[0])}});
+          }
+        }
         for (std::size_t i = 0; i < report.keys.size(); ++i) {
           const KeyReport& k = report.keys[i];
           if (k.columns.size() != 1) continue;
@@ -707,7 +720,23 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
       TakenValues::Add(taken[n], chosen);
       rename.values.emplace_back(old.text, chosen);
     }
-    if (!rename.values.empty()) plan.renames.push_back(std::move(rename));
+    if (rename.values.empty()) continue;
+    // A column that refers to the renamed one would keep the old names: not followed yet.
+    for (const auto& [from, to] : b_foreign_keys) {
+      if (to.first == AsciiLower(k.table) &&
+          (to.second == AsciiLower(k.columns[0]) ||
+           (to.second.empty() && k.kind == KeyReport::Kind::kPrimary))) {
+        plan.unresolved.push_back(
+            {from.first,
+             {from.second},
+             {},
+             "a FOREIGN KEY onto " + k.table + "." + k.columns[0] +
+                 ", whose values this plan renames: renames are not followed into referring "
+                 "columns; update them by hand in the same transaction (plan.json lists the "
+                 "renames)"});
+      }
+    }
+    plan.renames.push_back(std::move(rename));
   }
 
   // 5. Every other key: a differing conflict follows a remap when a referring column of the key

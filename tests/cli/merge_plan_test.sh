@@ -337,6 +337,23 @@ test_merge_plan_errors() {
   expect_rc 0
   grep -q "^remap ticket (id): 2 values, offset +2147483000" "$T/out" || fail "BIGINT offset: $(cat "$T/out")"
 
+  # A text key renamed under a declared FOREIGN KEY: the referring column is listed, not
+  # silently left with the old names. Without steadyflake IDs in B, {server} has no value.
+  for s in a b; do
+    sqlite3 "$T/t$s.db" "CREATE TABLE account(login TEXT PRIMARY KEY, n INTEGER);
+      CREATE TABLE note(who TEXT REFERENCES account(login));
+      INSERT INTO account VALUES('x', '$s'); INSERT INTO note VALUES('x');"
+  done
+  run merge-plan "$T/ta.db" "$T/tb.db" --out "$T/plan" --server-id 103
+  expect_rc 2
+  grep -q "names {server}, and shard B has no steadyflake IDs.*--rename '{name}.b'" "$T/err" ||
+    fail "{server} without IDs: $(cat "$T/err")"
+  run merge-plan "$T/ta.db" "$T/tb.db" --out "$T/plan" --server-id 103 --rename '{name}.b'
+  expect_rc 4
+  grep -q "^rename account (login): 1 values" "$T/out" || fail "text rename: $(cat "$T/out")"
+  grep -q "^UNRESOLVED note (who): a FOREIGN KEY onto account.login" "$T/out" ||
+    fail "text foreign key: $(grep UNRESOLVED "$T/out")"
+
   # Unresolved (exit 4): a player_slot row of B whose player is not remapped (an orphan slot
   # whose player id only A has) and differs from A's row.
   cp "$T/b.db" "$T/b3.db"
