@@ -569,6 +569,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   }
 
   // 3. Integer keys: B's differing values get new ones.
+  std::set<std::pair<std::string, std::string>> ambiguous;  // inferred columns listed once
   for (const auto& [i, w] : work) {
     if (w.kind != KeyWork::kRemap || w.differing.empty()) continue;
     const KeyReport& k = report.keys[i];
@@ -626,15 +627,17 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
     for (const ReferenceReport& r : k.references) {
       if (r.also.empty()) {
         remap.references.push_back(r);
-      } else {
-        std::string keys = KeyName(k);
-        for (const std::string& other : r.also) keys += " and " + other;
+      } else if (ambiguous.insert({r.table, r.column}).second) {  // once per column
+        std::string keys = k.table + "." + k.columns[0];
+        for (const std::string& other : r.also) keys += ", " + other;
         plan.unresolved.push_back({r.table,
                                    {r.column},
                                    {},
-                                   "inferred to refer to " + keys + "; say which with --refs " +
-                                       "(a line '" + r.table + "." + r.column + " -> " + k.table +
-                                       "." + k.columns[0] + "'), it is not rewritten"});
+                                   "its values all lie among those of several remapped keys (" +
+                                       keys +
+                                       "), so it is not rewritten; name the one it refers "
+                                       "to with a --refs line '" +
+                                       r.table + "." + r.column + " -> TABLE.COLUMN'"});
       }
     }
     plan.remaps.push_back(std::move(remap));

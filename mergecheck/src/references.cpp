@@ -32,6 +32,7 @@ struct Target {
   std::string table;  // as B names it
   std::string lower_table;
   std::string lower_column;
+  std::string squeezed_table;  // lowercase, without underscores: "arenateam"
   bool primary = false;
   std::span<const int64_t> values;   // B's, sorted and distinct
   std::span<const int64_t> overlap;  // in both inputs, sorted
@@ -49,6 +50,11 @@ struct Candidate {
   std::vector<uint64_t> seen = {};  // inference: one bit per key value
   uint64_t rows = 0;
 };
+
+std::string WithoutUnderscores(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), '_'), text.end());
+  return text;
+}
 
 bool IsSingleColumnKey(const Table& table, int column) {
   return std::any_of(table.keys.begin(), table.keys.end(),
@@ -193,6 +199,7 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
     const Column& col = table.columns[ci];
     if (col.generated) continue;
     const std::string lower = AsciiLower(col.name);
+    const std::string squeezed = WithoutUnderscores(lower);
     bool fixed = false;
     for (std::size_t ti = 0; ti < targets.size(); ++ti) {
       const Target& t = targets[ti];
@@ -211,8 +218,7 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
       }
       if (found.empty() && NamedByOption(options, table.name, lower, t)) found = "--refs";
       if (found.empty() && t.primary && col.affinity == Affinity::kInteger &&
-          (lower == t.lower_table + "_id" || lower == t.lower_table + "id" ||
-           lower == t.lower_table + "_guid")) {
+          (squeezed == t.squeezed_table + "id" || squeezed == t.squeezed_table + "guid")) {
         found = "name";
       }
       if (found.empty()) continue;
@@ -251,6 +257,7 @@ void FindReferences(Source& b, const Collector& cb, const Comparison& comparison
     t.table = p.table;
     t.lower_table = AsciiLower(p.table);
     t.lower_column = p.key_b->lower[0];
+    t.squeezed_table = WithoutUnderscores(t.lower_table);
     t.primary = kr.kind == KeyReport::Kind::kPrimary;
     t.values = p.key_b->set.integers();
     t.overlap = p.integers;

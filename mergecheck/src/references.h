@@ -10,8 +10,9 @@
 //   1. a FOREIGN KEY declares it (a single-column one, naming the key's column or, with no
 //      column, a table whose PRIMARY KEY it is);
 //   2. Options::references (--refs FILE) names it;
-//   3. its name is `<table>_id`, `<table>id` or `<table>_guid` of a table whose single-column
-//      PRIMARY KEY is the key (case-insensitive);
+//   3. its name is `<table>_id`, `<table>id`, `<table>_guid` or `<table>guid` of a table whose
+//      single-column PRIMARY KEY is the key, case and underscores aside (`arenaTeamId` for
+//      `arena_team`);
 //   4. inferred: it has INTEGER affinity, is not itself a single-column key (two keys of one
 //      relationship would infer each other), and all its non-NULL values lie among the key's
 //      values in B, with at least 100 distinct values or 90% of the key's.

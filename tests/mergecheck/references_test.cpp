@@ -49,7 +49,7 @@ TEST(References, FoundByDeclarationNameOptionAndInferenceWithItsThresholds) {
       "CREATE TABLE player(id INTEGER PRIMARY KEY);\n"
       "CREATE TABLE guild(id INTEGER PRIMARY KEY);\n"
       "CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER REFERENCES player(id));\n"
-      "CREATE TABLE stuff(player_id INTEGER, guildid INTEGER);\n"
+      "CREATE TABLE stuff(player_id INTEGER, guildid INTEGER, Guild_GUID INTEGER);\n"
       "CREATE TABLE gear(holder INTEGER);\n"
       "CREATE TABLE t99(x INTEGER);\n"
       "CREATE TABLE t100(x INTEGER);\n"
@@ -62,7 +62,7 @@ TEST(References, FoundByDeclarationNameOptionAndInferenceWithItsThresholds) {
   ExecSql(dir.File("a.db"), schema + Values("player", 1, 100) + Values("guild", 1, 10));
   std::string b = schema + Values("player", 1, 200) + Values("guild", 1, 10);
   b += "INSERT INTO item VALUES (1, 5), (2, 150), (3, NULL);\n";
-  b += "INSERT INTO stuff VALUES (7, 3), (8, 3);\n";
+  b += "INSERT INTO stuff VALUES (7, 3, 4), (8, 3, 11);\n";
   b += Values("gear", 1, 3);
   b += Values("t99", 101, 199);  // 99 distinct values, all among B's 200: too few
   b += Values("t100", 51, 150) + Values("t100", 51, 60);  // 100 distinct: inferred; 60 rows hit
@@ -81,7 +81,8 @@ TEST(References, FoundByDeclarationNameOptionAndInferenceWithItsThresholds) {
             (std::vector<std::string>{"gear.holder --refs 3", "item.owner foreign key 1",
                                       "stuff.player_id name 2", "t100.x inferred 60"}));
   EXPECT_EQ(Refs(KeyOf(report, "guild")),
-            (std::vector<std::string>{"ninety.g inferred 9", "stuff.guildid name 2"}));
+            (std::vector<std::string>{"ninety.g inferred 9", "stuff.Guild_GUID name 1",
+                                      "stuff.guildid name 2"}));
   const ReferenceReport& inferred = KeyOf(report, "player").references.back();
   EXPECT_EQ(inferred.distinct, 100u);
   EXPECT_EQ(inferred.key_values, 200u);

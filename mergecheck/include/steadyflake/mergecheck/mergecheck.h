@@ -85,7 +85,7 @@ struct ReferenceReport {
   std::string table;
   std::string column;
   // How it was found: "foreign key" (declared), "--refs", "name" (`<table>_id`, `<table>id`,
-  // `<table>_guid`), or "inferred" (an integer column, not a single-column key itself, whose
+  // `<table>_guid`, `<table>guid`, case and underscores aside), or "inferred" (an integer column, not a single-column key itself, whose
   // non-NULL values all lie among the key's values in B, with at least 100 distinct values or
   // 90% of the key's).
   std::string found;
