@@ -217,7 +217,10 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
         }
       }
       if (found.empty() && NamedByOption(options, table.name, lower, t)) found = "--refs";
+      // In the key's own table such a name is the table's own id (petition.petitionguid
+      // beside the primary key ownerguid), not a reference to its key.
       if (found.empty() && t.primary && col.affinity == Affinity::kInteger &&
+          lower_table != t.lower_table &&
           (squeezed == t.squeezed_table + "id" || squeezed == t.squeezed_table + "guid")) {
         found = "name";
       }

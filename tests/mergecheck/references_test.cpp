@@ -47,7 +47,7 @@ TEST(References, FoundByDeclarationNameOptionAndInferenceWithItsThresholds) {
   TempDir dir;
   const std::string schema =
       "CREATE TABLE player(id INTEGER PRIMARY KEY);\n"
-      "CREATE TABLE guild(id INTEGER PRIMARY KEY);\n"
+      "CREATE TABLE guild(id INTEGER PRIMARY KEY, guild_id INTEGER);\n"
       "CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER REFERENCES player(id));\n"
       "CREATE TABLE stuff(player_id INTEGER, guildid INTEGER, Guild_GUID INTEGER);\n"
       "CREATE TABLE gear(holder INTEGER);\n"
@@ -59,8 +59,8 @@ TEST(References, FoundByDeclarationNameOptionAndInferenceWithItsThresholds) {
       "CREATE TABLE eighty(g INTEGER);\n"
       "CREATE TABLE keyed(x INTEGER UNIQUE);\n";
   // A holds players 1..100 and guilds 1..10: B's players 1..100 overlap, 101..200 do not.
-  ExecSql(dir.File("a.db"), schema + Values("player", 1, 100) + Values("guild", 1, 10));
-  std::string b = schema + Values("player", 1, 200) + Values("guild", 1, 10);
+  ExecSql(dir.File("a.db"), schema + Values("player", 1, 100) + Values("guild(id)", 1, 10));
+  std::string b = schema + Values("player", 1, 200) + Values("guild(id)", 1, 10);
   b += "INSERT INTO item VALUES (1, 5), (2, 150), (3, NULL);\n";
   b += "INSERT INTO stuff VALUES (7, 3, 4), (8, 3, 11);\n";
   b += Values("gear", 1, 3);
