@@ -1,17 +1,18 @@
 // Copyright 2026 The steadyflake Authors.
 //
 // MakePlan (plan.h): the check with every conflict listed, then one decision per conflicting
-// value. The check's collections give what the report does not say: each integer key's largest
-// value in A and B (for an offset), B's server ids by count (the rename's {server}), and the
-// columns' declared types (widths and lengths). Renames need every value of their column in
-// both inputs under A's collation, read by one more scan of each input.
-
-#include <sys/stat.h>
+// value, in phases: (1) each key's conflicts split into differing and identical rows; (2) an
+// identical row that refers to a remapped value moves to the differing ones, until nothing
+// changes (one scan of B's tables concerned per round); (3) integer keys get their new values;
+// (4) text keys their new names; (5) every other key follows a remap or is unresolved.
+// The check's collections give what the report does not say: each integer key's largest value
+// in A and B (for an offset), B's server ids by count (the rename's {server}), the columns'
+// declared types (widths and lengths) and B's foreign keys. Renames need every value of their
+// column in both inputs under A's collation, read by one more scan of each input.
 
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <functional>

@@ -85,9 +85,9 @@ struct ReferenceReport {
   std::string table;
   std::string column;
   // How it was found: "foreign key" (declared), "--refs", "name" (`<table>_id`, `<table>id`,
-  // `<table>_guid`, `<table>guid`, case and underscores aside), or "inferred" (an integer column, not a single-column key itself, whose
-  // non-NULL values all lie among the key's values in B, with at least 100 distinct values or
-  // 90% of the key's).
+  // `<table>_guid`, `<table>guid`, case and underscores aside), or "inferred" (an integer column,
+  // not a single-column key itself, whose non-NULL values all lie among the key's values in B, with
+  // at least 100 distinct values or 90% of the key's).
   std::string found;
   uint64_t rows = 0;        // rows of B whose value is one of the key's overlapping values
   uint64_t distinct = 0;    // inferred: the column's distinct values (all among the key's)
