@@ -19,6 +19,9 @@
 
 #include "classic_id_worker.h"
 #include "steadyflake/generator.h"
+#ifdef STEADYFLAKE_BENCH_CAPI
+#include "steadyflake/c.h"
+#endif
 
 namespace steadyflake {
 namespace {
@@ -66,6 +69,35 @@ void BM_Steadyflake_Next(benchmark::State& state) {
 }
 BENCHMARK(BM_Steadyflake_Next);
 BENCHMARK(BM_Steadyflake_Next)->Threads(2)->UseRealTime();
+
+#ifdef STEADYFLAKE_BENCH_CAPI
+// The same next() through the C ABI (libsteadyflake_c): a call into the shared library plus its
+// fork check, against BM_Steadyflake_Next's inlined call (bench/report.py: at most 1.5x).
+void BM_CApi_Next(benchmark::State& state) {
+  static steadyflake_generator* const generator = [] {
+    steadyflake_options* options = steadyflake_options_create();
+    char* err = nullptr;
+    steadyflake_options_set_layout(options, RoomyLayout().ToString().c_str(), &err);
+    steadyflake_options_set_server_id(options, 1);
+    steadyflake_generator* opened = steadyflake_generator_open(options, &err);
+    steadyflake_options_destroy(options);
+    if (opened == nullptr) {
+      std::fprintf(stderr, "BM_CApi_Next: %s\n", err != nullptr ? err : "cannot open");
+      std::abort();
+    }
+    return opened;
+  }();
+  int64_t first = 0, last = 0;
+  for (auto _ : state) {
+    last = steadyflake_next(generator);
+    if (first == 0) first = last;
+    benchmark::DoNotOptimize(last);
+  }
+  if (state.iterations() > 1 && last <= first) state.SkipWithError("IDs did not increase");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CApi_Next);
+#endif
 
 void BM_Steadyflake_TryNext(benchmark::State& state) {
   const auto generator = MakeGenerator();

@@ -89,6 +89,11 @@ def main():
           seconds(burst_next) if burst_next else None, 20, "faster")
     ratio("3b. 1M-ID burst: next_batch(1000) vs classic", seconds(classic) if classic else None,
           seconds(burst_batch) if burst_batch else None, 100, "faster")
+    capi_next = g("BM_CApi_Next")
+    if next1:
+        ratio("8. next() through the C ABI vs the C++ call, ns/ID",
+              capi_next["cpu_time"] if capi_next else None, next1["cpu_time"], 1.5, "the cost",
+              at_most=True)
     objectid, uuid = g("BM_ObjectId"), g("BM_UUIDv4")
     ratio("4a. next() items/s vs ObjectId (libbson)", items_per_second(next1) if next1 else None,
           items_per_second(objectid) if objectid else None, 10, "")

@@ -1,6 +1,7 @@
 # cmake -P script behind the find_package_consumer test (see CMakeLists.txt beside it).
 # Inputs: STEADYFLAKE_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CONFIG, GENERATOR, CXX_COMPILER,
-# LINK_FLAGS (may be empty).
+# LINK_FLAGS (may be empty); with the C ABI built, C_COMPILER, C_CONSUMER_SOURCE, INCLUDEDIR
+# and LIBDIR (C_COMPILER empty: no C ABI to check).
 cmake_minimum_required(VERSION 3.20)
 
 foreach(var STEADYFLAKE_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -27,12 +28,19 @@ function(run)
   endif()
 endfunction()
 
+# The C++ consumer links steadyflake::c too when the build has the C ABI.
+set(consumer_capi OFF)
+if(NOT "${C_COMPILER}" STREQUAL "")
+  set(consumer_capi ON)
+endif()
+
 run(${CMAKE_COMMAND} --install ${STEADYFLAKE_BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${consumer_build} -G "${GENERATOR}"
     -DCMAKE_BUILD_TYPE=${CONFIG}
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
     -DCMAKE_PREFIX_PATH=${prefix}
-    "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
+    "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}"
+    -DSTEADYFLAKE_CONSUMER_CAPI=${consumer_capi})
 
 # The package must come from the prefix just installed, not from one found elsewhere.
 file(STRINGS ${consumer_build}/CMakeCache.txt found_dir REGEX "^steadyflake_DIR:")
@@ -50,4 +58,19 @@ if(EXISTS ${consumer_build}/${CONFIG}/consumer)
   run(${consumer_build}/${CONFIG}/consumer)  # multi-config generators
 else()
   run(${consumer_build}/consumer)
+endif()
+
+# The C ABI as a C user without CMake meets it: the installed header and shared library, one
+# compiler command, and the program runs (found through its rpath, not LD_LIBRARY_PATH).
+if(NOT "${C_COMPILER}" STREQUAL "")
+  foreach(file ${prefix}/${INCLUDEDIR}/steadyflake/c.h ${prefix}/${LIBDIR}/libsteadyflake_c.so)
+    if(NOT EXISTS ${file})
+      message(FATAL_ERROR "find_package_consumer: cmake --install did not install ${file}")
+    endif()
+  endforeach()
+  separate_arguments(c_link_flags UNIX_COMMAND "${LINK_FLAGS}")
+  run(${C_COMPILER} -std=c11 -Wall -Wextra -Wpedantic -Werror ${C_CONSUMER_SOURCE}
+      -I${prefix}/${INCLUDEDIR} -L${prefix}/${LIBDIR} -lsteadyflake_c
+      -Wl,-rpath,${prefix}/${LIBDIR} ${c_link_flags} -o ${WORK_DIR}/c_consumer)
+  run(${WORK_DIR}/c_consumer)
 endif()

@@ -1,6 +1,7 @@
 // Links the installed libraries and checks the basics: two IDs increase and decode to their
 // server id; the merge checker finds the key two dumps share. Exit status 0 when all is well, 1
-// otherwise.
+// otherwise. With STEADYFLAKE_CONSUMER_CAPI, also that steadyflake::c's library is the same
+// version.
 
 #include <cstdio>
 #include <exception>
@@ -10,6 +11,12 @@
 
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/steadyflake.h"
+
+#ifdef STEADYFLAKE_CONSUMER_CAPI
+#include <cstring>
+
+#include "steadyflake/c.h"
+#endif
 
 namespace {
 
@@ -53,6 +60,13 @@ int main() {
       std::fprintf(stderr, "consumer: merge check of two dumps sharing key 5 did not conflict\n");
       return 1;
     }
+#ifdef STEADYFLAKE_CONSUMER_CAPI
+    if (std::strcmp(steadyflake_version(), STEADYFLAKE_VERSION) != 0) {
+      std::fprintf(stderr, "consumer: libsteadyflake_c is version %s, the headers %s\n",
+                   steadyflake_version(), STEADYFLAKE_VERSION);
+      return 1;
+    }
+#endif
     std::printf("consumer: steadyflake %s: %lld < %lld, server id %llu\n", STEADYFLAKE_VERSION,
                 static_cast<long long>(first), static_cast<long long>(second),
                 static_cast<unsigned long long>(decoded.server_id));
