@@ -66,11 +66,8 @@ const KeyState* FindKey(const TableState* t, const std::string& lower_column) {
 }
 
 std::string DeclaredType(const TableState* t, const std::string& lower_column) {
-  if (t == nullptr) return {};
-  for (const Column& c : t->table.columns) {
-    if (AsciiLower(c.name) == lower_column) return c.declared_type;
-  }
-  return {};
+  const int c = t == nullptr ? -1 : FindColumn(t->table, lower_column);
+  return c < 0 ? std::string() : t->table.columns[static_cast<std::size_t>(c)].declared_type;
 }
 
 // The largest value a MySQL integer column of `declared` type holds (SQLite's hold int64).
@@ -112,16 +109,12 @@ std::size_t Characters(std::string_view text) {
   return n;
 }
 
-// The first `n` characters of `text`.
+// The first `n` characters of `text`: what a MySQL prefix key holds (KeyPrefix).
 std::string_view FirstCharacters(std::string_view text, std::size_t n) {
-  std::size_t seen = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (seen == n) return text.substr(0, i);
-      ++seen;
-    }
-  }
-  return text;
+  Value v;
+  v.tag = Value::Tag::kText;
+  v.bytes = text;
+  return KeyPrefix(v, static_cast<int>(n));
 }
 
 // The equality keys of every value of some text columns, under some collations each, hashed:
@@ -141,11 +134,10 @@ class TakenValues : public SourceVisitor {
     std::vector<int> wanted;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       if (columns_[i].table != table.name) continue;
-      for (std::size_t c = 0; c < table.columns.size(); ++c) {
-        if (AsciiLower(table.columns[c].name) != columns_[i].lower_column) continue;
-        active_.emplace_back(i, static_cast<int>(wanted.size()));
-        wanted.push_back(static_cast<int>(c));
-      }
+      const int c = FindColumn(table, columns_[i].lower_column);
+      if (c < 0) continue;
+      active_.emplace_back(i, static_cast<int>(wanted.size()));
+      wanted.push_back(c);
     }
     return wanted;
   }
@@ -319,13 +311,11 @@ class DropCheck : public SourceVisitor {
     current_ = &it->second;
     std::vector<int> wanted;
     auto cell_of = [&](const std::string& lower, Affinity* affinity) {
-      for (std::size_t c = 0; c < table.columns.size(); ++c) {
-        if (AsciiLower(table.columns[c].name) != lower) continue;
-        if (affinity != nullptr) *affinity = table.columns[c].affinity;
-        wanted.push_back(static_cast<int>(c));
-        return static_cast<int>(wanted.size() - 1);
-      }
-      return -1;
+      const int c = FindColumn(table, lower);
+      if (c < 0) return -1;
+      if (affinity != nullptr) *affinity = table.columns[static_cast<std::size_t>(c)].affinity;
+      wanted.push_back(c);
+      return static_cast<int>(wanted.size() - 1);
     };
     for (Probe& p : current_->probes) {
       p.cells.clear();

@@ -61,13 +61,6 @@ bool IsSingleColumnKey(const Table& table, int column) {
                      [&](const Key& k) { return k.columns.size() == 1 && k.columns[0] == column; });
 }
 
-int FindColumn(const Table& table, const std::string& lower) {
-  for (std::size_t i = 0; i < table.columns.size(); ++i) {
-    if (AsciiLower(table.columns[i].name) == lower) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 // Thrown by RefScan when no candidate of the table it reads is left (every one was only an
 // inference candidate, and each met a value outside its key): the rest of the table can say
 // nothing, so a SQLite file's scan of it stops there.
@@ -156,7 +149,7 @@ class RefScan : public SourceVisitor {
   ValueBuffer buffer_;
 };
 
-// How the entries of --refs name column `lower_column` of `table` as referring to `t`, or "".
+// True when an entry of --refs names column `lower_column` of `table` as referring to `t`.
 bool NamedByOption(const Options& options, const std::string& table,
                    const std::string& lower_column, const Target& t) {
   for (const Options::Reference& r : options.references) {

@@ -8,6 +8,8 @@
 
 #include "schema.h"
 
+#include "steadyflake/mergecheck/text.h"
+
 namespace steadyflake::mergecheck {
 
 namespace {
@@ -49,6 +51,13 @@ Affinity AffinityOf(std::string_view declared_type) {
   }
   if (Has(upper, "REAL") || Has(upper, "FLOA") || Has(upper, "DOUB")) return Affinity::kReal;
   return Affinity::kNumeric;
+}
+
+int FindColumn(const Table& table, std::string_view lower) {
+  for (std::size_t i = 0; i < table.columns.size(); ++i) {
+    if (AsciiLower(table.columns[i].name) == lower) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 const std::string& KeyCollation(const Table& table, const Key& key, std::size_t i) {

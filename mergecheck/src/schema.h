@@ -65,6 +65,9 @@ struct Table {
 // The affinity of a declared type (case-insensitive), per the rules above.
 Affinity AffinityOf(std::string_view declared_type);
 
+// The index in table.columns of the column whose name, lowercase, is `lower`; -1 when none is.
+int FindColumn(const Table& table, std::string_view lower);
+
 // The collation key `key` compares its `i`-th column under: the key's own, else the column's;
 // empty when neither is known.
 const std::string& KeyCollation(const Table& table, const Key& key, std::size_t i);
