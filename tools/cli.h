@@ -114,6 +114,8 @@ std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options);
 mergecheck::Options::ExtraKey ParseKeyOption(const std::string& text);
 mergecheck::Options::Column ParseColumnOption(const std::string& option, const std::string& text);
 std::vector<mergecheck::Options::Reference> ReadRefsFile(const std::string& path);
+// Declares those options, and --layout and --epoch (ResolveLayout reads them), in `options`.
+void AddCheckOptions(boost::program_options::options_description& options);
 // Fills `options` from those options in `vm` (--key, --id-column, --not-id-column, --refs,
 // --table), each parsed as above.
 void ReadCheckOptions(const boost::program_options::variables_map& vm,

@@ -204,6 +204,24 @@ mergecheck::Options::Column ParseColumnOption(const std::string& option, const s
   return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
+void AddCheckOptions(po::options_description& options) {
+  options.add_options()("layout", po::value<std::string>()->default_value("game"),
+                        "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(
+      "epoch", po::value<std::string>(),
+      "the layout's start of time if not its own: YYYY-MM-DD, "
+      "YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms")(
+      "key", po::value<std::vector<std::string>>()->composing(),
+      "TABLE:COL[,COL]: also check these columns as a key (repeatable)")(
+      "id-column", po::value<std::vector<std::string>>()->composing(),
+      "TABLE:COL: take server ids from this integer key too, even one judged legacy "
+      "(repeatable)")("not-id-column", po::value<std::vector<std::string>>()->composing(),
+                      "TABLE:COL: take no server ids from this integer key (repeatable)")(
+      "refs", po::value<std::string>(),
+      "FILE of references the schema does not declare, lines 'item.owner_id -> player.id'")(
+      "table", po::value<std::vector<std::string>>()->composing(),
+      "only this table (repeatable; names are case-sensitive)");
+}
+
 void ReadCheckOptions(const po::variables_map& vm, mergecheck::Options& options) {
   if (vm.count("key") != 0) {
     for (const std::string& key : vm["key"].as<std::vector<std::string>>()) {

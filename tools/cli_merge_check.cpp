@@ -65,22 +65,8 @@ class Progress {
 int RunMergeCheck(const std::vector<std::string>& args) {
   std::string limit_text;
   po::options_description visible("Options");
-  visible.add_options()("layout", po::value<std::string>()->default_value("game"),
-                        "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(
-      "epoch", po::value<std::string>(),
-      "the layout's start of time if not its own: YYYY-MM-DD, "
-      "YYYY-MM-DDTHH:MM:SS[.fff]Z or Unix ms")("json", "the report as one JSON document")(
-      "key", po::value<std::vector<std::string>>()->composing(),
-      "TABLE:COL[,COL]: also check these columns as a key (repeatable)")(
-      "id-column", po::value<std::vector<std::string>>()->composing(),
-      "TABLE:COL: take server ids from this integer key too, even one judged legacy "
-      "(repeatable)")("not-id-column", po::value<std::vector<std::string>>()->composing(),
-                      "TABLE:COL: take no server ids from this integer key (repeatable)")(
-      "refs", po::value<std::string>(),
-      "FILE of references the schema does not declare, lines 'item.owner_id -> player.id': "
-      "shown under the keys they refer to")(
-      "table", po::value<std::vector<std::string>>()->composing(),
-      "check only this table (repeatable; names are case-sensitive)")(
+  AddCheckOptions(visible);
+  visible.add_options()("json", "the report as one JSON document")(
       "limit", po::value(&limit_text)->default_value("1000"),
       "conflicting keys listed per key in --json; 0: all")("help,h", "print this help");
   po::options_description all;

@@ -78,24 +78,12 @@ int RunMergePlan(const std::vector<std::string>& args) {
       "required: the merged server's id, held by neither shard: keys of steadyflake IDs get "
       "fresh IDs under it")("rename", po::value<std::string>()->default_value("{name}.s{server}"),
                             "how a colliding name of B is renamed: {name} its name, {server} B's "
-                            "server id")(
-      "refs", po::value<std::string>(),
-      "FILE of references the schema does not declare, lines 'item.owner_id -> player.id'")(
-      "json", "print plan.json instead of the summary")(
-      "layout", po::value<std::string>()->default_value("game"),
-      "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(
-      "epoch", po::value<std::string>(), "the layout's start of time if not its own")(
+                            "server id")("json", "print plan.json instead of the summary")(
       "state-dir", po::value<std::string>(),
       "state folder of the generator of fresh IDs (default: as 'steadyflake gen')")(
-      "no-state", "keep no state file for the fresh IDs (they may repeat a later run's)")(
-      "key", po::value<std::vector<std::string>>()->composing(),
-      "TABLE:COL[,COL]: also treat these columns as a key (repeatable)")(
-      "id-column", po::value<std::vector<std::string>>()->composing(),
-      "TABLE:COL: take server ids from this integer key too (repeatable)")(
-      "not-id-column", po::value<std::vector<std::string>>()->composing(),
-      "TABLE:COL: take no server ids from this integer key (repeatable)")(
-      "table", po::value<std::vector<std::string>>()->composing(),
-      "plan only this table (repeatable)")("help,h", "print this help");
+      "no-state", "keep no state file for the fresh IDs (they may repeat a later run's)");
+  AddCheckOptions(visible);
+  visible.add_options()("help,h", "print this help");
   po::options_description all;
   all.add(visible).add_options()("input", po::value<std::vector<std::string>>()->composing(),
                                  "inputs");
