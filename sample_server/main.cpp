@@ -52,6 +52,8 @@ std::string GeneratorFix(const Error& e) {
              "--server-id it was written with, or fix its permissions";
     case Error::Code::kClock:
       return "check the system clock, --layout and the IDs in --db";
+    case Error::Code::kLost:
+      return "another server owns this --server-id now; start again with a free one";
     case Error::Code::kInvalidArgument:
       break;
   }

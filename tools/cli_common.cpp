@@ -169,6 +169,9 @@ std::unique_ptr<Generator> MakeGenerator(const Generator::Options& options) {
       case Error::Code::kClock:
         fix = "check the system clock, --layout and --epoch";
         break;
+      case Error::Code::kLost:
+        fix = "another process owns this --server-id now; start again with a free one";
+        break;
     }
     throw FromEngine("", e, fix);
   }

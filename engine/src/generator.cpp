@@ -23,6 +23,7 @@
 #include <limits>
 #include <string>
 
+#include "host_guard.h"
 #include "state_file.h"
 #include "steadyflake/error.h"
 #include "steadyflake/time_format.h"
@@ -124,14 +125,42 @@ Generator::Generator(Options options)
       start_reason = "resume_after ID " + std::to_string(options.resume_after);
     }
   }
+  if (!options.state_dir.empty() && options.reservation_store) {
+    Invalid("state_dir \"" + options.state_dir +
+            "\" and reservation_store are both set; a generator keeps its reservation in one "
+            "place: drop state_dir when the reservation lives in a store (etcd)");
+  }
   if (!options.state_dir.empty()) {
-    state_ =
-        std::make_unique<internal::StateFile>(options.env, options.state_dir, layout_, server_id_);
-    if (const auto reserved = state_->reserved_until(); reserved && *reserved >= start_tick) {
+    store_ = std::make_shared<internal::StateFileStore>(options.env, options.state_dir);
+  } else {
+    store_ = std::move(options.reservation_store);
+  }
+  if (options.host_guard && !(store_ && store_->ExcludesAcrossHosts())) {
+    host_guard_ = std::make_unique<internal::HostGuard>(layout_, server_id_);
+  }
+  if (store_) {
+    if (const auto reserved = store_->Open(layout_, server_id_);
+        reserved && *reserved >= start_tick) {
       start_tick = *reserved + 1;
-      start_reason = "state file " + state_->path();
+      start_reason = store_->Describe();
     }
   }
+  try {
+    Start(options, wall_nanos, steady_nanos, start_tick, start_reason);
+  } catch (...) {
+    // Nothing was issued: release what Open took (a lock, a claimed id).
+    if (store_) store_->Close(std::nullopt);
+    throw;
+  }
+  if (options.ticker == Ticker::kThread) {
+    ticker_ = std::thread([this] { RunTicker(); });
+  }
+}
+
+void Generator::Start(const Options& options, int64_t wall_nanos, int64_t steady_nanos,
+                      uint64_t start_tick, const std::string& start_reason) {
+  const int64_t wall_ms = wall_nanos / kNanosPerMs;
+  const uint64_t wall_tick = layout_.TickAt(wall_ms);
   if (start_tick > layout_.max_tick()) {
     throw Error(Error::Code::kClock, "layout " + layout_.ToString() +
                                          " has no time left: its last tick ends at " +
@@ -157,17 +186,14 @@ Generator::Generator(Options options)
 
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (state_) {
+    if (store_) {
       reserved_until_ = std::min(start_tick + reserve_ticks_, layout_.max_tick());
-      state_->Write(reserved_until_);  // throws Error(kState): nothing was issued yet
+      store_->Extend(reserved_until_);  // throws Error: nothing was issued yet
     } else {
       reserved_until_ = layout_.max_tick();
     }
   }
   refresh();
-  if (options.ticker == Ticker::kThread) {
-    ticker_ = std::thread([this] { RunTicker(); });
-  }
 }
 
 Generator::~Generator() {
@@ -179,19 +205,14 @@ Generator::~Generator() {
     ticker_cv_.notify_all();
     ticker_.join();
   }
-  // A clean stop records the last tick really used instead of the reservation, so a prompt
+  // The store may record the last tick really used instead of the reservation, so a prompt
   // restart does not start ahead of the wall clock. Every issued position is below counter_.
-  // If this write fails, the larger reservation on disk still covers everything.
   std::lock_guard<std::mutex> lock(mu_);
-  const uint64_t next = counter_.load(std::memory_order_relaxed);
-  if (state_ && next > 0) {
-    const uint64_t last_tick = (next - 1) >> layout_.sequence_bits();
-    if (last_tick < reserved_until_) {
-      try {
-        state_->Write(last_tick);
-      } catch (const Error&) {
-      }
-    }
+  if (store_) {
+    const uint64_t next = counter_.load(std::memory_order_relaxed);
+    std::optional<uint64_t> last_used;
+    if (next > 0) last_used = std::min((next - 1) >> layout_.sequence_bits(), reserved_until_);
+    store_->Close(last_used);
   }
 }
 
@@ -223,14 +244,18 @@ void Generator::RefreshLocked(bool may_write) noexcept {
   // Written as a sum, not reserved_until_ - now: after a pause longer than the reservation
   // (a stopped process, a suspended VM) now is past reserved_until_ (tests/state_file_test.cpp,
   // PauseLongerThanTheReservationRenewsIt).
-  if (may_write && state_ && reserved_until_ < max_tick &&
+  if (may_write && store_ && !lost_ && reserved_until_ < max_tick &&
       reserved_until_ < now + lead_ticks_ + (reserve_ticks_ - lead_ticks_ + 1) / 2) {
     const uint64_t target = std::min(now + reserve_ticks_, max_tick);
     try {
-      state_->Write(target);
+      store_->Extend(target);
       reserved_until_ = target;
       state_error_.clear();
     } catch (const Error& error) {
+      state_error_ = error.what();
+      // The server id is gone: never extend again (design section 10).
+      if (error.code() == Error::Code::kLost) lost_ = true;
+    } catch (const std::exception& error) {
       state_error_ = error.what();
     }
   }
@@ -313,6 +338,11 @@ std::chrono::nanoseconds Generator::lead() const {
 std::string Generator::state_error() const {
   std::lock_guard<std::mutex> lock(mu_);
   return state_error_;
+}
+
+bool Generator::lost() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return lost_;
 }
 
 void Generator::RunTicker() {

@@ -191,4 +191,31 @@ void StateFile::Write(uint64_t reserved_until) {
   reserved_until_ = reserved_until;
 }
 
+std::optional<uint64_t> StateFileStore::Open(const Layout& layout, uint64_t server_id) {
+  file_ = std::make_unique<StateFile>(env_, dir_, layout, server_id);
+  return file_->reserved_until();
+}
+
+void StateFileStore::Extend(uint64_t tick) {
+  file_->Write(tick);
+  reserved_until_ = tick;
+}
+
+void StateFileStore::Close(std::optional<uint64_t> last_used) noexcept {
+  // A clean stop records the last tick really used instead of the reservation, so a prompt
+  // restart does not start ahead of the wall clock. If this write fails, the larger reservation
+  // on disk still covers everything.
+  if (file_ && last_used && *last_used < reserved_until_) {
+    try {
+      file_->Write(*last_used);
+    } catch (const Error&) {
+    }
+  }
+  file_.reset();
+}
+
+std::string StateFileStore::Describe() const {
+  return "state file " + (file_ ? file_->path() : dir_);
+}
+
 }  // namespace steadyflake::internal

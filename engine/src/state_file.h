@@ -29,9 +29,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "env.h"
 #include "steadyflake/layout.h"
+#include "steadyflake/reservation_store.h"
 
 namespace steadyflake::internal {
 
@@ -79,6 +81,24 @@ class StateFile {
   const std::string lock_path_;
   std::unique_ptr<FileLock> lock_;
   std::optional<uint64_t> reserved_until_;
+};
+
+// The state file as the generator's ReservationStore (Generator::Options::state_dir).
+class StateFileStore : public ReservationStore {
+ public:
+  // `env` not owned; nullptr: Env::Default(). Nothing is touched before Open.
+  StateFileStore(Env* env, std::string dir) : env_(env), dir_(std::move(dir)) {}
+
+  std::optional<uint64_t> Open(const Layout& layout, uint64_t server_id) override;
+  void Extend(uint64_t tick) override;
+  void Close(std::optional<uint64_t> last_used) noexcept override;
+  std::string Describe() const override;
+
+ private:
+  Env* const env_;
+  const std::string dir_;
+  std::unique_ptr<StateFile> file_;
+  uint64_t reserved_until_ = 0;  // the last tick written
 };
 
 }  // namespace steadyflake::internal

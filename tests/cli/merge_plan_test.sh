@@ -33,6 +33,9 @@ cleanup() {
 }
 trap cleanup EXIT
 export HOME="$T/home"
+# A host-guard namespace of this test's own (engine/src/host_guard.h): CTest runs the cases in
+# parallel, with the same server ids; the processes one case starts share it.
+export STEADYFLAKE_HOST_GUARD_NAMESPACE="cli-test-$$"
 unset XDG_STATE_HOME STEADYFLAKE_STATE_DIR
 
 fail() {

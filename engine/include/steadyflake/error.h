@@ -20,7 +20,8 @@ class Error : public std::runtime_error {
     kInvalidArgument,  // an option, layout, ID or time that is out of range or malformed
     kClock,            // the wall clock is outside the layout's lifetime
     kState,            // the state file is corrupt, mismatched, or cannot be read or written
-    kLocked,           // another generator holds the state file
+    kLocked,           // another generator holds the server id (state file, host, etcd)
+    kLost,             // the generator lost its server id (lease expired, another owner)
   };
 
   Error(Code code, const std::string& message) : std::runtime_error(message), code_(code) {}

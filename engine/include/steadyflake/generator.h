@@ -36,12 +36,13 @@
 
 #include "steadyflake/clock.h"
 #include "steadyflake/layout.h"
+#include "steadyflake/reservation_store.h"
 
 namespace steadyflake {
 
 namespace internal {
 class Env;
-class StateFile;
+class HostGuard;
 
 // Turns a position of the generator's counter (tick << sequence_bits | sequence) into an ID by
 // slotting the server id in between. Internal; may change between releases.
@@ -145,6 +146,20 @@ class Generator {
     // resume_after is given and covers every ID issued before. Recommended in production.
     std::string state_dir;
 
+    // Where the reservation lives instead of a state file: a fleet's coordinator
+    // (steadyflake::registry::EtcdStore, registry/) or a store of the application's own
+    // (steadyflake/reservation_store.h). One store serves one generator; shared only so that
+    // Options stay copyable. Not together with state_dir (Error(kInvalidArgument)).
+    std::shared_ptr<ReservationStore> reservation_store;
+
+    // One generator per layout, epoch and server id on this host, whatever the state folder or
+    // none: a second one, in this process or another, fails to start with Error(kLocked) naming
+    // the holder's pid. Skipped when reservation_store excludes other holders on every host by
+    // itself (etcd). The namespace is the environment variable STEADYFLAKE_HOST_GUARD_NAMESPACE
+    // (tests running in parallel set their own). Turn it off only to share a server id on
+    // purpose, which is never safe while both issue IDs.
+    bool host_guard = true;
+
     // Largest ID this server id issued before (e.g. the largest in its own database); IDs start
     // in the tick after it. 0: none. In [0, layout.max_id()], else Error(kInvalidArgument).
     Id resume_after = 0;
@@ -175,14 +190,16 @@ class Generator {
     internal::Env* env = nullptr;
   };
 
-  // Validates the options, reads the wall clock once, locks and reads the state file and
-  // reserves ahead in it. Throws Error: kInvalidArgument naming the option, its value and the
-  // allowed range; kClock if the wall clock lies outside the layout's lifetime; kState for a
-  // corrupt state file or one written for another layout or server id (never replaced); kLocked
-  // naming the pid of the process that holds the state file; kClock if the start would be
+  // Validates the options, reads the wall clock once, takes the host guard, opens the
+  // reservation store (locks and reads the state file) and reserves ahead in it. Throws Error:
+  // kInvalidArgument naming the option, its value and the allowed range; kClock if the wall
+  // clock lies outside the layout's lifetime; kState for a corrupt state file or one written for
+  // another layout or server id (never replaced); kLocked naming the process that holds the
+  // server id (host guard, state file, or the store's owner); kClock if the start would be
   // more than max_startup_lead ahead of the wall clock.
   explicit Generator(Options options);
-  // Stops the ticker and releases the state file. IDs issued are already covered by it.
+  // Stops the ticker and closes the store (releasing the state file). IDs issued are already
+  // covered by it.
   ~Generator();
 
   Generator(const Generator&) = delete;
@@ -227,13 +244,23 @@ class Generator {
   std::chrono::nanoseconds skew() const;
   // How far the time of the next ID runs ahead of the anchored clock (0 when idle).
   std::chrono::nanoseconds lead() const;
-  // The last state-file write failure, if the latest write failed; empty when all is well.
+  // The last failure to extend the reservation (state file or store), if the latest attempt
+  // failed, or why the server id was lost; empty when all is well.
   std::string state_error() const;
+  // True once the reservation store reported the server id lost (Error::Code::kLost: a lease
+  // expired and another generator may own it). From then on the reservation is never extended:
+  // IDs below it may still be issued (the next owner starts past it), then next() waits and
+  // try_next() returns nullopt for good. A game server should stop (docs/fleet.md).
+  bool lost() const;
 
   const Layout& layout() const { return layout_; }
   uint64_t server_id() const { return server_id_; }
 
  private:
+  // The constructor's second half, after the store is open: checks the start, anchors the
+  // clock and reserves ahead. Throws Error like the constructor.
+  void Start(const Options& options, int64_t wall_nanos, int64_t steady_nanos, uint64_t start_tick,
+             const std::string& start_reason);
   Id NextSlow(uint64_t position) noexcept;
   // Waits until `last_position` may be issued, refreshing as it goes.
   void WaitForLimit(uint64_t last_position) noexcept;
@@ -268,10 +295,12 @@ class Generator {
   // shifted. Only increases.
   alignas(64) std::atomic<uint64_t> limit_{0};
 
-  alignas(64) mutable std::mutex mu_;           // serializes refresh() and guards the fields below
-  std::unique_ptr<internal::StateFile> state_;  // GUARDED_BY(mu_); null without a state_dir
-  uint64_t reserved_until_ = 0;                 // GUARDED_BY(mu_); last tick the file covers
-  std::string state_error_;                     // GUARDED_BY(mu_)
+  alignas(64) mutable std::mutex mu_;  // serializes refresh() and guards the fields below
+  std::unique_ptr<internal::HostGuard> host_guard_;  // set in the constructor; may be null
+  std::shared_ptr<ReservationStore> store_;  // GUARDED_BY(mu_); null without state_dir or store
+  uint64_t reserved_until_ = 0;              // GUARDED_BY(mu_); last tick the store covers
+  std::string state_error_;                  // GUARDED_BY(mu_)
+  bool lost_ = false;                        // GUARDED_BY(mu_)
 
   // The ticker thread (Ticker::kThread only).
   std::mutex ticker_mu_;

@@ -10,6 +10,7 @@
 #include "steadyflake/generator.h"
 #include "steadyflake/id_format.h"
 #include "steadyflake/layout.h"
+#include "steadyflake/reservation_store.h"
 #include "steadyflake/time_format.h"
 #include "steadyflake/version.h"  // generated from cmake/version.h.in
 

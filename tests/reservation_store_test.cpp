@@ -1,0 +1,212 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The generator against the ReservationStore contract (steadyflake/reservation_store.h), with a
+// store the test controls: what Open returns moves the start, every ID is covered by an Extend
+// made before it, a failed Extend is retried, a lost server id is never extended again, and
+// Close gets the last tick used.
+
+#include "steadyflake/reservation_store.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "steadyflake/error.h"
+#include "steadyflake/generator.h"
+#include "test_util.h"
+
+namespace steadyflake {
+namespace {
+
+using testing::kJune2026;
+using testing::kMs;
+using testing::kSecond;
+using testing::TempDir;
+using Code = Error::Code;
+
+class FakeStore : public ReservationStore {
+ public:
+  std::optional<uint64_t> Open(const Layout& layout, uint64_t server_id) override {
+    ++opens;
+    opened_layout = layout.ToString();
+    opened_server_id = server_id;
+    return recorded;
+  }
+  void Extend(uint64_t tick) override {
+    ++extend_calls;
+    if (fail_with) throw Error(*fail_with, "store says no");
+    if (recorded && tick < *recorded) shrank = true;
+    recorded = tick;
+    extends.push_back(tick);
+  }
+  void Close(std::optional<uint64_t> last_used) noexcept override {
+    ++closes;
+    closed_with = last_used;
+  }
+  std::string Describe() const override { return "fake store"; }
+  bool ExcludesAcrossHosts() const override { return excludes_across_hosts; }
+
+  std::optional<uint64_t> recorded;
+  std::optional<Code> fail_with;
+  bool excludes_across_hosts = false;
+  int opens = 0;
+  int extend_calls = 0;
+  int closes = 0;
+  bool shrank = false;
+  std::string opened_layout;
+  uint64_t opened_server_id = 0;
+  std::vector<uint64_t> extends;
+  std::optional<uint64_t> closed_with;
+};
+
+Generator::Options WithStore(SimulatedClock* clock, std::shared_ptr<FakeStore> store) {
+  Generator::Options options;
+  options.server_id = 7;
+  options.clock = clock;
+  options.reservation_store = std::move(store);
+  options.ticker = Generator::Ticker::kManual;
+  return options;
+}
+
+uint64_t TickOf(Id id) { return Layout::Game().Decode(id).tick; }
+
+TEST(ReservationStoreTest, OpensOnceAndReservesAheadBeforeTheFirstId) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  EXPECT_EQ(store->opens, 1);
+  EXPECT_EQ(store->opened_layout, "37/16/10@10ms");
+  EXPECT_EQ(store->opened_server_id, 7u);
+  ASSERT_EQ(store->extends.size(), 1u);
+  const uint64_t now = Layout::Game().TickAt(kJune2026 / kMs);
+  EXPECT_EQ(store->extends[0], now + 300);  // 3 s of 10 ms ticks
+  EXPECT_EQ(TickOf(generator.next()), now);
+}
+
+TEST(ReservationStoreTest, StartsAfterWhatTheStoreRecorded) {
+  auto store = std::make_shared<FakeStore>();
+  const uint64_t now = Layout::Game().TickAt(kJune2026 / kMs);
+  store->recorded = now + 500;  // another host, its clock 5 s ahead
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  EXPECT_EQ(TickOf(generator.next()), now + 501);
+  EXPECT_FALSE(store->shrank);
+}
+
+TEST(ReservationStoreTest, NoIdIsIssuedPastTheReservation) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  for (int step = 0; step < 2000; ++step) {
+    clock.Advance(10 * kMs);
+    generator.refresh();
+    const Id id = generator.next();
+    ASSERT_LE(TickOf(id), *store->recorded) << "step " << step;
+  }
+  EXPECT_GT(store->extends.size(), 5u);
+  EXPECT_FALSE(store->shrank);
+}
+
+TEST(ReservationStoreTest, AFailedExtendIsRetriedAndReported) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  const uint64_t reserved = *store->recorded;
+  store->fail_with = Code::kState;
+  clock.Advance(3 * kSecond);
+  generator.refresh();
+  EXPECT_EQ(generator.state_error(), "store says no");
+  EXPECT_FALSE(generator.lost());
+  // Past the reservation nothing is issued while the store fails.
+  while (auto id = generator.try_next()) ASSERT_LE(TickOf(*id), reserved);
+  const int calls = store->extend_calls;
+  store->fail_with.reset();
+  generator.refresh();
+  EXPECT_GT(store->extend_calls, calls);
+  EXPECT_EQ(generator.state_error(), "");
+  EXPECT_TRUE(generator.try_next().has_value());
+}
+
+TEST(ReservationStoreTest, ALostServerIdIsNeverExtendedAgain) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  const uint64_t reserved = *store->recorded;
+  store->fail_with = Code::kLost;
+  clock.Advance(3 * kSecond);
+  generator.refresh();
+  EXPECT_TRUE(generator.lost());
+  EXPECT_EQ(generator.state_error(), "store says no");
+  const int calls = store->extend_calls;
+  store->fail_with.reset();  // even a store that would answer again
+  for (int i = 0; i < 10; ++i) {
+    clock.Advance(kSecond);
+    generator.refresh();
+  }
+  EXPECT_EQ(store->extend_calls, calls);
+  EXPECT_FALSE(generator.try_next().has_value());
+  EXPECT_EQ(*store->recorded, reserved);
+}
+
+TEST(ReservationStoreTest, CloseGetsTheLastTickUsed) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Id last = 0;
+  {
+    Generator generator(WithStore(&clock, store));
+    last = generator.next();
+  }
+  EXPECT_EQ(store->closes, 1);
+  ASSERT_TRUE(store->closed_with.has_value());
+  EXPECT_EQ(*store->closed_with, TickOf(last));
+}
+
+TEST(ReservationStoreTest, CloseWithoutAnyIdSaysSo) {
+  auto store = std::make_shared<FakeStore>();
+  const uint64_t now = Layout::Game().TickAt(kJune2026 / kMs);
+  store->recorded = now + 3 * 8'640'000;  // three days ahead: refused at start
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithStore(&clock, store)}, Code::kClock, "fake store");
+  EXPECT_EQ(store->closes, 1);
+  EXPECT_FALSE(store->closed_with.has_value());
+}
+
+TEST(ReservationStoreTest, AFirstExtendThatFailsRefusesToStartAndCloses) {
+  auto store = std::make_shared<FakeStore>();
+  store->fail_with = Code::kLocked;
+  SimulatedClock clock(kJune2026);
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithStore(&clock, store)}, Code::kLocked, "store says no");
+  EXPECT_EQ(store->closes, 1);
+}
+
+TEST(ReservationStoreTest, StateDirAndStoreTogetherAreRefused) {
+  TempDir dir;
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator::Options options = WithStore(&clock, store);
+  options.state_dir = dir.path();
+  EXPECT_STEADYFLAKE_ERROR(Generator{options}, Code::kInvalidArgument, "reservation_store");
+  EXPECT_EQ(store->opens, 0);
+}
+
+// A store that excludes other holders on every host (etcd) replaces the host guard: a successor
+// on this host must start once the store lets it.
+TEST(ReservationStoreTest, AStoreThatExcludesAcrossHostsReplacesTheHostGuard) {
+  SimulatedClock clock(kJune2026);
+  auto first_store = std::make_shared<FakeStore>();
+  auto second_store = std::make_shared<FakeStore>();
+  first_store->excludes_across_hosts = second_store->excludes_across_hosts = true;
+  Generator first(WithStore(&clock, first_store));
+  Generator second(WithStore(&clock, second_store));
+  // A local store does not: the host guard refuses the second.
+  auto local = std::make_shared<FakeStore>();
+  Generator third_host_guarded(WithStore(&clock, local));
+  EXPECT_STEADYFLAKE_ERROR(Generator{WithStore(&clock, std::make_shared<FakeStore>())},
+                           Code::kLocked, "in use on this host");
+}
+
+}  // namespace
+}  // namespace steadyflake
