@@ -2,7 +2,8 @@
 """Writes bench/RESULTS.md from Google Benchmark JSON files (bench/run calls it).
 
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a
-shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON...
+shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [LUA.jsonl]; a *.jsonl file
+holds bindings/lua/bench.lua's lines (one JSON object per case).
 """
 import datetime
 import json
@@ -62,7 +63,12 @@ def benchmark_version():
 
 def main():
     out_path, spike_png, *paths = sys.argv[1:]
-    runs, context = load(paths)
+    lua_paths = [p for p in paths if p.endswith(".jsonl")]
+    runs, context = load([p for p in paths if not p.endswith(".jsonl")])
+    lua = []
+    for path in lua_paths:
+        with open(path) as f:
+            lua += [json.loads(line) for line in f if line.strip()]
     rows, targets = [], []
 
     def ratio(label, numerator, denominator, goal, better_text, at_most=False):
@@ -157,6 +163,18 @@ def main():
     lines += ["", "## Every case", "", "| case | real time | CPU time | items/s | notes |",
               "| --- | --- | --- | --- | --- |"]
     lines += [f"| `{a}` | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rows]
+    if lua:
+        bare = next((c["ids_per_second"] for c in lua if c["name"] == "ffi_steadyflake_next"), None)
+        lines += ["", "## The LuaJIT binding", "",
+                  "`bindings/lua/bench.lua` (LuaJIT " + lua[0].get("luajit", "?") + ") on the "
+                  "`38/3/22@1ms` layout. The baseline is the bare FFI call of `steadyflake_next` "
+                  "in the same run; the IDs are summed in a register except in `lua_next_kept`, "
+                  "where each is kept as a Lua value (a boxed `int64_t`, allocated and later "
+                  "collected).", "",
+                  "| case | IDs/s | vs the bare FFI call |", "| --- | --- | --- |"]
+        for c in lua:
+            vs = f"{c['ids_per_second'] / bare:,.2f}×" if bare else ""
+            lines.append(f"| `{c['name']}` | {c['ids_per_second'] / 1e6:,.1f} M/s | {vs} |")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
               "issued and lead over time (`BM_Burst_Game`).", "", f"![spike]({spike_png})", ""]
