@@ -1,0 +1,65 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// Internal: may change between releases.
+//
+// etcd v3 through its HTTP/JSON gateway (grpc-gateway): POST /v3/<service>/<method> with the
+// request as JSON. Keys and values are base64; 64-bit numbers are strings; fields equal to zero
+// or false are left out of answers (a failed txn has no "succeeded"). Several endpoints (the
+// members of a cluster) are tried in turn: the one that last answered first.
+
+#ifndef STEADYFLAKE_REGISTRY_SRC_ETCD_H_
+#define STEADYFLAKE_REGISTRY_SRC_ETCD_H_
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http_client.h"
+
+namespace steadyflake::registry::internal {
+
+// etcd answered, with an error (bad request, lease not found, permission denied).
+class EtcdError : public std::runtime_error {
+ public:
+  EtcdError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  // The gRPC status code etcd gave (5: not found, 7: permission denied, ...).
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+class Etcd {
+ public:
+  // Throws std::invalid_argument for an endpoint that is not http://HOST:PORT or none at all.
+  Etcd(const std::vector<std::string>& endpoints, std::chrono::milliseconds timeout);
+
+  // POSTs `body` to `path` ("/v3/kv/txn"), failing over between the endpoints. Throws
+  // TransportError naming every endpoint's failure when none answered, EtcdError when etcd
+  // answered with an error.
+  nlohmann::json Call(const std::string& path, const nlohmann::json& body);
+
+  // The endpoint that answered last (for messages).
+  const std::string& current() const { return endpoints_[current_].url; }
+
+  static std::string Base64(std::string_view bytes);
+  // Throws std::runtime_error on text that is not base64.
+  static std::string Unbase64(std::string_view text);
+  // A 64-bit field of an answer: a string, a number, or absent (0).
+  static int64_t Int(const nlohmann::json& object, const char* field);
+  // The range end that selects every key starting with `prefix`.
+  static std::string PrefixEnd(std::string prefix);
+
+ private:
+  std::vector<Endpoint> endpoints_;
+  std::size_t current_ = 0;
+  HttpClient http_;
+};
+
+}  // namespace steadyflake::registry::internal
+
+#endif  // STEADYFLAKE_REGISTRY_SRC_ETCD_H_

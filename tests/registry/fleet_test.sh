@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+#
+# Fleets on a real etcd (issue 10, docs/fleet.md): server-id claims, the reservation fence, and
+# the host guard, through the built `steadyflake` binary.
+#
+#   fleet_test.sh <path to steadyflake> <case>
+#
+# Exit status: 0 pass, 1 fail (with the reason on stderr), 77 skipped (etcd or faketime is not
+# installed; the message names the Debian package). Each case runs in a fresh `mktemp -d`
+# folder that the EXIT trap removes, with its own etcd (Debian etcd-server) listening on
+# 127.0.0.1 ports the kernel picked free, its data in that folder; the trap stops it.
+
+set -u -o pipefail
+
+BIN=${1:?usage: fleet_test.sh <steadyflake binary> <case>}
+CASE=${2:?usage: fleet_test.sh <steadyflake binary> <case>}
+[[ -x "$BIN" ]] || { echo "not executable: $BIN" >&2; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/steadyflake-fleet.XXXXXX")
+ETCD_PID=""
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
+  [[ -n "$ETCD_PID" ]] && { kill "$ETCD_PID" 2>/dev/null; wait "$ETCD_PID" 2>/dev/null; }
+  [[ -n "${KEEP:-}" ]] && { echo "kept $T" >&2; return; }
+  rm -rf "$T"
+}
+trap cleanup EXIT
+export HOME="$T/home"
+# A host-guard namespace of this case's own: CTest runs cases in parallel with the same ids.
+export STEADYFLAKE_HOST_GUARD_NAMESPACE="fleet-test-$$"
+unset XDG_STATE_HOME STEADYFLAKE_STATE_DIR
+
+fail() {
+  echo "FAIL [$CASE]: $*" >&2
+  [[ -s "$T/err" ]] && { echo "--- stderr of the last run:" >&2; head -c 2000 "$T/err" >&2; }
+  [[ -s "$T/etcd.log" ]] && { echo "--- etcd log (tail):" >&2; tail -n 5 "$T/etcd.log" >&2; }
+  exit 1
+}
+need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found: apt-get install $2"; exit 77; }; }
+run() {
+  "$BIN" "$@" >"$T/out" 2>"$T/err"
+  RC=$?
+}
+expect_rc() { [[ "$RC" == "$1" ]] || fail "exit status $RC, expected $1"; }
+expect_err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'"; }
+id_less() { [[ ${#1} -lt ${#2} || (${#1} -eq ${#2} && "$1" < "$2") ]]; }
+no_duplicates() {
+  local dup
+  dup=$(cat "$@" | sort | uniq -d | head -n 3)
+  [[ -z "$dup" ]] || fail "IDs issued twice: $dup"
+}
+
+# A free TCP port on 127.0.0.1, chosen by the kernel.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Starts (or, with the same data folder, restarts) the case's etcd and waits until it serves.
+start_etcd() {
+  need etcd etcd-server
+  need python3 python3
+  [[ -n "${CLIENT_PORT:-}" ]] || { CLIENT_PORT=$(free_port); PEER_PORT=$(free_port); }
+  ETCD="http://127.0.0.1:$CLIENT_PORT"
+  etcd --name fleet-test --data-dir "$T/etcd" \
+    --listen-client-urls "$ETCD" --advertise-client-urls "$ETCD" \
+    --listen-peer-urls "http://127.0.0.1:$PEER_PORT" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$PEER_PORT" \
+    --initial-cluster "fleet-test=http://127.0.0.1:$PEER_PORT" \
+    --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
+  ETCD_PID=$!
+  # curl --retry-connrefused waits for the listener; /health for the member to serve.
+  local i
+  for ((i = 0; i < 200; i++)); do
+    if curl -fsS --max-time 1 "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
+      return
+    fi
+    kill -0 "$ETCD_PID" 2>/dev/null || fail "etcd exited at start"
+    curl -s --retry 1 --retry-connrefused --max-time 0.1 "$ETCD/health" >/dev/null 2>&1
+  done
+  fail "etcd did not become healthy"
+}
+stop_etcd() {
+  kill -9 "$ETCD_PID" 2>/dev/null
+  wait "$ETCD_PID" 2>/dev/null
+  ETCD_PID=""
+}
+
+# hold ID NAME [ARGS...]: a gen that claims server id ID and keeps it: it blocks on a FIFO that
+# is read only once (its first line); HOLDER_PID is its pid once it has printed, i.e. claimed.
+hold() {
+  local id=$1 name=$2
+  shift 2
+  mkfifo "$T/$name.fifo" || fail "mkfifo"
+  "$BIN" gen --registry "$ETCD" --server-id "$id" --count 1000000000 "$@" \
+    >"$T/$name.fifo" 2>"$T/$name.err" &
+  HOLDER_PID=$!
+  PIDS+=("$HOLDER_PID")
+  exec {HOLDER_FD}<"$T/$name.fifo"
+  local first
+  IFS= read -r first <&"$HOLDER_FD" || fail "holder $name printed nothing: $(cat "$T/$name.err")"
+  [[ "$first" =~ ^[0-9]+$ ]] || fail "holder $name's first line '$first' is no ID"
+}
+
+# --- cases --------------------------------------------------------------------------------
+
+# Two processes race for one id, 50 times: exactly one wins each time, and the loser names the
+# winner's pid before printing any ID.
+test_race() {
+  start_etcd
+  local round first rc a b winner loser line
+  for ((round = 1; round <= 50; round++)); do
+    # Each writes to a FIFO that is read once: the winner blocks on it and keeps the id while
+    # the loser claims; only the loser exits. (If both won, neither would exit: CTest's
+    # timeout then fails the case.)
+    mkfifo "$T/a.$round" "$T/b.$round" || fail "mkfifo"
+    "$BIN" gen --registry "$ETCD" --server-id "$round" --count 1000000000 \
+      >"$T/a.$round" 2>"$T/a.err" &
+    a=$!
+    "$BIN" gen --registry "$ETCD" --server-id "$round" --count 1000000000 \
+      >"$T/b.$round" 2>"$T/b.err" &
+    b=$!
+    PIDS+=("$a" "$b")
+    exec {fa}<"$T/a.$round" {fb}<"$T/b.$round"
+    wait -n -p first "$a" "$b"
+    rc=$?
+    ((rc == 2)) || fail "round $round: the first to exit exited $rc, expected 2 (lost the race)"
+    if ((first == a)); then winner=$b loser=a; else winner=$a loser=b; fi
+    kill -0 "$winner" 2>/dev/null || fail "round $round: the winner exited too"
+    grep -qF "server id $round is held by host $(hostname) pid $winner since" "$T/$loser.err" ||
+      fail "round $round: the loser did not name the winner (pid $winner): $(cat "$T/$loser.err")"
+    local winner_fd=$fa loser_fd=$fb
+    [[ $loser == a ]] && { winner_fd=$fb loser_fd=$fa; }
+    IFS= read -r line <&"$winner_fd" && [[ "$line" =~ ^[0-9]+$ ]] ||
+      fail "round $round: the winner printed no ID"
+    ! IFS= read -r line <&"$loser_fd" || fail "round $round: the loser printed '$line'"
+    kill "$winner"
+    wait "$winner" 2>/dev/null
+    exec {fa}<&- {fb}<&-
+  done
+}
+
+# auto takes the lowest free id; list shows the holder, its reservation and lease.
+test_auto_and_list() {
+  start_etcd
+  hold 101 first
+  local first_pid=$HOLDER_PID
+  run gen --registry "$ETCD" --server-id auto --server-range 101-103 --count 3
+  expect_rc 0
+  expect_err_has "claimed server id 102"
+  local id
+  id=$("$BIN" decode --json "$(head -n 1 "$T/out")" | python3 -c 'import json,sys; print(json.load(sys.stdin)["server_id"])')
+  [[ "$id" == 102 ]] || fail "auto's IDs carry server id $id, not 102"
+
+  run registry list --registry "$ETCD" --json
+  expect_rc 0
+  python3 - "$T/out" "$first_pid" <<'EOF' || fail "registry list --json: $(cat "$T/out")"
+import json, sys
+rows = {r["server_id"]: r for r in json.load(open(sys.argv[1]))}
+first = rows[101]
+assert first["lease"] == "alive", first
+assert first["holder"]["pid"] == int(sys.argv[2]), first
+assert first["reserved_until"].endswith("Z"), first
+assert rows[102]["holder"] is None and rows[102]["lease"] == "none", rows[102]
+EOF
+  run registry list --registry "$ETCD"
+  expect_rc 0
+  grep -qE "^101 +$(hostname) pid $first_pid since .* alive$" "$T/out" ||
+    fail "registry list lacks server 101: $(cat "$T/out")"
+
+  # Every id of the range held: refused, naming the range.
+  hold 102 second
+  hold 103 third
+  run gen --registry "$ETCD" --server-id auto --server-range 101-103
+  expect_rc 2
+  expect_err_has "no free server id in 101-103"
+}
+
+# A restart on another "host" (no local state at all) with its wall clock an hour back issues
+# only IDs above everything issued before: the reservation on etcd is the fence.
+test_restart_clock_back() {
+  need faketime faketime
+  export FAKETIME_DONT_FAKE_MONOTONIC=1
+  start_etcd
+  "$BIN" gen --registry "$ETCD" --server-id 7 --count 5000 >"$T/run1" 2>"$T/err" || fail "run 1"
+  # Without etcd the rolled-back run issues smaller IDs: the test has teeth.
+  faketime -f '-1h' "$BIN" gen --server-id 7 --no-state >"$T/nostate" 2>/dev/null ||
+    fail "faked run without etcd"
+  id_less "$(cat "$T/nostate")" "$(head -n 1 "$T/run1")" ||
+    fail "faketime did not set the clock back"
+  HOME="$T/other-host" faketime -f '-1h' "$BIN" gen --registry "$ETCD" --server-id 7 \
+    --count 5000 >"$T/run2" 2>"$T/err" || fail "run 2 with the clock an hour back"
+  id_less "$(tail -n 1 "$T/run1")" "$(head -n 1 "$T/run2")" ||
+    fail "run 2 starts at $(head -n 1 "$T/run2"), not above run 1's $(tail -n 1 "$T/run1")"
+  no_duplicates "$T/run1" "$T/run2"
+}
+
+# The holder is paused longer than its lease; a new holder (wall clock 30 s back) starts; the
+# old one resumes. No ID is issued twice, and the old one stops with an error instead of IDs.
+test_paused_holder() {
+  need faketime faketime
+  export FAKETIME_DONT_FAKE_MONOTONIC=1
+  start_etcd
+  "$BIN" gen --registry "$ETCD" --server-id 9 --count 100000000 --lease-ttl-ms 2000 \
+    >"$T/old" 2>"$T/old.err" &
+  local old=$!
+  PIDS+=("$old")
+  # Polls until it has issued (its first chunk is written).
+  local i=0
+  while [[ ! -s "$T/old" ]] && ((i++ < 500)); do kill -0 "$old" || break; sleep 0.02; done
+  [[ -s "$T/old" ]] || fail "the old holder issued nothing: $(cat "$T/old.err")"
+  kill -STOP "$old"
+  # Its lease (2 s) runs out while it is stopped; the new claim polls until etcd let it go.
+  local rc=2
+  for ((i = 0; i < 100 && rc != 0; i++)); do
+    HOME="$T/new-host" faketime -f '-30s' "$BIN" gen --registry "$ETCD" --server-id 9 \
+      --count 20000 >"$T/new" 2>"$T/err"
+    rc=$?
+    ((rc == 0)) || grep -qF "is held by" "$T/err" || fail "new holder: exit $rc"
+    ((rc == 0)) || sleep 0.1  # polling until etcd expires the old lease
+  done
+  ((rc == 0)) || fail "the new holder never got server id 9"
+  kill -CONT "$old"
+  wait "$old"
+  rc=$?
+  ((rc == 2)) || fail "the old holder exited $rc, expected 2 once it could not extend"
+  grep -qF "server id 9 is lost" "$T/old.err" || fail "the old holder did not say it lost the id: $(cat "$T/old.err")"
+  no_duplicates "$T/old" "$T/new"
+  # The new holder started past everything the old one could issue.
+  local old_max
+  old_max=$(sort "$T/old" | awk '{ if (length($0) > length(m) || (length($0) == length(m) && $0 > m)) m = $0 } END { print m }')
+  id_less "$old_max" "$(head -n 1 "$T/new")" || fail "new IDs start below the old holder's"
+}
+
+# Bad input and an unreachable etcd: a one-line error, exit 2, no ID.
+test_errors() {
+  need python3 python3
+  local port
+  port=$(free_port)  # nothing listens there
+  run gen --registry "http://127.0.0.1:$port" --server-id 5
+  expect_rc 2
+  expect_err_has "127.0.0.1:$port"
+  [[ ! -s "$T/out" ]] || fail "printed IDs without etcd"
+  run gen --registry "127.0.0.1:$port" --server-id 5
+  expect_rc 2
+  expect_err_has "has no scheme"
+  run gen --server-id auto
+  expect_rc 2
+  expect_err_has "--server-id auto needs --registry"
+  run gen --server-id 5 --server-range 1-9
+  expect_rc 2
+  expect_err_has "--server-range needs --registry"
+  run gen --registry "http://127.0.0.1:$port" --server-id 5 --state-dir "$T/s"
+  expect_rc 2
+  expect_err_has "contradict"
+  run gen --registry "http://127.0.0.1:$port" --server-id 5 --lease-ttl-ms 500
+  expect_rc 2
+  expect_err_has "lease TTL 500 ms"
+  run gen --registry "http://127.0.0.1:$port" --server-id 5 --registry-prefix nope/
+  expect_rc 2
+  expect_err_has "registry prefix 'nope/'"
+  run registry list
+  expect_rc 2
+  expect_err_has "missing --registry"
+}
+
+# Without etcd, one host: gen with its state under the user's home and gen with another state
+# folder, one server id: the second is refused at start, naming the first (the host guard).
+test_host_guard() {
+  mkfifo "$T/fifo" || fail "mkfifo"
+  "$BIN" gen --server-id 7 --count 1000000000 >"$T/fifo" 2>"$T/err1" &
+  local first=$!
+  PIDS+=("$first")
+  exec 3<"$T/fifo"
+  local line
+  IFS= read -r line <&3 || fail "the first gen printed nothing: $(cat "$T/err1")"
+  run gen --server-id 7 --state-dir "$T/elsewhere"
+  expect_rc 2
+  expect_err_has "in use on this host by pid $first"
+  [[ ! -s "$T/out" ]] || fail "the second gen printed IDs"
+  run gen --server-id 7 --no-state
+  expect_rc 2
+  expect_err_has "in use on this host by pid $first"
+  # Another namespace is another host to the guard.
+  STEADYFLAKE_HOST_GUARD_NAMESPACE="$STEADYFLAKE_HOST_GUARD_NAMESPACE-other" \
+    run gen --server-id 7 --no-state
+  expect_rc 0
+}
+
+"test_$CASE"
