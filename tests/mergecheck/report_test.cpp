@@ -161,7 +161,9 @@ TEST(FormatJsonTest, DocumentedFields) {
 TEST(FormatJsonTest, TextThatIsNotUtf8StillParses) {
   Report r = Sample();
   r.keys[1].conflicts[0][1].text = "bad \xff\xfe bytes";
-  EXPECT_NO_THROW(nlohmann::json::parse(FormatJson(r)));
+  nlohmann::json doc;
+  ASSERT_NO_THROW(doc = nlohmann::json::parse(FormatJson(r)));
+  EXPECT_TRUE(doc.is_object());
 }
 
 }  // namespace
