@@ -30,10 +30,14 @@ namespace {
 // figures are pure CPU cost.
 Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
 
-std::unique_ptr<Generator> MakeGenerator() {
+// Each generator that lives at the same time as another needs a server id of its own: the host
+// guard refuses a second holder of one id, in one process as in two. BM_Steadyflake_Next's
+// lives until the process ends (id 1), BM_CApi_Next's too (id 2); the others are made and
+// dropped within one benchmark (id 3).
+std::unique_ptr<Generator> MakeGenerator(uint64_t server_id) {
   Generator::Options options;
   options.layout = RoomyLayout();
-  options.server_id = 1;
+  options.server_id = server_id;
   return std::make_unique<Generator>(options);
 }
 
@@ -56,7 +60,7 @@ BENCHMARK(BM_Floor_SteadyClockNow)->Threads(2)->UseRealTime();
 
 void BM_Steadyflake_Next(benchmark::State& state) {
   // One generator for every run and thread: it outlives each run's threads.
-  static const std::unique_ptr<Generator> generator = MakeGenerator();
+  static const std::unique_ptr<Generator> generator = MakeGenerator(1);
   Id first = 0, last = 0;
   for (auto _ : state) {
     last = generator->next();
@@ -78,7 +82,7 @@ void BM_CApi_Next(benchmark::State& state) {
     steadyflake_options* options = steadyflake_options_create();
     char* err = nullptr;
     steadyflake_options_set_layout(options, RoomyLayout().ToString().c_str(), &err);
-    steadyflake_options_set_server_id(options, 1);
+    steadyflake_options_set_server_id(options, 2);  // see MakeGenerator
     steadyflake_generator* opened = steadyflake_generator_open(options, &err);
     steadyflake_options_destroy(options);
     if (opened == nullptr) {
@@ -100,14 +104,14 @@ BENCHMARK(BM_CApi_Next);
 #endif
 
 void BM_Steadyflake_TryNext(benchmark::State& state) {
-  const auto generator = MakeGenerator();
+  const auto generator = MakeGenerator(3);
   for (auto _ : state) benchmark::DoNotOptimize(generator->try_next());
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Steadyflake_TryNext);
 
 void BM_Steadyflake_Batch(benchmark::State& state) {
-  const auto generator = MakeGenerator();
+  const auto generator = MakeGenerator(3);
   const auto n = static_cast<uint64_t>(state.range(0));
   Id sum = 0;
   for (auto _ : state) {

@@ -2,8 +2,9 @@
 """Writes bench/RESULTS.md from Google Benchmark JSON files (bench/run calls it).
 
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a
-shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [LUA.jsonl]; a *.jsonl file
-holds bindings/lua/bench.lua's lines (one JSON object per case).
+shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [BINDINGS.jsonl...]; a
+*.jsonl file holds one JSON object per case of a binding's benchmark: bindings/lua/bench.lua's,
+or bench/run's reading of `go test -bench` (those carry "binding": "go").
 """
 import datetime
 import json
@@ -65,10 +66,13 @@ def main():
     out_path, spike_png, *paths = sys.argv[1:]
     lua_paths = [p for p in paths if p.endswith(".jsonl")]
     runs, context = load([p for p in paths if not p.endswith(".jsonl")])
-    lua = []
+    lua, go = [], []
     for path in lua_paths:
         with open(path) as f:
-            lua += [json.loads(line) for line in f if line.strip()]
+            for line in f:
+                if line.strip():
+                    case = json.loads(line)
+                    (go if case.get("binding") == "go" else lua).append(case)
     rows, targets = [], []
 
     def ratio(label, numerator, denominator, goal, better_text, at_most=False):
@@ -174,6 +178,17 @@ def main():
                   "| case | IDs/s | vs the bare FFI call |", "| --- | --- | --- |"]
         for c in lua:
             vs = f"{c['ids_per_second'] / bare:,.2f}×" if bare else ""
+            lines.append(f"| `{c['name']}` | {c['ids_per_second'] / 1e6:,.1f} M/s | {vs} |")
+    if go:
+        capi = g("BM_CApi_Next")
+        base = 1e9 / capi["cpu_time"] if capi and capi.get("time_unit") == "ns" else None
+        lines += ["", "## The Go binding", "",
+                  "`bindings/go/steadyflake` (" + go[0].get("version", "?") + ", cgo) on the "
+                  "`38/3/22@1ms` layout, `go test -bench`. The baseline is `BM_CApi_Next` in the "
+                  "same run: C++ calling the C ABI, so the ratio is the price of cgo's call.", "",
+                  "| case | IDs/s | vs `BM_CApi_Next` |", "| --- | --- | --- |"]
+        for c in go:
+            vs = f"{c['ids_per_second'] / base:,.2f}×" if base else ""
             lines.append(f"| `{c['name']}` | {c['ids_per_second'] / 1e6:,.1f} M/s | {vs} |")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "

@@ -1,0 +1,3 @@
+module steadyflake/bindings/go
+
+go 1.19
