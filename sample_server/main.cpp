@@ -5,11 +5,14 @@
 // the database's largest ID of its server id and honours its state file, the request handler,
 // and the acceptor on I/O threads. SIGINT/SIGTERM stop accepting, answer what is in flight,
 // commit, release the state file and exit 0 (a second signal, or 10 s, cuts the drain short).
-// Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line.
+// Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line; 3 the server id
+// was lost (--registry).
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +27,7 @@
 
 #include "metrics.h"
 #include "options.h"
+#include "registry_flags.h"
 #include "request_handler.h"
 #include "server.h"
 #include "sqlite_storage.h"
@@ -61,11 +65,26 @@ std::string GeneratorFix(const Error& e) {
 }
 
 int Run(const ServerOptions& options) {
+  // --registry: claim the server id on etcd before anything else, so a refused server never
+  // touched its database or issued an ID.
+  uint64_t server_id = options.server_id;
+  std::shared_ptr<registry::EtcdStore> fleet;
+  if (options.registry) {
+    try {
+      fleet = cli::ClaimServerId(*options.registry, options.layout, options.server_id_text,
+                                 options.server_range, "steadyflake-server");
+    } catch (const cli::CliError& e) {
+      Log(std::string("cannot claim the server id on etcd: ") + e.what());
+      return kExitStartFailed;
+    }
+    server_id = fleet->server_id();
+  }
+
   std::unique_ptr<SqliteStorage> storage;
   Id resume_after = 0;
   try {
     storage = std::make_unique<SqliteStorage>(options.db);
-    resume_after = storage->LargestIdOf(options.layout, options.server_id);
+    resume_after = storage->LargestIdOf(options.layout, server_id);
   } catch (const StorageError& e) {
     Log(e.what());
     return kExitStartFailed;
@@ -73,8 +92,9 @@ int Run(const ServerOptions& options) {
 
   Generator::Options generator_options;
   generator_options.layout = options.layout;
-  generator_options.server_id = options.server_id;
-  generator_options.state_dir = options.state_dir;
+  generator_options.server_id = server_id;
+  generator_options.state_dir = options.state_dir;  // empty with --registry
+  generator_options.reservation_store = fleet;
   generator_options.resume_after = resume_after;
   std::unique_ptr<Generator> generator;
   try {
@@ -86,11 +106,17 @@ int Run(const ServerOptions& options) {
 
   RequestHandler::Options handler_options;
   SqliteStorage* const db = storage.get();
-  handler_options.extra_metrics = [db](std::string* out) {
+  const registry::EtcdStore* const etcd = fleet.get();
+  handler_options.extra_metrics = [db, etcd](std::string* out) {
     AppendMetric(*out, "steadyflake_db_transactions_total", MetricType::kCounter,
                  "SQLite transactions committed.", std::to_string(db->transactions()));
     AppendMetric(*out, "steadyflake_db_operations_total", MetricType::kCounter,
                  "Writes committed in those transactions.", std::to_string(db->operations()));
+    if (etcd != nullptr) {
+      AppendMetric(*out, "steadyflake_registry_errors_total", MetricType::kCounter,
+                   "Failed calls to etcd (keep-alives and reservation extensions).",
+                   std::to_string(etcd->errors()));
+    }
   };
   handler_options.log_error = [](const std::string& line) { Log(line); };
   RequestHandler handler(*generator, *storage, handler_options);
@@ -112,7 +138,9 @@ int Run(const ServerOptions& options) {
     auto work = net::make_work_guard(io);
     net::signal_set signals(control, SIGINT, SIGTERM);
     net::steady_timer drain_deadline(control);
+    net::steady_timer lost_check(control);
     const auto finish = [&] {
+      lost_check.cancel();
       drain_deadline.cancel();
       signals.cancel();
       work.reset();
@@ -137,6 +165,24 @@ int Run(const ServerOptions& options) {
         finish();
       });
     });
+    // --registry: once the server id is lost (its lease expired and another process may own
+    // it), stop at once. The generator issues nothing past its reservation, so requests would
+    // wait for good; exiting names the cause and lets the supervisor restart with a free id.
+    std::function<void()> watch_lost = [&] {
+      lost_check.expires_after(std::chrono::milliseconds(500));
+      lost_check.async_wait([&](const boost::system::error_code& ec) {
+        if (ec) return;
+        if (generator->lost()) {
+          Log("lost server id " + std::to_string(server_id) + ": " + generator->state_error() +
+              "; exiting with status " + std::to_string(kExitLost) +
+              " (restart with --server-id auto, or once the id is free)");
+          std::fflush(stderr);
+          std::_Exit(kExitLost);
+        }
+        watch_lost();
+      });
+    };
+    if (fleet) watch_lost();
     server->Start();
 
     const auto bound = server->local_endpoint();

@@ -62,6 +62,9 @@ std::string RenderMetrics(const MetricsSnapshot& snapshot, const RequestCounts& 
                "The generator's clock minus the wall clock.", Seconds(snapshot.skew));
   AppendMetric(out, "steadyflake_lead_seconds", MetricType::kGauge,
                "How far the next ID's time runs ahead of the clock.", Seconds(snapshot.lead));
+  AppendMetric(out, "steadyflake_reservation_headroom_seconds", MetricType::kGauge,
+               "How far the reserved time runs ahead of the clock; IDs wait once it is used up.",
+               Seconds(snapshot.reservation_headroom));
   AppendMetric(out, "steadyflake_state_file_ok", MetricType::kGauge,
                "1 if the last state-file write succeeded.", snapshot.state_file_ok ? "1" : "0");
   AppendHeader(out, "steadyflake_server_info", MetricType::kGauge,

@@ -59,11 +59,12 @@ class RequestCounts {
 
 // What /metrics reports besides the request counts, read from the generator once per scrape.
 struct MetricsSnapshot {
-  uint64_t ids_issued = 0;           // steadyflake_ids_issued_total
-  std::chrono::nanoseconds skew{0};  // Generator::skew()
-  std::chrono::nanoseconds lead{0};  // Generator::lead()
-  bool state_file_ok = true;         // Generator::state_error() is empty
-  std::string layout;                // Layout::ToString()
+  uint64_t ids_issued = 0;                           // steadyflake_ids_issued_total
+  std::chrono::nanoseconds skew{0};                  // Generator::skew()
+  std::chrono::nanoseconds lead{0};                  // Generator::lead()
+  std::chrono::nanoseconds reservation_headroom{0};  // Generator::reservation_headroom()
+  bool state_file_ok = true;                         // Generator::state_error() is empty
+  std::string layout;                                // Layout::ToString()
   uint64_t server_id = 0;
 };
 

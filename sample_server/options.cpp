@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include "command_line.h"
+#include "registry_flags.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::server {
@@ -48,6 +49,7 @@ po::options_description Describe() {
       "threads", po::value<std::string>(),
       "I/O threads (default: the number of cores, at most 256)")(
       "allow-remote", "allow a HOST that is not a loopback address")("help,h", "print this help");
+  cli::AddRegistryOptions(options);
   return options;
 }
 
@@ -57,10 +59,16 @@ std::string ServerUsage() {
   std::ostringstream out;
   out << "Usage: steadyflake-server --server-id N --db PATH --listen HOST:PORT\n"
          "                          [--state-dir D] [--layout L] [--threads K] [--allow-remote]\n"
+         "       steadyflake-server --registry URL[,URL...] [--registry-prefix P]\n"
+         "                          --server-id N|auto [--server-range LO-HI] [--lease-ttl-ms T]\n"
+         "                          --db PATH --listen HOST:PORT [--layout L] ...\n"
          "\n"
          "A sample game server: HTTP/1.1 + JSON over SQLite, IDs from one steadyflake\n"
          "generator. Prints 'listening on HOST:PORT' when ready; SIGINT/SIGTERM drain and stop.\n"
-         "Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line.\n\n"
+         "With --registry the server id is claimed on etcd at start (refused, naming the\n"
+         "holder, when another process has it) and the reserved time lives there.\n"
+         "Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line;\n"
+         "3 the server id was lost (--registry).\n\n"
       << Describe();
   return out.str();
 }
@@ -90,24 +98,47 @@ ServerOptions ParseServerOptions(const std::vector<std::string>& args) {
   } catch (const Error& e) {
     throw UsageError(std::string("bad --layout: ") + e.what());
   }
-  // The layout owns the server-id rule; this only reads the number and passes on its message.
-  const std::string& id_text = vm["server-id"].as<std::string>();
-  const auto id = ParseUnsigned(id_text, UINT64_MAX);
-  const std::string range = "[0, " + std::to_string(out.layout.max_server_id()) + "]";
-  if (!id) {
-    throw UsageError("bad --server-id '" + id_text + "': not an integer in " + range +
-                     "; pass the id operations assigned to this server");
-  }
   try {
-    out.layout.CheckServerId(*id);
-  } catch (const Error& e) {
-    throw UsageError(std::string("bad --server-id: ") + e.what());
+    out.registry = cli::ReadRegistryOptions(vm, "steadyflake-server");
+  } catch (const cli::CliError& e) {
+    throw UsageError(e.what());
   }
-  out.server_id = *id;
+  const std::string& id_text = vm["server-id"].as<std::string>();
+  out.server_id_text = id_text;
+  if (vm.count("server-range") != 0) out.server_range = vm["server-range"].as<std::string>();
+  if (out.registry && vm.count("state-dir") != 0) {
+    throw UsageError(
+        "--registry and --state-dir contradict each other; with --registry the reserved time "
+        "lives on etcd: drop --state-dir");
+  }
+  if (!out.registry && id_text == "auto") {
+    throw UsageError(
+        "--server-id auto needs --registry; pass --registry http://HOST:PORT, or a "
+        "server id in [0, " +
+        std::to_string(out.layout.max_server_id()) + "]");
+  }
+  // The layout owns the server-id rule; this only reads the number and passes on its message.
+  // `auto` (with --registry) is resolved by the claim at start.
+  if (id_text != "auto") {
+    const auto id = ParseUnsigned(id_text, UINT64_MAX);
+    const std::string range = "[0, " + std::to_string(out.layout.max_server_id()) + "]";
+    if (!id) {
+      throw UsageError("bad --server-id '" + id_text + "': not an integer in " + range +
+                       "; pass the id operations assigned to this server");
+    }
+    try {
+      out.layout.CheckServerId(*id);
+    } catch (const Error& e) {
+      throw UsageError(std::string("bad --server-id: ") + e.what());
+    }
+    out.server_id = *id;
+  }
 
   out.db = vm["db"].as<std::string>();
   if (out.db.empty()) throw UsageError("empty --db; pass the path of the SQLite database");
-  if (vm.count("state-dir") != 0) {
+  if (out.registry) {
+    // No state file: the reservation lives on etcd.
+  } else if (vm.count("state-dir") != 0) {
     out.state_dir = vm["state-dir"].as<std::string>();
   } else {
     const std::filesystem::path parent = std::filesystem::path(out.db).parent_path();

@@ -436,6 +436,7 @@ std::string RequestHandler::MetricsText() const {
   snapshot.ids_issued = ids_issued();
   snapshot.skew = generator_.skew();
   snapshot.lead = generator_.lead();
+  snapshot.reservation_headroom = generator_.reservation_headroom();
   snapshot.state_file_ok = generator_.state_error().empty();
   snapshot.layout = generator_.layout().ToString();
   snapshot.server_id = generator_.server_id();

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,6 +129,32 @@ TEST(ReservationStoreTest, AFailedExtendIsRetriedAndReported) {
   EXPECT_GT(store->extend_calls, calls);
   EXPECT_EQ(generator.state_error(), "");
   EXPECT_TRUE(generator.try_next().has_value());
+}
+
+// reservation_headroom() is the end of the reserved tick minus the anchored now: it shrinks as
+// the clock runs while the store fails, goes negative past the reservation, and is back once an
+// extension lands.
+TEST(ReservationStoreTest, HeadroomIsTheReservationLeft) {
+  auto store = std::make_shared<FakeStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(WithStore(&clock, store));
+  const int64_t epoch = Layout::Game().epoch_ms() * kMs;
+  const auto expected = [&](int64_t now) {
+    return std::chrono::nanoseconds(static_cast<int64_t>(*store->recorded + 1) * 10 * kMs -
+                                    (now - epoch));
+  };
+  EXPECT_EQ(generator.reservation_headroom(), expected(kJune2026));
+  EXPECT_GE(generator.reservation_headroom(), std::chrono::seconds(3));
+
+  store->fail_with = Code::kState;
+  clock.Advance(4 * kSecond);
+  generator.refresh();
+  EXPECT_EQ(generator.reservation_headroom(), expected(kJune2026 + 4 * kSecond));
+  EXPECT_LT(generator.reservation_headroom().count(), 0);
+
+  store->fail_with.reset();
+  generator.refresh();
+  EXPECT_GE(generator.reservation_headroom(), std::chrono::seconds(3));
 }
 
 TEST(ReservationStoreTest, ALostServerIdIsNeverExtendedAgain) {

@@ -29,7 +29,6 @@
 #include "steadyflake/layout.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"
-#include "steadyflake/registry/registry.h"
 
 namespace steadyflake::cli {
 
@@ -138,18 +137,6 @@ int RunMergeCheck(const std::vector<std::string>& args);
 int RunMergePlan(const std::vector<std::string>& args);
 // `steadyflake registry list` (cli_registry.cpp).
 int RunRegistry(const std::vector<std::string>& args);
-
-// gen's registry options (--registry, --registry-prefix, --server-range, --lease-ttl-ms), and
-// what they say: nullopt without --registry (the others are then refused). Throws CliError.
-void AddRegistryOptions(boost::program_options::options_description& options);
-std::optional<registry::Options> ReadRegistryOptions(
-    const boost::program_options::variables_map& vm);
-// Claims --server-id N (or, for `auto`, the lowest free id in --server-range) on etcd, before
-// any ID exists; for `auto` prints "claimed server id N" to stderr. Throws CliError naming the
-// holder when the id is taken.
-std::shared_ptr<registry::EtcdStore> ClaimServerId(const registry::Options& options,
-                                                   const Layout& layout,
-                                                   const boost::program_options::variables_map& vm);
 
 // kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
 int ExitStatusOf(mergecheck::Report::Verdict verdict);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "registry_flags.h"
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
 
@@ -113,7 +114,7 @@ int RunGen(const std::vector<std::string>& args) {
     throw CliError("missing --server-id",
                    "pass this server's id in " + server_range + ", e.g. --server-id 7");
   }
-  const std::optional<registry::Options> fleet = ReadRegistryOptions(vm);
+  const std::optional<registry::Options> fleet = ReadRegistryOptions(vm, "steadyflake gen");
   if (fleet && (vm.count("state-dir") != 0 || vm.count("no-state") != 0)) {
     throw CliError("--registry and --state-dir/--no-state contradict each other",
                    "with --registry the reserved time lives on etcd: drop the state option");
@@ -163,7 +164,12 @@ int RunGen(const std::vector<std::string>& args) {
 
   if (fleet) {
     // Claimed after every option was read and before any ID exists: a refused id prints nothing.
-    auto store = ClaimServerId(*fleet, layout, vm);
+    auto store =
+        ClaimServerId(*fleet, layout, vm["server-id"].as<std::string>(),
+                      vm.count("server-range") != 0
+                          ? std::optional<std::string>(vm["server-range"].as<std::string>())
+                          : std::nullopt,
+                      "steadyflake gen");
     generator_options.server_id = store->server_id();
     generator_options.reservation_store = std::move(store);
   }

@@ -335,6 +335,22 @@ std::chrono::nanoseconds Generator::lead() const {
   return std::chrono::nanoseconds(ahead > 0 ? ahead : 0);
 }
 
+std::chrono::nanoseconds Generator::reservation_headroom() const {
+  uint64_t reserved;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    reserved = reserved_until_;
+  }
+  // The end of tick `reserved` in anchored nanoseconds. A layout may last to year 9999, past
+  // what int64 nanoseconds hold (year 2262 from 1970): that much headroom is reported as the
+  // largest duration.
+  if (reserved + 1 > static_cast<uint64_t>(std::numeric_limits<int64_t>::max() / tick_nanos_)) {
+    return std::chrono::nanoseconds::max();
+  }
+  const int64_t end = static_cast<int64_t>(reserved + 1) * tick_nanos_;
+  return std::chrono::nanoseconds(end - ElapsedNanos());
+}
+
 std::string Generator::state_error() const {
   std::lock_guard<std::mutex> lock(mu_);
   return state_error_;

@@ -4,7 +4,7 @@
 # Fleets on a real etcd (issue 10, docs/fleet.md): server-id claims, the reservation fence, and
 # the host guard, through the built `steadyflake` binary.
 #
-#   fleet_test.sh <path to steadyflake> <case>
+#   fleet_test.sh <path to steadyflake> <case> [<path to steadyflake-server>]
 #
 # Exit status: 0 pass, 1 fail (with the reason on stderr), 77 skipped (etcd or faketime is not
 # installed; the message names the Debian package). Each case runs in a fresh `mktemp -d`
@@ -15,6 +15,7 @@ set -u -o pipefail
 
 BIN=${1:?usage: fleet_test.sh <steadyflake binary> <case>}
 CASE=${2:?usage: fleet_test.sh <steadyflake binary> <case>}
+SERVER=${3:-}  # steadyflake-server, for the server case
 [[ -x "$BIN" ]] || { echo "not executable: $BIN" >&2; exit 1; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/steadyflake-fleet.XXXXXX")
@@ -233,6 +234,45 @@ test_paused_holder() {
   id_less "$old_max" "$(head -n 1 "$T/new")" || fail "new IDs start below the old holder's"
 }
 
+# etcd is killed (SIGKILL) for 5 s while a holder issues IDs as fast as the layout allows, then
+# restarted on the same data. The holder issues up to its reservation, waits, and resumes when
+# etcd is back: it finishes, no ID twice, and the longest gap in its IDs' times is bounded by
+# the outage (and is there at all: the outage did stall it).
+test_outage() {
+  need python3 python3
+  start_etcd
+  # 1.2M IDs of `game` (102,400 a second) take about 12 s: the outage falls in the middle.
+  "$BIN" gen --registry "$ETCD" --server-id 11 --count 1200000 >"$T/ids" 2>"$T/gen.err" &
+  local gen=$!
+  PIDS+=("$gen")
+  local i=0
+  while [[ ! -s "$T/ids" ]] && ((i++ < 500)); do kill -0 "$gen" || break; sleep 0.02; done
+  [[ -s "$T/ids" ]] || fail "the holder issued nothing: $(cat "$T/gen.err")"
+  sleep 1  # the scenario: a second of issuing with etcd up
+  stop_etcd
+  local stopped=$SECONDS
+  sleep 5  # the scenario: a 5 s outage
+  kill -0 "$gen" 2>/dev/null || fail "the holder ended during the outage: $(cat "$T/gen.err")"
+  start_etcd
+  wait "$gen"
+  local rc=$?
+  ((rc == 0)) || fail "the holder exited $rc after the outage: $(cat "$T/gen.err")"
+  echo "holder finished $((SECONDS - stopped)) s after etcd was killed" >&2
+  [[ $(wc -l <"$T/ids") == 1200000 ]] || fail "the holder printed $(wc -l <"$T/ids") IDs, not 1200000"
+  no_duplicates "$T/ids"
+  # The IDs' ticks (game: id >> 26, 10 ms each): the longest gap between consecutive IDs.
+  python3 - "$T/ids" <<'PY' || fail "the stall is not bounded by the outage"
+import sys
+ticks = [int(line) >> 26 for line in open(sys.argv[1])]
+gap_ms = max(b - a for a, b in zip(ticks, ticks[1:])) * 10
+print(f"longest gap between consecutive IDs: {gap_ms} ms", file=sys.stderr)
+# Teeth: a 5 s outage longer than the 3 s reservation stalls issuing. Bound: the outage, plus
+# etcd's restart and one 2 s call timeout.
+assert 500 <= gap_ms <= 5000 + 3000, gap_ms
+assert all(a <= b for a, b in zip(ticks, ticks[1:])), "IDs not increasing"
+PY
+}
+
 # Bad input and an unreachable etcd: a one-line error, exit 2, no ID.
 test_errors() {
   need python3 python3
@@ -286,6 +326,66 @@ test_host_guard() {
   STEADYFLAKE_HOST_GUARD_NAMESPACE="$STEADYFLAKE_HOST_GUARD_NAMESPACE-other" \
     run gen --server-id 7 --no-state
   expect_rc 0
+}
+
+# steadyflake-server with --registry: it claims its id at start; a second server and a gen
+# asking for that id are refused, naming it; /metrics shows the reservation headroom and the
+# registry's errors; without etcd, gen and the server with one server id on one host (each with
+# its own state folder) are refused by the host guard, whichever starts second.
+test_server() {
+  [[ -x "$SERVER" ]] || fail "usage: fleet_test.sh <steadyflake> server <steadyflake-server>"
+  start_etcd
+  "$SERVER" --registry "$ETCD" --server-id 21 --db "$T/a.db" --listen 127.0.0.1:0 \
+    >"$T/a.out" 2>"$T/a.err" &
+  local a=$! i
+  PIDS+=("$a")
+  for ((i = 0; i < 500; i++)); do
+    grep -qs '^listening on' "$T/a.out" && break
+    kill -0 "$a" 2>/dev/null || break
+    sleep 0.02  # polling a file for the server's first line
+  done
+  local port
+  port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/a.out")
+  [[ -n "$port" ]] || fail "the server did not start: $(cat "$T/a.err")"
+  curl -fsS -X POST -H 'Content-Type: application/json' -d '{"name":"x"}' \
+    "http://127.0.0.1:$port/players" >"$T/player" || fail "POST /players"
+  curl -fsS "http://127.0.0.1:$port/metrics" >"$T/metrics" || fail "GET /metrics"
+  grep -qE '^steadyflake_registry_errors_total 0$' "$T/metrics" || fail "no registry errors metric"
+  awk '/^steadyflake_reservation_headroom_seconds / { exit !($2 > 1 && $2 < 4) }' "$T/metrics" ||
+    fail "headroom not between 1 s and 4 s: $(grep headroom "$T/metrics")"
+
+  "$SERVER" --registry "$ETCD" --server-id 21 --db "$T/b.db" --listen 127.0.0.1:0 \
+    >"$T/out" 2>"$T/err"
+  RC=$?
+  expect_rc 1
+  expect_err_has "server id 21 is held by host $(hostname) pid $a"
+  [[ ! -e "$T/b.db" ]] || fail "the refused server created its database"
+  run gen --registry "$ETCD" --server-id 21
+  expect_rc 2
+  expect_err_has "pid $a"
+  "$SERVER" --registry "$ETCD" --server-id 21 --state-dir "$T/s" --db "$T/b.db" \
+    --listen 127.0.0.1:0 >"$T/out" 2>"$T/err"
+  RC=$?
+  expect_rc 2
+  expect_err_has "contradict"
+  kill -TERM "$a"
+  wait "$a" || fail "the server exited $? after SIGTERM"
+
+  # One host, no etcd: the server (state beside its database) and gen (state under HOME).
+  "$SERVER" --server-id 22 --db "$T/c.db" --listen 127.0.0.1:0 >"$T/c.out" 2>"$T/c.err" &
+  local c=$!
+  PIDS+=("$c")
+  for ((i = 0; i < 500; i++)); do
+    grep -qs '^listening on' "$T/c.out" && break
+    kill -0 "$c" 2>/dev/null || break
+    sleep 0.02  # polling a file for the server's first line
+  done
+  grep -qs '^listening on' "$T/c.out" || fail "the second server did not start: $(cat "$T/c.err")"
+  run gen --server-id 22
+  expect_rc 2
+  expect_err_has "in use on this host by pid $c"
+  kill -TERM "$c"
+  wait "$c" || fail "the server exited $? after SIGTERM"
 }
 
 "test_$CASE"

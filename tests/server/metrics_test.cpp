@@ -21,6 +21,7 @@ MetricsSnapshot Snapshot() {
   snapshot.ids_issued = 12345;
   snapshot.skew = nanoseconds(-1'500'000'001);
   snapshot.lead = nanoseconds(20'000'000);
+  snapshot.reservation_headroom = nanoseconds(2'990'000'000);
   snapshot.layout = "37/16/10@10ms";
   snapshot.server_id = 7;
   return snapshot;
@@ -59,6 +60,10 @@ TEST(MetricsTest, RendersEveryMetricExactly) {
             "# HELP steadyflake_lead_seconds How far the next ID's time runs ahead of the clock.\n"
             "# TYPE steadyflake_lead_seconds gauge\n"
             "steadyflake_lead_seconds 0.020000000\n"
+            "# HELP steadyflake_reservation_headroom_seconds How far the reserved time runs "
+            "ahead of the clock; IDs wait once it is used up.\n"
+            "# TYPE steadyflake_reservation_headroom_seconds gauge\n"
+            "steadyflake_reservation_headroom_seconds 2.990000000\n"
             "# HELP steadyflake_state_file_ok 1 if the last state-file write succeeded.\n"
             "# TYPE steadyflake_state_file_ok gauge\n"
             "steadyflake_state_file_ok 1\n"

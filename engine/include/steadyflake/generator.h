@@ -244,6 +244,11 @@ class Generator {
   std::chrono::nanoseconds skew() const;
   // How far the time of the next ID runs ahead of the anchored clock (0 when idle).
   std::chrono::nanoseconds lead() const;
+  // How far the reservation runs ahead of the anchored clock: the end of the last reserved tick
+  // minus now. Negative once the clock has passed it (IDs then wait for an extension). Without
+  // a state file or store, the time left to the layout's end. For monitoring: below max_lead,
+  // the store is not keeping up (docs/fleet.md).
+  std::chrono::nanoseconds reservation_headroom() const;
   // The last failure to extend the reservation (state file or store), if the latest attempt
   // failed, or why the server id was lost; empty when all is well.
   std::string state_error() const;
