@@ -167,29 +167,32 @@ def main():
     lines += ["", "## Every case", "", "| case | real time | CPU time | items/s | notes |",
               "| --- | --- | --- | --- | --- |"]
     lines += [f"| `{a}` | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rows]
-    if lua:
-        bare = next((c["ids_per_second"] for c in lua if c["name"] == "ffi_steadyflake_next"), None)
-        lines += ["", "## The LuaJIT binding", "",
-                  "`bindings/lua/bench.lua` (LuaJIT " + lua[0].get("luajit", "?") + ") on the "
-                  "`38/3/22@1ms` layout. The baseline is the bare FFI call of `steadyflake_next` "
-                  "in the same run; the IDs are summed in a register except in `lua_next_kept`, "
-                  "where each is kept as a Lua value (a boxed `int64_t`, allocated and later "
-                  "collected).", "",
-                  "| case | IDs/s | vs the bare FFI call |", "| --- | --- | --- |"]
-        for c in lua:
-            vs = f"{c['ids_per_second'] / bare:,.2f}×" if bare else ""
-            lines.append(f"| `{c['name']}` | {c['ids_per_second'] / 1e6:,.1f} M/s | {vs} |")
-    if go:
-        capi = g("BM_CApi_Next")
-        base = 1e9 / capi["cpu_time"] if capi and capi.get("time_unit") == "ns" else None
-        lines += ["", "## The Go binding", "",
-                  "`bindings/go/steadyflake` (" + go[0].get("version", "?") + ", cgo) on the "
-                  "`38/3/22@1ms` layout, `go test -bench`. The baseline is `BM_CApi_Next` in the "
-                  "same run: C++ calling the C ABI, so the ratio is the price of cgo's call.", "",
-                  "| case | IDs/s | vs `BM_CApi_Next` |", "| --- | --- | --- |"]
-        for c in go:
+    def binding_table(title, about, cases, base, base_label):
+        lines.extend(["", f"## {title}", "", about, "",
+                      f"| case | IDs/s | vs {base_label} |", "| --- | --- | --- |"])
+        for c in cases:
             vs = f"{c['ids_per_second'] / base:,.2f}×" if base else ""
             lines.append(f"| `{c['name']}` | {c['ids_per_second'] / 1e6:,.1f} M/s | {vs} |")
+
+    if lua:
+        # bench.lua reports LuaJIT's own banner ("LuaJIT 2.1.0-beta3").
+        binding_table(
+            "The LuaJIT binding",
+            "`bindings/lua/bench.lua` (" + lua[0].get("luajit", "LuaJIT ?") + ") on the "
+            "`38/3/22@1ms` layout. The baseline is the bare FFI call of `steadyflake_next` in the "
+            "same run; the IDs are summed in a register except in `lua_next_kept`, where each is "
+            "kept as a Lua value (a boxed `int64_t`, allocated and later collected).",
+            lua, next((c["ids_per_second"] for c in lua if c["name"] == "ffi_steadyflake_next"),
+                      None), "the bare FFI call")
+    if go:
+        capi = g("BM_CApi_Next")
+        binding_table(
+            "The Go binding",
+            "`bindings/go/steadyflake` (" + go[0].get("version", "?") + ", cgo) on the "
+            "`38/3/22@1ms` layout, `go test -bench`. The baseline is `BM_CApi_Next` in the same "
+            "run: C++ calling the C ABI, so the ratio is the price of cgo's call.",
+            go, 1e9 / capi["cpu_time"] if capi and capi.get("time_unit") == "ns" else None,
+            "`BM_CApi_Next`")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
               "issued and lead over time (`BM_Burst_Game`).", "", f"![spike]({spike_png})", ""]
