@@ -32,8 +32,9 @@ Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
 
 // Each generator that lives at the same time as another needs a server id of its own: the host
 // guard refuses a second holder of one id, in one process as in two. BM_Steadyflake_Next's
-// lives until the process ends (id 1), BM_CApi_Next's too (id 2); the others are made and
-// dropped within one benchmark (id 3).
+// lives until the process ends (id 1), BM_CApi_Next's too (id 2), and
+// BM_Steadyflake_Next_OutOfLine's (id 7); the others are made and dropped within one benchmark
+// (id 3).
 std::unique_ptr<Generator> MakeGenerator(uint64_t server_id) {
   Generator::Options options;
   options.layout = RoomyLayout();
@@ -101,6 +102,18 @@ void BM_CApi_Next(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CApi_Next);
+
+// The same next() in this binary but behind a call that is never inlined: the part of
+// BM_CApi_Next's cost that any out-of-line call pays (the call, its return address, the
+// handle's loads), whatever the ABI.
+[[gnu::noinline]] Id NextOutOfLine(Generator& generator) { return generator.next(); }
+
+void BM_Steadyflake_Next_OutOfLine(benchmark::State& state) {
+  static const std::unique_ptr<Generator> generator = MakeGenerator(7);
+  for (auto _ : state) benchmark::DoNotOptimize(NextOutOfLine(*generator));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Steadyflake_Next_OutOfLine);
 #endif
 
 void BM_Steadyflake_TryNext(benchmark::State& state) {

@@ -1,0 +1,114 @@
+// Copyright 2026 The steadyflake Authors.
+//
+// The etcd registry (docs/fleet.md), part of bench_generator when the registry is built:
+// next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd (the fast path must not
+// notice where the reservation lives), and the latency of a claim and of an extension against
+// the etcd that bench/run starts on 127.0.0.1 (STEADYFLAKE_BENCH_ETCD). Without that variable
+// each case is skipped with a message.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "steadyflake/generator.h"
+#include "steadyflake/registry/registry.h"
+
+namespace steadyflake {
+namespace {
+
+// etcd's URL from bench/run, or nullopt (the case is then skipped).
+std::optional<registry::Options> Fleet(benchmark::State& state) {
+  const char* url = std::getenv("STEADYFLAKE_BENCH_ETCD");
+  if (url == nullptr || *url == '\0') {
+    state.SkipWithError("STEADYFLAKE_BENCH_ETCD is not set: bench/run starts an etcd for this");
+    return std::nullopt;
+  }
+  registry::Options options;
+  options.endpoints = {url};
+  options.prefix = "/steadyflake/bench";
+  return options;
+}
+
+Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
+
+// Sets the p50 and p99 of `samples` (seconds) as counters, in milliseconds.
+void ReportPercentiles(benchmark::State& state, std::vector<double> samples) {
+  if (samples.empty()) return;
+  std::sort(samples.begin(), samples.end());
+  const auto at = [&](double q) {
+    return samples[std::min(samples.size() - 1,
+                            static_cast<std::size_t>(q * static_cast<double>(samples.size())))];
+  };
+  state.counters["p50_ms"] = at(0.50) * 1e3;
+  state.counters["p99_ms"] = at(0.99) * 1e3;
+}
+
+// next() on a generator whose reservation lives on etcd (server id 4: ids 1 to 3 are the other
+// benchmarks' generators of this layout).
+void BM_Registry_Next(benchmark::State& state) {
+  static std::unique_ptr<Generator> generator;
+  if (!generator) {
+    const auto fleet = Fleet(state);
+    if (!fleet) return;
+    auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{4});
+    Generator::Options options;
+    options.layout = RoomyLayout();
+    options.server_id = store->server_id();
+    options.reservation_store = std::move(store);
+    generator = std::make_unique<Generator>(options);
+  }
+  Id last = 0;
+  for (auto _ : state) {
+    last = generator->next();
+    benchmark::DoNotOptimize(last);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Registry_Next);
+
+// A claim of one server id: one txn, plus a lease grant before it. The store is closed (its
+// lease revoked) outside the timing, so each claim finds the id free.
+void BM_Registry_Claim(benchmark::State& state) {
+  const auto fleet = Fleet(state);
+  if (!fleet) return;
+  std::vector<double> samples;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{5});
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count());
+    samples.push_back(took.count());
+    store->Close(std::nullopt);
+  }
+  ReportPercentiles(state, std::move(samples));
+}
+BENCHMARK(BM_Registry_Claim)->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
+
+// An extension of the reservation: one txn that checks the owner's token and writes the tick.
+void BM_Registry_Extend(benchmark::State& state) {
+  const auto fleet = Fleet(state);
+  if (!fleet) return;
+  auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{6});
+  uint64_t tick = store->Open(RoomyLayout(), 6).value_or(0) + 1'000'000;
+  std::vector<double> samples;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    store->Extend(++tick);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count());
+    samples.push_back(took.count());
+  }
+  store->Close(std::nullopt);
+  ReportPercentiles(state, std::move(samples));
+}
+BENCHMARK(BM_Registry_Extend)->UseManualTime()->Iterations(500)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace steadyflake
