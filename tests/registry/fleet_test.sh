@@ -273,6 +273,56 @@ assert all(a <= b for a, b in zip(ticks, ticks[1:])), "IDs not increasing"
 PY
 }
 
+# A three-member cluster, every member's URL given, the first one's member killed (SIGKILL)
+# while a holder issues: the client fails over to the others and the holder finishes with no ID
+# twice; a claim that lists the dead member first still succeeds.
+test_cluster() {
+  need etcd etcd-server
+  need python3 python3
+  local i urls=() peers=() cluster="" pids=()
+  for i in 1 2 3; do
+    urls[i]="http://127.0.0.1:$(free_port)"
+    peers[i]="http://127.0.0.1:$(free_port)"
+    cluster+="${cluster:+,}m$i=${peers[i]}"
+  done
+  for i in 1 2 3; do
+    etcd --name "m$i" --data-dir "$T/etcd$i" --listen-client-urls "${urls[i]}" \
+      --advertise-client-urls "${urls[i]}" --listen-peer-urls "${peers[i]}" \
+      --initial-advertise-peer-urls "${peers[i]}" --initial-cluster "$cluster" \
+      --initial-cluster-state new --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
+    pids[i]=$!
+    PIDS+=("${pids[i]}")
+  done
+  local ok
+  for i in 1 2 3; do
+    ok=0
+    for ((n = 0; n < 300 && !ok; n++)); do
+      curl -fsS --max-time 1 "${urls[i]}/health" 2>/dev/null | grep -q '"health":"true"' && ok=1
+      ((ok)) || curl -s --retry 1 --retry-connrefused --max-time 0.1 "${urls[i]}/health" >/dev/null 2>&1
+    done
+    ((ok)) || fail "cluster member m$i did not become healthy"
+  done
+  local all="${urls[1]},${urls[2]},${urls[3]}"
+  # 600,000 IDs of `game` take about 6 s.
+  "$BIN" gen --registry "$all" --server-id 41 --count 600000 >"$T/ids" 2>"$T/gen.err" &
+  local gen=$!
+  PIDS+=("$gen")
+  i=0
+  while [[ ! -s "$T/ids" ]] && ((i++ < 500)); do kill -0 "$gen" || break; sleep 0.02; done
+  [[ -s "$T/ids" ]] || fail "the holder issued nothing: $(cat "$T/gen.err")"
+  kill -9 "${pids[1]}"
+  wait "${pids[1]}" 2>/dev/null
+  wait "$gen" || fail "the holder exited $? after member m1 died: $(cat "$T/gen.err")"
+  [[ $(wc -l <"$T/ids") == 600000 ]] || fail "the holder printed $(wc -l <"$T/ids") IDs, not 600000"
+  no_duplicates "$T/ids"
+  run gen --registry "$all" --server-id 42 --count 3
+  expect_rc 0
+  [[ $(wc -l <"$T/out") == 3 ]] || fail "a claim listing the dead member first printed no IDs"
+  run registry list --registry "$all"
+  expect_rc 0
+  grep -qE "^41 " "$T/out" || fail "registry list through the live members lacks server 41"
+}
+
 # Bad input and an unreachable etcd: a one-line error, exit 2, no ID.
 test_errors() {
   need python3 python3
