@@ -38,8 +38,20 @@ std::optional<registry::Options> Fleet(benchmark::State& state) {
 
 Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
 
-// Sets the p50 and p99 of `samples` (seconds) as counters, in milliseconds.
-void ReportPercentiles(benchmark::State& state, std::vector<double> samples) {
+// Runs `operation` once per iteration, timing each call on its own (the benchmark's manual
+// time), then sets the p50 and p99 of the calls as counters, in milliseconds. `after`, if
+// given, runs after each call, outside the timing.
+template <typename Operation, typename After>
+void TimeEachCall(benchmark::State& state, Operation operation, After after) {
+  std::vector<double> samples;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = operation();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count());
+    samples.push_back(took.count());
+    after(result);
+  }
   if (samples.empty()) return;
   std::sort(samples.begin(), samples.end());
   const auto at = [&](double q) {
@@ -78,16 +90,9 @@ BENCHMARK(BM_Registry_Next);
 void BM_Registry_Claim(benchmark::State& state) {
   const auto fleet = Fleet(state);
   if (!fleet) return;
-  std::vector<double> samples;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{5});
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    state.SetIterationTime(took.count());
-    samples.push_back(took.count());
-    store->Close(std::nullopt);
-  }
-  ReportPercentiles(state, std::move(samples));
+  TimeEachCall(
+      state, [&] { return registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{5}); },
+      [](const std::shared_ptr<registry::EtcdStore>& store) { store->Close(std::nullopt); });
 }
 BENCHMARK(BM_Registry_Claim)->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
 
@@ -97,16 +102,14 @@ void BM_Registry_Extend(benchmark::State& state) {
   if (!fleet) return;
   auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{6});
   uint64_t tick = store->Open(RoomyLayout(), 6).value_or(0) + 1'000'000;
-  std::vector<double> samples;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    store->Extend(++tick);
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    state.SetIterationTime(took.count());
-    samples.push_back(took.count());
-  }
+  TimeEachCall(
+      state,
+      [&] {
+        store->Extend(++tick);
+        return tick;
+      },
+      [](uint64_t) {});
   store->Close(std::nullopt);
-  ReportPercentiles(state, std::move(samples));
 }
 BENCHMARK(BM_Registry_Extend)->UseManualTime()->Iterations(500)->Unit(benchmark::kMillisecond);
 

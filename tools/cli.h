@@ -141,11 +141,6 @@ int RunRegistry(const std::vector<std::string>& args);
 // kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
 int ExitStatusOf(mergecheck::Report::Verdict verdict);
 
-// Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
-// CliError naming the option, the text and the range otherwise.
-uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
-                             uint64_t max);
-
 // Dispatches `args` (argv without the program name) to a subcommand, or handles --help and
 // --version. Returns the exit status; throws like the subcommands.
 int Run(const std::vector<std::string>& args);

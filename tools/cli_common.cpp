@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -70,26 +69,6 @@ std::string Quote(std::string_view text) {
   if (text.size() > kMaxShown) out += "...";
   out += "'";
   return out;
-}
-
-uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
-                             uint64_t max) {
-  uint64_t value = 0;
-  const char* const end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a known false positive, GCC bug
-  // 105329) on "literal" + std::to_string(...) here.
-  std::string range = "[";
-  range.append(std::to_string(min)).append(", ").append(std::to_string(max)).append("]");
-  if (ec == std::errc() && ptr == end && min <= value && value <= max) return value;
-  std::string why = "not a decimal integer";
-  if (!text.empty() && text[0] == '-') {
-    why = "negative";
-  } else if (ec == std::errc::result_out_of_range || (ec == std::errc() && ptr == end)) {
-    why = "out of range " + range;
-  }
-  throw CliError("bad " + std::string(option) + " " + Quote(text) + ": " + why,
-                 "pass an integer in " + range);
 }
 
 Layout ResolveLayout(const po::variables_map& vm) {

@@ -9,6 +9,7 @@
 #ifndef STEADYFLAKE_TOOLS_COMMAND_LINE_H_
 #define STEADYFLAKE_TOOLS_COMMAND_LINE_H_
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -37,6 +38,15 @@ void ParseArgs(std::string_view program, std::string_view command,
                const boost::program_options::options_description& options,
                const boost::program_options::positional_options_description* positional,
                boost::program_options::variables_map& vm, const char* negative_option = nullptr);
+
+// `text` in single quotes for an error message: printable ASCII as it is, any other byte as
+// \xNN (a command line may hold anything), cut after 40 bytes with "...".
+std::string QuoteArgument(std::string_view text);
+
+// Parses a whole decimal integer in [min, max] for option `option` (e.g. "--count"); throws
+// CliError naming the option, the text and the range otherwise.
+uint64_t ParseUnsignedOption(std::string_view option, std::string_view text, uint64_t min,
+                             uint64_t max);
 
 }  // namespace steadyflake::cli
 

@@ -2,7 +2,6 @@
 
 #include "registry_flags.h"
 
-#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -14,35 +13,6 @@
 
 namespace steadyflake::cli {
 namespace po = boost::program_options;
-
-namespace {
-
-// `text` in quotes when it is printable ASCII (a command line may hold anything).
-std::string Shown(std::string_view text) {
-  for (const char c : text) {
-    if (c < 0x20 || c > 0x7e) return "(not printable)";
-  }
-  return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'");
-}
-
-// A whole decimal number in [min, max] for `option`; CliError naming the option otherwise.
-uint64_t ParseNumber(std::string_view option, std::string_view text, uint64_t min, uint64_t max) {
-  uint64_t value = 0;
-  const char* const end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  if (ec == std::errc() && ptr == end && min <= value && value <= max) return value;
-  std::string why = "not a decimal integer";
-  if (!text.empty() && text[0] == '-') {
-    why = "negative";
-  } else if (ec == std::errc::result_out_of_range || (ec == std::errc() && ptr == end)) {
-    why = "out of range " + range;
-  }
-  throw CliError("bad " + std::string(option) + " " + Shown(text) + ": " + why,
-                 "pass an integer in " + range);
-}
-
-}  // namespace
 
 std::vector<std::string> SplitEndpoints(const std::string& text) {
   std::vector<std::string> parts;
@@ -108,7 +78,7 @@ std::optional<registry::Options> ReadRegistryOptions(const po::variables_map& vm
   options.prefix = vm["registry-prefix"].as<std::string>();
   if (vm.count("lease-ttl-ms") != 0) {
     options.lease_ttl = std::chrono::milliseconds(
-        ParseNumber("--lease-ttl-ms", vm["lease-ttl-ms"].as<std::string>(), 0, INT64_MAX));
+        ParseUnsignedOption("--lease-ttl-ms", vm["lease-ttl-ms"].as<std::string>(), 0, INT64_MAX));
   }
   try {
     registry::Validate(options);
@@ -129,20 +99,22 @@ std::shared_ptr<registry::EtcdStore> ClaimServerId(const registry::Options& opti
     if (server_range) {
       const std::size_t dash = server_range->find('-');
       if (dash == std::string::npos) {
-        throw CliError("bad --server-range " + Shown(*server_range) + ": not LO-HI",
+        throw CliError("bad --server-range " + QuoteArgument(*server_range) + ": not LO-HI",
                        "write it as LO-HI, e.g. --server-range 100-199");
       }
-      range.lo = ParseNumber("--server-range", std::string_view(*server_range).substr(0, dash), 0,
-                             layout.max_server_id());
-      range.hi = ParseNumber("--server-range", std::string_view(*server_range).substr(dash + 1), 0,
-                             layout.max_server_id());
+      range.lo =
+          ParseUnsignedOption("--server-range", std::string_view(*server_range).substr(0, dash), 0,
+                              layout.max_server_id());
+      range.hi =
+          ParseUnsignedOption("--server-range", std::string_view(*server_range).substr(dash + 1), 0,
+                              layout.max_server_id());
     }
   } else {
     if (server_range) {
       throw CliError("--server-range needs --server-id auto",
                      "pass --server-id auto, or drop --server-range");
     }
-    const uint64_t n = ParseNumber("--server-id", server_id, 0, layout.max_server_id());
+    const uint64_t n = ParseUnsignedOption("--server-id", server_id, 0, layout.max_server_id());
     range = {n, n};
   }
   try {

@@ -382,21 +382,28 @@ test_host_guard() {
 # asking for that id are refused, naming it; /metrics shows the reservation headroom and the
 # registry's errors; without etcd, gen and the server with one server id on one host (each with
 # its own state folder) are refused by the host guard, whichever starts second.
+# start_server NAME ARGS...: steadyflake-server with database $T/NAME.db on a free port; sets
+# SERVER_PID and SERVER_PORT once it printed "listening on".
+start_server() {
+  local name=$1 i
+  shift
+  "$SERVER" "$@" --db "$T/$name.db" --listen 127.0.0.1:0 >"$T/$name.out" 2>"$T/$name.err" &
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+  for ((i = 0; i < 500; i++)); do
+    grep -qs '^listening on' "$T/$name.out" && break
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.02  # polling a file for the server's first line
+  done
+  SERVER_PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/$name.out")
+  [[ -n "$SERVER_PORT" ]] || fail "server $name did not start: $(cat "$T/$name.err")"
+}
+
 test_server() {
   [[ -x "$SERVER" ]] || fail "usage: fleet_test.sh <steadyflake> server <steadyflake-server>"
   start_etcd
-  "$SERVER" --registry "$ETCD" --server-id 21 --db "$T/a.db" --listen 127.0.0.1:0 \
-    >"$T/a.out" 2>"$T/a.err" &
-  local a=$! i
-  PIDS+=("$a")
-  for ((i = 0; i < 500; i++)); do
-    grep -qs '^listening on' "$T/a.out" && break
-    kill -0 "$a" 2>/dev/null || break
-    sleep 0.02  # polling a file for the server's first line
-  done
-  local port
-  port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/a.out")
-  [[ -n "$port" ]] || fail "the server did not start: $(cat "$T/a.err")"
+  start_server a --registry "$ETCD" --server-id 21
+  local a=$SERVER_PID port=$SERVER_PORT
   curl -fsS -X POST -H 'Content-Type: application/json' -d '{"name":"x"}' \
     "http://127.0.0.1:$port/players" >"$T/player" || fail "POST /players"
   curl -fsS "http://127.0.0.1:$port/metrics" >"$T/metrics" || fail "GET /metrics"
@@ -422,15 +429,8 @@ test_server() {
   wait "$a" || fail "the server exited $? after SIGTERM"
 
   # One host, no etcd: the server (state beside its database) and gen (state under HOME).
-  "$SERVER" --server-id 22 --db "$T/c.db" --listen 127.0.0.1:0 >"$T/c.out" 2>"$T/c.err" &
-  local c=$!
-  PIDS+=("$c")
-  for ((i = 0; i < 500; i++)); do
-    grep -qs '^listening on' "$T/c.out" && break
-    kill -0 "$c" 2>/dev/null || break
-    sleep 0.02  # polling a file for the server's first line
-  done
-  grep -qs '^listening on' "$T/c.out" || fail "the second server did not start: $(cat "$T/c.err")"
+  start_server c --server-id 22
+  local c=$SERVER_PID
   run gen --server-id 22
   expect_rc 2
   expect_err_has "in use on this host by pid $c"
