@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The baseline steadyflake is measured against: a generator built the way Twitter's original
 // IdWorker (2010, Scala) works, which most snowflake clones copy. One mutex around everything;

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The SQL dump parser's throughput, in bytes of dump per second (issue 3 asks for at least
 // 250 MB/s per core). At startup it writes two dumps of the same ~150 MB table into a temp

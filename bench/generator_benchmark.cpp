@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The generator beside its floor, measured in one run: every steadyflake figure is read as a
 // ratio against BM_Floor_AtomicFetchAdd (what one atomic read-modify-write costs here) and

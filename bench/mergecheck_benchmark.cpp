@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The merge checker beside SQLite's own join on the same two files (issues 3 and 11), on the
 // shapes of table games have. Each case is two SQLite files of N rows (5,000,000 unless

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The etcd registry (docs/fleet.md), part of bench_generator when the registry is built:
 // next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd (the fast path must not

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 """Writes bench/RESULTS.md from Google Benchmark JSON files (bench/run calls it).
 
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a

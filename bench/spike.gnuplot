@@ -1,3 +1,6 @@
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # IDs issued and lead during BM_Burst_Game. Input: the CSV STEADYFLAKE_SPIKE_CSV points to.
 # Usage: gnuplot -e "csv='spike.csv'; png='spike.png'" bench/spike.gnuplot
 set datafile separator ","

@@ -1,3 +1,6 @@
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # Warnings are set per target (PRIVATE), never through CMAKE_CXX_FLAGS, so a project that adds
 # steadyflake as a subdirectory keeps its own flags.
 option(STEADYFLAKE_WERROR "Treat warnings as errors" OFF)

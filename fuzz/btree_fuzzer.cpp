@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the merge checker's readers that bypass SQLite (mergecheck/src/page_file,
 // btree_check, rowid_reader, index_reader) on mutated database files. The bytes become a file

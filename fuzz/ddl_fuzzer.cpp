@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the dump reader's schema parser (mergecheck/src/dump/ddl.h). The input is split
 // at every ';' into statements (at most 64), and each statement goes, in both dialects, to

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the SQL dump reader (mergecheck/src/dump/) as the merge checker uses it:
 // OpenSource on a file, then a whole Scan with a visitor that reads every cell it is given.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the sample server's request path, bytes to response. The input is what a client
 // sends on one keep-alive connection: Boost.Beast's request parser reads requests from it the

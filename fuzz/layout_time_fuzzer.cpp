@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: layout and time parsing (Layout::Parse, ParseTime) and the formatters they feed
 // (FormatIso8601, FormatDecoded). Bad text is Error(kInvalidArgument); what parses must hold the

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // A main() for the fuzz targets when they are built without libFuzzer (any compiler): feeds
 // every file named on the command line, or every file in every folder named, to

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // What every Table a dump reader hands on must hold, whatever the input (schema.h): each key
 // names at least one column, only columns the table has, none twice; at most one primary key,

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the state-file parser (engine/src/state_file). Any bytes give either a
 // reserved-until tick the layout holds or Error(kState); never a hang, a crash or a wrap.

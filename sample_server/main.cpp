@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // steadyflake-server: a sample game server that links the engine (docs/server.md).
 // main() wires the parts together: options, SQLite storage, one generator that resumes after

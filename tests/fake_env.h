@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // An in-memory file system under the engine's Env seam (engine/src/env.h), for tests of the
 // state file's durability. It records every call, fails the calls it is told to, and simulates

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // One contract, every configuration: a typed suite (as crc32c's extend tests) holds each
 // layout, ticker mode and state setting to the generator's invariants while a random mix of

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The generator's invariants (generator.h) under a simulated clock, plus the concurrency test
 // on the real one.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Linked into every GoogleTest binary: gives the process a host-guard namespace of its own
 // (engine/src/host_guard.h) before any test runs. CTest runs tests in parallel processes, and

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The host guard (engine/src/host_guard.h): one generator per layout, epoch and server id on a
 // host, whatever the state folders, in this process or another.

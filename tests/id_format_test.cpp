@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The one text form of a decoded ID (id_format.h), which decode, the merge report and the
 // sample server all print.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The generator against the ReservationStore contract (steadyflake/reservation_store.h), with a
 // store the test controls: what Open returns moves the start, every ID is covered by an Extend

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The state file's durability (invariant 2 across power loss), on a fake file system
 // (tests/fake_env.h) under the engine's Env seam: the order of the calls a write makes, a

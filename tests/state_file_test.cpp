@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Restart safety (invariant 2): the state file, its lock, and what happens when it is corrupt,
 // mismatched or held. Crashes are real: a forked child issues IDs and is killed (SIGKILL) without

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The test helpers other tests rely on: a seed given in STEADYFLAKE_TEST_SEED replays a run
 // (docs/testing.md). If it did not, a failure found by a randomised test could not be rerun.

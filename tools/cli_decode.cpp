@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // `steadyflake decode [--layout L] [--epoch TIME] [--json] [ID...]`: one line per ID,
 //   <id> <time, ISO-8601 UTC with ms> server=<n> seq=<n>

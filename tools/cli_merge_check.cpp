@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // `steadyflake merge-check A B [--layout L] [--epoch TIME] [--json] [--key TABLE:COL[,COL]]...
 //  [--id-column TABLE:COL]... [--not-id-column TABLE:COL]... [--table T]... [--limit N]`: will

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // `steadyflake merge-plan A B --out DIR --server-id N [--rename T] [--refs FILE] [--json] ...`:
 // plans the rewrite of shard B that lets it merge into A (docs/merging.md "Merge day"), and

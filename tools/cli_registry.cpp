@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // `steadyflake registry list`: the server ids on etcd (gen's --registry options are in
 // registry_flags.cpp, shared with steadyflake-server).

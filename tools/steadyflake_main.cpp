@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // steadyflake: the command-line tool. `steadyflake layout|gen|decode|merge-check|merge-plan
 // [options]`; see docs/cli.md and docs/merging.md. main() only dispatches and turns every failure

@@ -1,3 +1,6 @@
+-- Copyright 2026 The steadyflake Authors.
+-- SPDX-License-Identifier: Apache-2.0
+--
 -- wrk script: POST /players with a name no other request of the run uses
 -- (thread number, per-thread counter, and a per-run random tag).
 local threads = 0

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # Load test of steadyflake-server with wrk on loopback, beside nginx answering a fixed
 # `return 200` on this machine in the same run (the HTTP ceiling here).
 #

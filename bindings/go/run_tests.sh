@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # CTest's entry point for the Go binding's tests (bindings/CMakeLists.txt):
 #   run_tests.sh LIBSTEADYFLAKE_C_DIR INCLUDE_DIR ID_VECTORS_JSON WORK_DIR [VERSION] [GO TEST ARGS]
 # Builds the cgo package against the library in LIBSTEADYFLAKE_C_DIR and the headers in

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # CTest's entry point for the LuaJIT binding's tests (bindings/CMakeLists.txt):
 #   run_tests.sh LIBSTEADYFLAKE_C_SO ID_VECTORS_JSON WORK_DIR [VERSION]
 # Exits 77 (CTest: skipped) when luajit is missing, else with the tests' status.

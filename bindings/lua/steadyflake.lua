@@ -1,4 +1,5 @@
 -- Copyright 2026 The steadyflake Authors.
+-- SPDX-License-Identifier: Apache-2.0
 --
 -- steadyflake for LuaJIT (skynet, OpenResty): a thin FFI wrapper over the C ABI,
 -- capi/include/steadyflake/c.h, in libsteadyflake_c.so. docs/bindings.md describes it.

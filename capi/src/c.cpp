@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The C ABI (steadyflake/c.h) over the engine. Every function that calls into code that may
 // throw runs it inside Guard(), which turns any exception (steadyflake::Error, std::bad_alloc,

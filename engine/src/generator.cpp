@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // How the fast path avoids a clock read. A steady_clock::now() call costs about ten atomic
 // increments on this machine (bench/generator_benchmark.cpp, BM_Floor_SteadyClockNow against

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Check() and CheckSources(): the checker's stages in order, each in its own file.
 //   1. collect.cpp: reads both inputs into key sets, one thread per input, and decodes integer

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Collection: a Collector is the SourceVisitor that turns one input's rows into key sets. For
 // each table it builds the keys to check (the declared PRIMARY KEY and UNIQUE keys plus --key

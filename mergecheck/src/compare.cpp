@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Comparison. Tables are matched by name (as the database spells it) and keys by their columns'
 // names, lowercase; anything matched on one side only is drift, reported and otherwise ignored.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // IndexReader's record decoding (file format 2.1): a header of serial types, then the fields.
 

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // PageFile and PageReader: pread(2) of whole pages, in runs when pages come in order.
 

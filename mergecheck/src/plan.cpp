@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // MakePlan (plan.h): the check with every conflict listed, then one decision per conflicting
 // value, in phases: (1) each key's conflicts split into differing and identical rows; (2) an

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The plan's three forms (plan.h): rewrite-b.sql, plan.json and the summary.
 //

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The re-read of input A. The first pass keeps a composite, text, real or blob key only as the
 // hash of its canonical encoding, which is enough to count the overlap but not to name the

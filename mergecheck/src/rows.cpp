@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The whole-row comparison. Each input is read once more, only the tables with overlapping
 // keys, every column: by an indexed lookup of each common value where the values are integers

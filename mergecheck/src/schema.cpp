@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // AffinityOf: SQLite's column affinity rules, extended to the MySQL types SQLite does not know.
 

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // OpenSource: picks the reader by the first bytes of the file, never by its name. Covers.
 

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The SQLite reader: schema from the database itself (sqlite_master and the table_info,
 // index_list, index_info and foreign_key_list pragmas), rows by one SELECT of the wanted columns

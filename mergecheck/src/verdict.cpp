@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The verdict. A key value in both inputs is a collision the merge would hit now: CONFLICT. A
 // server id with IDs in both inputs, with no value in common yet, is a collision to come: two

@@ -1,3 +1,6 @@
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # Sourced by scripts/demo and bench/run: a one-member etcd (Debian etcd-server) for a demo or a
 # benchmark, on 127.0.0.1 ports the kernel picked free, its data in a folder the caller removes.
 #

@@ -1,4 +1,5 @@
 /* Copyright 2026 The steadyflake Authors.
+   SPDX-License-Identifier: Apache-2.0
 
    The C ABI (steadyflake/c.h) as a C program sees it: every function, its error paths, the
    fork rule, 8 threads x 1M IDs, and the shared vectors of data/id_vectors.json. Plain C11,

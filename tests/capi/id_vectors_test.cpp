@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // data/id_vectors.json against the C++ engine: every binding and port decodes the same file
 // (docs/bindings.md), so the engine itself must agree with it, field by field. The C test

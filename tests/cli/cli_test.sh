@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
 #
 # Runs the built `steadyflake` binary through every documented exit path (docs/cli.md).
 #

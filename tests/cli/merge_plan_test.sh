@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
 #
 # merge-plan on merge day, end to end (issue 12, docs/merging.md "Merge day"): plan the rewrite
 # of shard B, apply rewrite-b.sql to a copy of B with the database's own client, check again,

@@ -1,3 +1,6 @@
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # A plain `ctest` ends a hanging test within 5 minutes (issue 16.7): the default timeout that
 # include(CTest) wrote into the build folder's DartConfiguration.tcl must be set and at most
 # 300 s. Run by CTest as `cmake -DDART_CONFIG=<file> -P check_default_timeout.cmake`.

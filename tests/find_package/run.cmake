@@ -1,7 +1,10 @@
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
 # cmake -P script behind the find_package_consumer test (see CMakeLists.txt beside it).
 # Inputs: STEADYFLAKE_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CONFIG, GENERATOR, CXX_COMPILER,
 # LINK_FLAGS (may be empty); with the C ABI built, C_COMPILER, C_CONSUMER_SOURCE, INCLUDEDIR
-# and LIBDIR (C_COMPILER empty: no C ABI to check).
+# and LIBDIR (C_COMPILER empty: no C ABI to check); DOCDIR, where LICENSE must be installed.
 cmake_minimum_required(VERSION 3.20)
 
 foreach(var STEADYFLAKE_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -35,6 +38,10 @@ if(NOT "${C_COMPILER}" STREQUAL "")
 endif()
 
 run(${CMAKE_COMMAND} --install ${STEADYFLAKE_BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
+# The licence travels with the libraries.
+if(NOT "${DOCDIR}" STREQUAL "" AND NOT EXISTS ${prefix}/${DOCDIR}/LICENSE)
+  message(FATAL_ERROR "find_package_consumer: cmake --install did not install ${DOCDIR}/LICENSE")
+endif()
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${consumer_build} -G "${GENERATOR}"
     -DCMAKE_BUILD_TYPE=${CONFIG}
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER}

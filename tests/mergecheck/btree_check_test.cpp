@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // CheckBtrees and the page reader under it: no damage reported in any sound file SQLite writes
 // (page sizes, overflow chains, WITHOUT ROWID tables, a freelist, auto-vacuum), and each kind

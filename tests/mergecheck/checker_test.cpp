@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Check() on two game shards built from data/shards/: every verdict, legacy IDs, drift,
 // --table, --key, --limit, and a key declared after its table's rows.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Keys compared as the database compares them (issue 11). The truth is the databases' own:
 // data/collations/golden.tsv holds planted pairs of values (case, accents, ß, trailing spaces

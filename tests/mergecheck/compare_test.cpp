@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The checker's middle stages on sources built in memory: what a Collector keeps of each key
 // (collect.h), how Compare matches tables and keys across inputs and reports drift

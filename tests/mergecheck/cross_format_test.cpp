@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The same two shards as SQLite files and as `sqlite3 .dump` output (plain and gzip), in every
 // pairing, give the same report: keys, overlaps, conflicts, servers, legacy, drift, verdict.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // What the merge checker's tests share: temporary folders, SQLite databases built from the SQL
 // fixtures in data/shards/, and a visitor that records what a Source gives it.

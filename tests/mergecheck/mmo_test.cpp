@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Issue 17: the checker on databases shaped like a real MMO server's `characters` database
 // (data/mmo/: 42 tables, auto-increment guids whose counters overlap, seeded reference tables,

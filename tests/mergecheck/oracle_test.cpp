@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Brute force as the oracle: on random inputs, the checker's overlap for every key equals the
 // size of a plain std::set intersection, and its conflicts are that intersection. The seed is

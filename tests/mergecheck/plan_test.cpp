@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // MakePlan and its outputs (plan.h) on the merge-plan fixture (data/merge_plan/): what each
 // conflict becomes, that rewrite-b.sql applied through SQLite leaves no overlapping key, and

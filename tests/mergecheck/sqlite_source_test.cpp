@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The SQLite reader on databases built at test time from data/shards/: every kind of key, the
 // rows, read-only access that leaves the folder untouched, and damaged files.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The SQLite reader's trust rules (docs/merging.md "What a SQLite input is"), each against the
 // way it was once broken: a WAL database through a symlink, a writer during the check, a file

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Decide() on reports built by hand: which of overlap, shared server ids and drift decide.
 

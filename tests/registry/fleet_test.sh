@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
 #
 # Fleets on a real etcd (issue 10, docs/fleet.md): server-id claims, the reservation fence, and
 # the host guard, through the built `steadyflake` binary.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The /metrics text alone: RenderMetrics() byte for byte, the request counts under concurrent
 // counting, and the Prometheus text syntax. request_handler_test checks what the handler feeds it.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // steadyflake-server's command line: required options, the listen address and its loopback
 // rule, the state folder's default, and one-line errors.

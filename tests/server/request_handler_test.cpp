@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // RequestHandler without sockets: every route, every class of bad request, and what reaches
 // /metrics, with an in-memory Storage and a generator on a simulated clock. The /metrics text

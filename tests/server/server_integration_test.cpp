@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The real steadyflake-server binary on 127.0.0.1, port 0, talked to over HTTP/1.1 keep-alive
 // with a Beast client: every route, bad requests on the wire, concurrent clients, SIGTERM, and

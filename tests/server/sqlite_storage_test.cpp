@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // SqliteStorage on a real database file: the schema, WAL, each operation's outcome and its
 // all-or-nothing rule, group commit under concurrent callers, Close(), and LargestIdOf.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 
 // Package steadyflake issues 64-bit IDs that are unique across every server of a game, ordered
 // by time and safe to merge, through the C ABI of the steadyflake engine

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 
 // Tests of the Go binding, run by CTest through bindings/go/run_tests.sh, which sets
 // STEADYFLAKE_ID_VECTORS (data/id_vectors.json), STEADYFLAKE_TEST_DIR (a folder for state

@@ -1,4 +1,5 @@
 /* Copyright 2026 The steadyflake Authors.
+   SPDX-License-Identifier: Apache-2.0
 
    The C ABI of steadyflake, for game code in C and in any language with a C FFI (LuaJIT, Go,
    C#, Python). It is a thin layer over the C++ engine (steadyflake/generator.h,

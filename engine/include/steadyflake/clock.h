@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Where a Generator gets its time. Code takes a Clock; production passes Clock::Real(), tests
 // drive a SimulatedClock, so rollback, jumps and exhaustion are tested without sleeping.

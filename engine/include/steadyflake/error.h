@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The one exception type of steadyflake. Configuration and input errors throw Error with a
 // message that names the field, the value and what would be accepted; the hot path

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Generator issues IDs for one server id. A Generator is safe for concurrent use from any
 // number of threads without external synchronization.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The one text form of a decoded ID, shared by `steadyflake decode`, the merge checker's report
 // and the sample server's GET /ids/{id}, so every tool shows an ID the same way.

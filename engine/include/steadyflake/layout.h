@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The bit layout of an ID: high to low `0 | time | serverId | sequence`. The sign bit is always
 // 0, so an ID is a positive signed 64-bit integer in every database and language.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // ReservationStore: where a generator keeps its reserved time, the last tick its server id may
 // have used. A generator never issues an ID past the reservation, extends it ahead of the clock

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // ISO-8601 UTC formatting and parsing of Unix-millisecond times, shared by the CLI, the sample
 // server and the merge checker so that every tool prints a time the same way.

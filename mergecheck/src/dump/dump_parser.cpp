@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The parser keeps one buffer of the input. Each step reads one unit from the buffer: a
 // comment, a whole schema (or other) statement, an INSERT's header, or one row of an INSERT.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // OpenDumpSource: the Source for SQL dumps (sqlite3 .dump, mysqldump, mariadb-dump), plain or
 // gzip-compressed, and DetectDumpKind, which tells them apart by their first bytes. The parsing

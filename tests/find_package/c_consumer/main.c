@@ -1,4 +1,5 @@
 /* Copyright 2026 The steadyflake Authors.
+   SPDX-License-Identifier: Apache-2.0
 
    A C program built against nothing but the installed steadyflake/c.h and libsteadyflake_c
    (no CMake, no C++ headers): two IDs increase and decode to their server id, and format

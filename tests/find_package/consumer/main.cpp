@@ -1,3 +1,6 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
 // Links the installed libraries and checks the basics: two IDs increase and decode to their
 // server id; the merge checker finds the key two dumps share. Exit status 0 when all is well, 1
 // otherwise. With STEADYFLAKE_CONSUMER_CAPI, also that steadyflake::c's library is the same

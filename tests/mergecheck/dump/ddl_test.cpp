@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The dump reader's schema statements (CREATE TABLE, CREATE UNIQUE INDEX, ALTER TABLE) and INSERT
 // headers, on the forms the fixtures do not show.

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The dump reader on mysqldump / mariadb-dump output: one test per form they write (fixtures
 // in data/dumps/mysql_*.sql, written by data/dumps/regenerate.sh with a real mariadb-dump, or

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The dump reader on sqlite3 .dump output: one test per form sqlite3 writes (fixtures in
 // data/dumps/sqlite_*.sql, written by data/dumps/regenerate.sh with the real sqlite3, or

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The dump reader as a stream: the same results whatever the chunk size (every token across
 // a chunk boundary), through gzip, on a second Scan, and against the real sqlite3 on random

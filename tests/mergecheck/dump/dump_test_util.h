@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Helpers for the dump reader's tests: a visitor that records everything it is told, with the
 // cells copied out (a Cell only lives for its OnRow call), and short ways to write the

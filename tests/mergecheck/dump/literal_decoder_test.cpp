@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The literal decoder on its own: one literal in, one Cell out, for every form a dump writes,
 // the streaming contract (nullptr when the window ends inside a literal) and the errors, with

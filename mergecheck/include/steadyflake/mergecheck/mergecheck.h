@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The merge checker: before two game shards are merged, answers whether any row would
 // collide, now or later. Reads two inputs (SQLite database files, or SQL dumps from

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // The merge plan: what to rewrite in shard B so that it merges into shard A without a
 // collision (docs/merging.md "Merge day"). MakePlan checks the two inputs as Check() does,

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // Small text helpers of the merge checker, public so that the `steadyflake` CLI prints numbers
 // and bytes exactly as the reports do: one home each for thousands grouping, hex digits, the

@@ -1,4 +1,5 @@
 // Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
 //
 // steadyflake::registry: server ids and reserved time on etcd, for fleets of hosts
 // (docs/fleet.md). A generator's server id is claimed with an etcd lease, and its reservation
