@@ -20,6 +20,7 @@
 
 #include "steadyflake/generator.h"
 #include "steadyflake/registry/registry.h"
+#include "time_each_call.h"
 
 namespace steadyflake {
 namespace {
@@ -38,30 +39,6 @@ std::optional<registry::Options> Fleet(benchmark::State& state) {
 }
 
 Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
-
-// Runs `operation` once per iteration, timing each call on its own (the benchmark's manual
-// time), then sets the p50 and p99 of the calls as counters, in milliseconds. `after`, if
-// given, runs after each call, outside the timing.
-template <typename Operation, typename After>
-void TimeEachCall(benchmark::State& state, Operation operation, After after) {
-  std::vector<double> samples;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    auto result = operation();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    state.SetIterationTime(took.count());
-    samples.push_back(took.count());
-    after(result);
-  }
-  if (samples.empty()) return;
-  std::sort(samples.begin(), samples.end());
-  const auto at = [&](double q) {
-    return samples[std::min(samples.size() - 1,
-                            static_cast<std::size_t>(q * static_cast<double>(samples.size())))];
-  };
-  state.counters["p50_ms"] = at(0.50) * 1e3;
-  state.counters["p99_ms"] = at(0.99) * 1e3;
-}
 
 // next() on a generator whose reservation lives on etcd (server id 4: ids 1 to 3 are the other
 // benchmarks' generators of this layout).

@@ -199,11 +199,10 @@ int Run(const ServerOptions& options) {
     // Every connection is closed; commit whatever is queued, then close the database.
     storage->Close();
   }
+  const uint64_t issued = generator->stats().issued;
   // Releases the state file, recording the last tick used.
   generator.reset();
-  if (const uint64_t n = handler.ids_issued(); true) {
-    Log("stopped after issuing " + std::to_string(n) + " IDs");
-  }
+  Log("stopped after issuing " + std::to_string(issued) + " IDs");
   return kExitOk;
 }
 

@@ -57,17 +57,26 @@ void AppendMetric(std::string& out, std::string_view name, MetricType type, std:
 
 std::string RenderMetrics(const MetricsSnapshot& snapshot, const RequestCounts& requests) {
   std::string out;
+  const Generator::Stats& stats = snapshot.stats;
   AppendMetric(out, "steadyflake_ids_issued_total", MetricType::kCounter, "IDs this server issued.",
-               std::to_string(snapshot.ids_issued));
+               std::to_string(stats.issued));
   AppendMetric(out, "steadyflake_clock_skew_seconds", MetricType::kGauge,
-               "The generator's clock minus the wall clock.", Seconds(snapshot.skew));
+               "The generator's clock minus the wall clock.", Seconds(stats.skew));
   AppendMetric(out, "steadyflake_lead_seconds", MetricType::kGauge,
-               "How far the next ID's time runs ahead of the clock.", Seconds(snapshot.lead));
+               "How far the next ID's time runs ahead of the clock.", Seconds(stats.lead));
+  AppendMetric(out, "steadyflake_max_lead_seconds", MetricType::kGauge,
+               "The largest lead seen since the server started.", Seconds(stats.max_lead_seen));
+  AppendMetric(out, "steadyflake_waits_total", MetricType::kCounter,
+               "ID requests that waited for the clock (beyond max_lead) or the reservation.",
+               std::to_string(stats.waits));
   AppendMetric(out, "steadyflake_reservation_headroom_seconds", MetricType::kGauge,
                "How far the reserved time runs ahead of the clock; IDs wait once it is used up.",
-               Seconds(snapshot.reservation_headroom));
+               Seconds(stats.reservation_headroom));
   AppendMetric(out, "steadyflake_state_file_ok", MetricType::kGauge,
-               "1 if the last state-file write succeeded.", snapshot.state_file_ok ? "1" : "0");
+               "1 if the last state-file write succeeded.", stats.state_error.empty() ? "1" : "0");
+  AppendMetric(out, "steadyflake_state_errors_total", MetricType::kCounter,
+               "Failed attempts to extend the reservation (state file or store).",
+               std::to_string(stats.state_errors));
   AppendHeader(out, "steadyflake_server_info", MetricType::kGauge,
                "The layout and server id of this server.");
   out += "steadyflake_server_info{layout=\"" + snapshot.layout + "\",server_id=\"" +

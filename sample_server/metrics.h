@@ -23,6 +23,8 @@
 #include <string>
 #include <string_view>
 
+#include "steadyflake/generator.h"
+
 namespace steadyflake::server {
 
 // The Content-Type of GET /metrics.
@@ -58,14 +60,11 @@ class RequestCounts {
   std::array<std::array<std::atomic<uint64_t>, kStatuses.size()>, kRouteCount> counts_{};
 };
 
-// What /metrics reports besides the request counts, read from the generator once per scrape.
+// What /metrics reports besides the request counts, read from the generator once per scrape:
+// Generator::stats(), which any game server can export the same way.
 struct MetricsSnapshot {
-  uint64_t ids_issued = 0;                           // steadyflake_ids_issued_total
-  std::chrono::nanoseconds skew{0};                  // Generator::skew()
-  std::chrono::nanoseconds lead{0};                  // Generator::lead()
-  std::chrono::nanoseconds reservation_headroom{0};  // Generator::reservation_headroom()
-  bool state_file_ok = true;                         // Generator::state_error() is empty
-  std::string layout;                                // Layout::ToString()
+  Generator::Stats stats{};
+  std::string layout{};  // Layout::ToString()
   uint64_t server_id = 0;
 };
 

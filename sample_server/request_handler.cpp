@@ -31,13 +31,6 @@ std::optional<uint64_t> ParseDecimal(std::string_view text, uint64_t min, uint64
   return value;
 }
 
-// An ID in a path: a decimal integer in [0, 2^63 - 1].
-std::optional<Id> ParseId(std::string_view text) {
-  const auto value = ParseDecimal(text, 0, static_cast<uint64_t>(INT64_MAX));
-  if (!value) return std::nullopt;
-  return static_cast<Id>(*value);
-}
-
 // The body as a JSON value of the expected kind, or the 400 to answer with.
 std::optional<Response> ParseBody(const std::string& body, json& out) {
   out = json::parse(body, nullptr, /*allow_exceptions=*/false);
@@ -217,7 +210,7 @@ void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
     case Route::kCreatePlayer:
       return CreatePlayer(request, std::move(respond));
     case Route::kGrantItems: {
-      const auto owner = ParseId(path_id);
+      const auto owner = TryParseId(path_id);
       if (!owner) {
         return respond(Error(400, "bad player ID: must be a decimal integer in [0, 2^63)"));
       }
@@ -248,7 +241,6 @@ std::vector<Id> RequestHandler::Issue(uint64_t n) {
     const uint64_t take = std::min<uint64_t>(n - ids.size(), generator_.max_batch());
     for (const Id id : generator_.next_batch(take)) ids.push_back(id);
   }
-  ids_issued_.fetch_add(n, std::memory_order_relaxed);
   return ids;
 }
 
@@ -339,7 +331,7 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
                            "\"body_id\" to send its next page, not both"));
     }
     const std::optional<Id> body_id =
-        it->is_string() ? ParseId(it->get_ref<const std::string&>()) : std::nullopt;
+        it->is_string() ? TryParseId(it->get_ref<const std::string&>()) : std::nullopt;
     if (!body_id) {
       return respond(Error(400,
                            "\"body_id\" must be an ID as a decimal string, as the broadcast's "
@@ -369,7 +361,6 @@ IdSource RequestHandler::MailIds() {
   IdSource ids;
   ids.max_batch = generator_.max_batch();
   ids.next_batch = [this](uint64_t n) {
-    ids_issued_.fetch_add(n, std::memory_order_relaxed);
     return generator_.next_batch(n);
   };
   return ids;
@@ -434,11 +425,7 @@ Response RequestHandler::DecodeId(std::string_view text) const {
 
 std::string RequestHandler::MetricsText() const {
   MetricsSnapshot snapshot;
-  snapshot.ids_issued = ids_issued();
-  snapshot.skew = generator_.skew();
-  snapshot.lead = generator_.lead();
-  snapshot.reservation_headroom = generator_.reservation_headroom();
-  snapshot.state_file_ok = generator_.state_error().empty();
+  snapshot.stats = generator_.stats();
   snapshot.layout = generator_.layout().ToString();
   snapshot.server_id = generator_.server_id();
   std::string out = RenderMetrics(snapshot, requests_);

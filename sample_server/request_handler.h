@@ -90,14 +90,12 @@ class RequestHandler {
   // Options::extra_metrics.
   std::string MetricsText() const;
 
-  uint64_t ids_issued() const { return ids_issued_.load(std::memory_order_relaxed); }
-
  private:
   void Dispatch(const Request& request, const Respond& raw);
   void CreatePlayer(const Request& request, Respond respond);
   void GrantItems(Id owner, const Request& request, Respond respond);
   void Broadcast(const Request& request, Respond respond);
-  // The IDs a broadcast's storage takes, one per mail, counted in ids_issued().
+  // The IDs a broadcast's storage takes, one per mail.
   IdSource MailIds();
   // The `done` of a broadcast's page: 200 {"sent":N,"body_id":"…","done":bool}.
   StorageDone AnswerBroadcast(Respond respond, Id body_id);
@@ -117,9 +115,6 @@ class RequestHandler {
   Storage& storage_;
   const Options options_;
 
-  // Memory ordering: relaxed; read on its own for /metrics, and no other memory is published
-  // through it.
-  std::atomic<uint64_t> ids_issued_{0};
   RequestCounts requests_;
 };
 

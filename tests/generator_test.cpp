@@ -261,18 +261,90 @@ TEST(GeneratorTest, NextBatchReservesIncreasingIds) {
   EXPECT_GT(generator.next(), batch.back());
 }
 
-TEST(GeneratorTest, NextBatchRejectsCountsOutsideTheWindow) {
+TEST(GeneratorTest, NextBatchIsOneReservationOfAtMostTheWindow) {
   SimulatedClock clock(kJune2026);
   Generator generator(Manual(&clock));
   EXPECT_EQ(generator.max_batch(), 201u * 1024);
-  EXPECT_STEADYFLAKE_ERROR(generator.next_batch(0), Code::kInvalidArgument,
-                           "out of range [1, 205824]");
-  EXPECT_STEADYFLAKE_ERROR(generator.next_batch(205825), Code::kInvalidArgument, "205825");
-  EXPECT_EQ(generator.next_batch(205824).size(), 205824u);
+  // An empty guild: no IDs, no error, nothing taken.
+  const Id before = generator.next();
+  const IdRange none = generator.next_batch(0);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.size(), 0u);
+  EXPECT_TRUE(none.begin() == none.end());
+  EXPECT_EQ(generator.next(), before + 1);
+  EXPECT_STEADYFLAKE_ERROR(generator.next_batch(205825), Code::kInvalidArgument,
+                           "next_batch count 205825 is above max_batch() 205824");
+  generator.next_batch(205824 - 2);  // what is left of the window after the two next()
   EXPECT_EQ(clock.slept_nanos(), 0);
   // The window is used up; the next full batch waits for it to pass.
   EXPECT_EQ(generator.next_batch(205824).size(), 205824u);
   EXPECT_EQ(clock.slept_nanos(), 201 * 10 * kMs);
+}
+
+TEST(GeneratorTest, NextBatchIntoTakesAnyCountInReservationsOfTheWindow) {
+  SimulatedClock clock(kJune2026);
+  Generator generator(Manual(&clock));
+  std::vector<std::size_t> sizes;
+  Id previous = 0;
+  uint64_t count = 0;
+  generator.next_batch_into(2 * 205824 + 5, [&](const IdRange& range) {
+    sizes.push_back(range.size());
+    for (const Id id : range) {
+      ASSERT_GT(id, previous);
+      previous = id;
+      ++count;
+    }
+  });
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{205824, 205824, 5}));
+  EXPECT_EQ(count, 2u * 205824 + 5);
+  // Each reservation waited for its window, never more than max_lead ahead of the clock: the
+  // second for the first's 201 ticks to pass, the third for one tick more.
+  EXPECT_LE(generator.lead(), std::chrono::milliseconds(2000));
+  EXPECT_EQ(clock.slept_nanos(), (201 + 1) * 10 * kMs);
+  int calls = 0;
+  generator.next_batch_into(0, [&](const IdRange&) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  EXPECT_GT(generator.next(), previous);
+}
+
+TEST(GeneratorTest, StatsCountWhatWasIssuedAndWhatWaited) {
+  SimulatedClock clock(kJune2026);
+  Generator generator(Manual(&clock));
+  Generator::Stats stats = generator.stats();
+  EXPECT_EQ(stats.issued, 0u);
+  EXPECT_EQ(stats.waits, 0u);
+  EXPECT_EQ(stats.would_wait, 0u);
+  EXPECT_EQ(stats.state_errors, 0u);
+  EXPECT_FALSE(stats.lost);
+
+  generator.next();
+  ASSERT_TRUE(generator.try_next().has_value());
+  generator.next_batch(10);
+  EXPECT_EQ(generator.stats().issued, 12u);
+  // An idle second: refresh() raises the counter to now; those positions were never issued.
+  clock.Advance(kSecond);
+  generator.refresh();
+  EXPECT_EQ(generator.stats().issued, 12u);
+  EXPECT_EQ(generator.stats().lead, std::chrono::nanoseconds(0));
+
+  // A spike: the whole window, then try_next reports "would wait" and next() waits.
+  generator.next_batch(generator.max_batch() - 1);
+  generator.refresh();
+  stats = generator.stats();
+  EXPECT_EQ(stats.issued, 12u + generator.max_batch() - 1);
+  EXPECT_GT(stats.max_lead_seen, std::chrono::milliseconds(1990));
+  EXPECT_LE(stats.max_lead_seen, std::chrono::milliseconds(2010));
+  EXPECT_EQ(stats.waits, 0u);
+  generator.next();  // the window's last ID
+  EXPECT_FALSE(generator.try_next().has_value());
+  EXPECT_EQ(generator.stats().would_wait, 1u);
+  generator.next();           // waits a tick
+  generator.next_batch(1024);  // reaches a tick further: waits again
+  stats = generator.stats();
+  EXPECT_EQ(stats.waits, 2u);
+  EXPECT_EQ(stats.issued, 12u + generator.max_batch() + 1 + 1024);
+  EXPECT_EQ(stats.lead, generator.lead());
+  EXPECT_EQ(stats.skew, generator.skew());
 }
 
 TEST(GeneratorTest, StopsAtTheEndOfTheLayoutWithoutWrapping) {

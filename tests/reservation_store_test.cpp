@@ -11,9 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "steadyflake/error.h"
@@ -70,6 +73,9 @@ Generator::Options WithStore(SimulatedClock* clock, std::shared_ptr<FakeStore> s
   options.clock = clock;
   options.reservation_store = std::move(store);
   options.ticker = Generator::Ticker::kManual;
+  // Each write done when refresh() returns; the background writer has its own tests
+  // (reservation_store_test.cpp, BackgroundWriter*).
+  options.write_in_background = false;
   return options;
 }
 
@@ -234,6 +240,154 @@ TEST(ReservationStoreTest, AStoreThatExcludesAcrossHostsReplacesTheHostGuard) {
   Generator third_host_guarded(WithStore(&clock, local));
   EXPECT_STEADYFLAKE_ERROR(Generator{WithStore(&clock, std::make_shared<FakeStore>())},
                            Code::kLocked, "in use on this host");
+}
+
+
+// A store whose Extend, once the gate is closed, blocks (on a thread other than the test's)
+// until the test opens it: a slow fsync or etcd round trip the test can hold and release.
+class GatedStore : public ReservationStore {
+ public:
+  std::optional<uint64_t> Open(const Layout&, uint64_t) override { return std::nullopt; }
+  void Extend(uint64_t tick) override {
+    std::unique_lock<std::mutex> lock(mu);
+    ++extend_calls;
+    if (in_extend) overlapped = true;
+    in_extend = true;
+    if (std::this_thread::get_id() == test_thread) {
+      on_test_thread = true;  // the caller's thread: never block it, only record
+    } else {
+      entered.notify_all();
+      opened.wait(lock, [this] { return !gate_closed; });
+    }
+    in_extend = false;
+    if (fail_with) throw Error(*fail_with, "store says no");
+    recorded = tick;
+  }
+  void Close(std::optional<uint64_t>) noexcept override {
+    std::lock_guard<std::mutex> lock(mu);
+    if (in_extend) overlapped = true;
+    closed = true;
+  }
+  std::string Describe() const override { return "gated store"; }
+
+  void CloseGate() {
+    std::lock_guard<std::mutex> lock(mu);
+    gate_closed = true;
+  }
+  void OpenGate() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      gate_closed = false;
+    }
+    opened.notify_all();
+  }
+  // Waits until an Extend is blocked at the gate, or ran on the test's thread instead.
+  void AwaitBlocked() {
+    std::unique_lock<std::mutex> lock(mu);
+    entered.wait(lock, [this] { return in_extend || on_test_thread; });
+  }
+
+  const std::thread::id test_thread = std::this_thread::get_id();
+  std::mutex mu;
+  std::condition_variable entered, opened;
+  bool gate_closed = false;
+  bool in_extend = false;
+  bool on_test_thread = false;
+  bool overlapped = false;  // two calls at once, or Close during Extend
+  bool closed = false;
+  int extend_calls = 0;
+  std::optional<Code> fail_with;
+  std::optional<uint64_t> recorded;
+};
+
+Generator::Options InBackground(SimulatedClock* clock, std::shared_ptr<GatedStore> store) {
+  Generator::Options options;
+  options.server_id = 7;
+  options.clock = clock;
+  options.reservation_store = std::move(store);
+  options.ticker = Generator::Ticker::kManual;  // write_in_background left at its default
+  return options;
+}
+
+// Spins (no sleep) until `done` holds: the background writer publishes its result under the
+// generator's lock right after Extend returns.
+template <typename Predicate>
+void AwaitState(Predicate done) {
+  while (!done()) std::this_thread::yield();
+}
+
+// Ticker::kManual on a game loop: refresh() hands the write to the writer thread and returns at
+// once, the limit stays where the last durable write put it until the new one lands, and then
+// moves without another refresh().
+TEST(ReservationStoreTest, BackgroundWriterKeepsTheStoreOffRefresh) {
+  auto store = std::make_shared<GatedStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(InBackground(&clock, store));
+  store->on_test_thread = false;  // the constructor's first reservation is the caller's
+  const uint64_t reserved = *store->recorded;
+  store->CloseGate();
+  clock.Advance(3 * kSecond);
+  generator.refresh();  // due: 3 s of the 3 s reserved have passed
+  store->AwaitBlocked();
+  ASSERT_FALSE(store->on_test_thread) << "refresh() wrote on the caller's thread";
+  // More refreshes while the write is in flight neither block nor start a second write.
+  for (int i = 0; i < 5; ++i) generator.refresh();
+  // Nothing past the durable reservation meanwhile.
+  while (auto id = generator.try_next()) ASSERT_LE(TickOf(*id), reserved);
+  EXPECT_LE(generator.reservation_headroom(), std::chrono::milliseconds(10));  // its last tick
+  store->OpenGate();
+  AwaitState([&] { return generator.reservation_headroom() > std::chrono::seconds(2); });
+  const auto id = generator.try_next();
+  ASSERT_TRUE(id.has_value());
+  EXPECT_GT(TickOf(*id), reserved);
+  EXPECT_LE(TickOf(*id), *store->recorded);
+  std::lock_guard<std::mutex> lock(store->mu);
+  EXPECT_EQ(store->extend_calls, 2);
+  EXPECT_FALSE(store->overlapped);
+  EXPECT_FALSE(store->on_test_thread);
+}
+
+TEST(ReservationStoreTest, BackgroundWriterReportsFailuresAndALostId) {
+  auto store = std::make_shared<GatedStore>();
+  SimulatedClock clock(kJune2026);
+  Generator generator(InBackground(&clock, store));
+  store->fail_with = Code::kState;
+  clock.Advance(3 * kSecond);
+  generator.refresh();
+  AwaitState([&] { return generator.stats().state_errors == 1; });
+  EXPECT_EQ(generator.state_error(), "store says no");
+  EXPECT_FALSE(generator.lost());
+  // Tried again at the next refresh; a lost id is never tried again.
+  store->fail_with = Code::kLost;
+  generator.refresh();
+  AwaitState([&] { return generator.lost(); });
+  const Generator::Stats stats = generator.stats();
+  EXPECT_EQ(stats.state_errors, 2u);
+  EXPECT_TRUE(stats.lost);
+  for (int i = 0; i < 3; ++i) {
+    clock.Advance(kSecond);
+    generator.refresh();
+  }
+  std::lock_guard<std::mutex> lock(store->mu);
+  EXPECT_EQ(store->extend_calls, 3);  // the constructor's, and the two that failed
+}
+
+// The destructor lets a write in flight finish before it closes the store: a store is never
+// called from two threads at once.
+TEST(ReservationStoreTest, BackgroundWriterFinishesBeforeClose) {
+  auto store = std::make_shared<GatedStore>();
+  SimulatedClock clock(kJune2026);
+  auto generator = std::make_unique<Generator>(InBackground(&clock, store));
+  store->CloseGate();
+  clock.Advance(3 * kSecond);
+  generator->refresh();
+  store->AwaitBlocked();
+  std::thread destroyer([&] { generator.reset(); });
+  store->OpenGate();
+  destroyer.join();
+  std::lock_guard<std::mutex> lock(store->mu);
+  EXPECT_TRUE(store->closed);
+  EXPECT_FALSE(store->overlapped);
 }
 
 }  // namespace

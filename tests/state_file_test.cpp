@@ -39,6 +39,9 @@ Generator::Options WithState(SimulatedClock* clock, const std::string& dir,
   options.clock = clock;
   options.state_dir = dir;
   options.ticker = Generator::Ticker::kManual;
+  // Each write done when refresh() returns; the background writer has its own tests
+  // (reservation_store_test.cpp, BackgroundWriter*).
+  options.write_in_background = false;
   return options;
 }
 

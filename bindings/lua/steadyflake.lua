@@ -195,9 +195,9 @@ function Generator:next_string()
   return ffi.string(format_buffer)
 end
 
--- n increasing IDs reserved with one atomic operation, as a Lua array of int64_t cdata (an
--- empty one for n = 0); nil and the reason when n exceeds the generator's largest batch
--- (205,824 for "game" at the default max_lead: split the batch).
+-- n increasing IDs, as a Lua array of int64_t cdata (an empty one for n = 0): one atomic
+-- reservation up to the generator's largest batch (205,824 for "game" at the default
+-- max_lead), several beyond it, each waiting until its IDs may be issued.
 function Generator:next_batch(n)
   n = check_count(n, "n")
   local ids = int64_array(n)

@@ -32,6 +32,7 @@
 
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
+#include "steadyflake/id_format.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/time_format.h"
 #include "steadyflake/version.h"
@@ -224,9 +225,11 @@ size_t steadyflake_next_batch(steadyflake_generator* generator, int64_t* ids, si
     if (!generator->Usable()) throw Error(Error::Code::kState, kForked);
     if (n == 0) return 0;
     if (ids == nullptr) Invalid("steadyflake_next_batch: ids is NULL");
-    // Throws Error(kInvalidArgument) naming the largest batch when n exceeds it.
-    const steadyflake::IdRange range = generator->engine->next_batch(n);
-    for (std::size_t i = 0; i < n; ++i) ids[i] = range[i];
+    // Any n: above max_batch() in reservations of at most that many (design section 10).
+    int64_t* out = ids;
+    generator->engine->next_batch_into(n, [&out](const steadyflake::IdRange& range) {
+      for (const steadyflake::Id id : range) *out++ = id;
+    });
     return n;
   });
 }
@@ -280,20 +283,7 @@ size_t steadyflake_format(int64_t id, char* buf, size_t len) {
 int64_t steadyflake_parse(const char* text, char** errptr) {
   return Guard(errptr, int64_t{-1}, [&]() -> int64_t {
     if (text == nullptr) Invalid("steadyflake_parse: text is NULL");
-    const std::string_view view(text);
-    const auto bad = [&](const char* why) {
-      Invalid("cannot read ID '" + std::string(view) + "': " + why +
-              "; IDs are decimal integers in [0, 9223372036854775807]");
-    };
-    if (view.empty()) bad("empty");
-    // from_chars takes a leading '-' (but no '+', space or "0x"); the rest must be digits to
-    // the end.
-    if (view[0] == '-') bad("negative");
-    Id id = 0;
-    const auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), id);
-    if (ec == std::errc::result_out_of_range) bad("larger than the largest ID");
-    if (ec != std::errc() || ptr != view.data() + view.size()) bad("not a decimal integer");
-    return id;
+    return steadyflake::ParseId(text);
   });
 }
 

@@ -17,6 +17,12 @@
 //     Ticker::kManual the owner calls it.
 // A stale limit_ only sends more calls to the slow path, and a stale floor only makes IDs'
 // time older, so a late ticker can never cause a duplicate or break the max_lead bound.
+//
+// The reservation is extended off every caller's path: refresh() only marks a write in flight
+// (under mu_), and the writer thread (or, with write_in_background off, refresh()'s caller after
+// releasing mu_) calls the store, then takes mu_ again to raise reserved_until_ and the limit.
+// mu_ is never held across I/O, so an fsync or an etcd round trip delays no refresh(), no
+// try_next() and no waiting next(); only the limit waits for the write to be durable.
 
 #include "steadyflake/generator.h"
 
@@ -154,6 +160,9 @@ Generator::Generator(Options options)
     if (store_) store_->Close(std::nullopt);
     throw;
   }
+  if (store_ && options.write_in_background) {
+    writer_ = std::thread([this] { RunWriter(); });
+  }
   if (options.ticker == Ticker::kThread) {
     ticker_ = std::thread([this] { RunTicker(); });
   }
@@ -188,6 +197,7 @@ void Generator::Start(const Options& options, int64_t wall_nanos, int64_t steady
 
   {
     std::lock_guard<std::mutex> lock(mu_);
+    start_position_ = start_tick << layout_.sequence_bits();
     if (store_) {
       reserved_until_ = std::min(start_tick + reserve_ticks_, layout_.max_tick());
       store_->Extend(reserved_until_);  // throws Error: nothing was issued yet
@@ -207,6 +217,15 @@ Generator::~Generator() {
     ticker_cv_.notify_all();
     ticker_.join();
   }
+  if (writer_.joinable()) {
+    // A write in flight finishes first (the store is not called from two threads at once).
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      writer_stopping_ = true;
+    }
+    writer_cv_.notify_all();
+    writer_.join();
+  }
   // The store may record the last tick really used instead of the reservation, so a prompt
   // restart does not start ahead of the wall clock. Every issued position is below counter_.
   std::lock_guard<std::mutex> lock(mu_);
@@ -222,60 +241,128 @@ int64_t Generator::ElapsedNanos() const {
   return anchor_nanos_ + (clock_->SteadyNanos() - anchor_steady_nanos_);
 }
 
-uint64_t Generator::NowTick() const { return static_cast<uint64_t>(ElapsedNanos() / tick_nanos_); }
-
 void Generator::refresh() noexcept {
-  std::lock_guard<std::mutex> lock(mu_);
-  RefreshLocked(/*may_write=*/true);
+  bool write;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    write = RefreshLocked(/*may_write=*/true);
+    if (write && writer_.joinable()) {
+      writer_cv_.notify_one();
+      return;
+    }
+  }
+  if (write) WritePending();
 }
 
-void Generator::RefreshLocked(bool may_write) noexcept {
+bool Generator::RefreshLocked(bool may_write) noexcept {
   const uint64_t max_tick = layout_.max_tick();
-  const uint64_t now = std::min(NowTick(), max_tick);
+  const int64_t elapsed = ElapsedNanos();
+  const uint64_t now = std::min(static_cast<uint64_t>(elapsed / tick_nanos_), max_tick);
 
   // Raise an idle counter to the current tick. Memory ordering: relaxed, as in next(); the CAS
   // only moves the counter forward, so positions stay unique and increasing.
   const uint64_t floor = now << layout_.sequence_bits();
   uint64_t current = counter_.load(std::memory_order_relaxed);
-  while (current < floor &&
-         !counter_.compare_exchange_weak(current, floor, std::memory_order_relaxed)) {
+  // The lead of the next ID, as lead() computes it: the largest seen goes to stats().
+  const int64_t ahead =
+      static_cast<int64_t>(current >> layout_.sequence_bits()) * tick_nanos_ - elapsed;
+  max_lead_nanos_ = std::max(max_lead_nanos_, ahead);
+  while (current < floor) {
+    if (counter_.compare_exchange_weak(current, floor, std::memory_order_relaxed)) {
+      skipped_ += floor - current;  // positions never issued (stats().issued)
+      break;
+    }
   }
 
   // Extend the reservation once less than halfway between max_lead and reserve_ahead is left,
-  // so that the limit below is bound by max_lead, not by the file.
+  // so that the limit below is bound by max_lead, not by the store.
   // Written as a sum, not reserved_until_ - now: after a pause longer than the reservation
   // (a stopped process, a suspended VM) now is past reserved_until_ (tests/state_file_test.cpp,
   // PauseLongerThanTheReservationRenewsIt).
-  if (may_write && store_ && !lost_ && reserved_until_ < max_tick &&
+  bool write = false;
+  if (may_write && store_ && !lost_ && !write_in_flight_ && reserved_until_ < max_tick &&
       reserved_until_ < now + lead_ticks_ + (reserve_ticks_ - lead_ticks_ + 1) / 2) {
-    const uint64_t target = std::min(now + reserve_ticks_, max_tick);
-    try {
-      store_->Extend(target);
-      reserved_until_ = target;
-      state_error_.clear();
-    } catch (const Error& error) {
-      state_error_ = error.what();
-      // The server id is gone: never extend again (design section 10).
-      if (error.code() == Error::Code::kLost) lost_ = true;
-    } catch (const std::exception& error) {
-      state_error_ = error.what();
-    }
+    write_in_flight_ = true;
+    write_target_ = std::min(now + reserve_ticks_, max_tick);
+    write = true;
   }
 
   const uint64_t allowed = std::min({now + lead_ticks_, reserved_until_, max_tick});
   const uint64_t limit = (allowed + 1) << layout_.sequence_bits();
   // Memory ordering: release pairs with the acquire loads in next(), try_next() and
-  // next_batch(): the state-file write that covers `limit` is complete before an ID below it
-  // can be returned. Only this function stores, under mu_, so a plain compare suffices.
+  // next_batch(): the store write that covers `limit` (reserved_until_, raised only after it
+  // returned) is complete before an ID below it can be returned. Only this function stores,
+  // under mu_, so a plain compare suffices.
   if (limit > limit_.load(std::memory_order_relaxed)) {
     limit_.store(limit, std::memory_order_release);
+  }
+  return write;
+}
+
+void Generator::WritePending() noexcept {
+  uint64_t target;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    target = write_target_;
+  }
+  std::string error;
+  bool ok = false;
+  bool lost = false;
+  try {
+    store_->Extend(target);
+    ok = true;
+  } catch (const Error& e) {
+    error = e.what();
+    lost = e.code() == Error::Code::kLost;
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  write_in_flight_ = false;
+  write_done_cv_.notify_all();
+  if (ok) {
+    reserved_until_ = std::max(reserved_until_, target);
+    state_error_.clear();
+  } else {
+    // Kept for state_error(); the next refresh() tries again, unless the server id is gone:
+    // then never again (design section 10).
+    state_error_ = std::move(error);
+    ++state_errors_;
+    if (lost) lost_ = true;
+  }
+  RefreshLocked(/*may_write=*/false);  // publish the new limit now, not at the next tick
+}
+
+void Generator::RunWriter() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    writer_cv_.wait(lock, [this] { return writer_stopping_ || write_in_flight_; });
+    if (writer_stopping_) return;
+    lock.unlock();
+    WritePending();  // clears write_in_flight_
+    lock.lock();
   }
 }
 
 void Generator::WaitForLimit(uint64_t last_position) noexcept {
+  bool counted = false;
   for (;;) {
     refresh();
     if (last_position < limit_.load(std::memory_order_acquire)) return;
+    if (!counted) {
+      waits_.fetch_add(1, std::memory_order_relaxed);
+      counted = true;
+    }
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (write_in_flight_) {
+        // The limit waits for a write: wake when it lands (WritePending publishes the new
+        // limit), not a tick of the clock later. A simulated clock would otherwise run ahead
+        // by a tick per turn of this loop while the I/O takes real time.
+        write_done_cv_.wait(lock, [this] { return !write_in_flight_; });
+        continue;
+      }
+    }
     // The tick of last_position becomes legal when now reaches it minus max_lead. If that time
     // has come but the limit is still short, the state file could not be extended (or the
     // layout is at its end): try again a tick later.
@@ -297,11 +384,17 @@ std::optional<Id> Generator::try_next() noexcept {
   bool refreshed = false;
   for (;;) {
     if (position >= limit_.load(std::memory_order_acquire)) {
-      if (refreshed) return std::nullopt;
+      if (refreshed) {
+        would_wait_.fetch_add(1, std::memory_order_relaxed);
+        return std::nullopt;
+      }
       // The limit may only be stale. Refresh without blocking: not while another thread holds
-      // mu_ (it may be in fsync), and without writing the state file ourselves.
+      // mu_, and without writing the state file ourselves.
       std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
-      if (!lock.owns_lock()) return std::nullopt;
+      if (!lock.owns_lock()) {
+        would_wait_.fetch_add(1, std::memory_order_relaxed);
+        return std::nullopt;
+      }
       RefreshLocked(/*may_write=*/false);
       refreshed = true;
       position = counter_.load(std::memory_order_relaxed);
@@ -315,9 +408,12 @@ std::optional<Id> Generator::try_next() noexcept {
 }
 
 IdRange Generator::next_batch(uint64_t n) {
-  if (n == 0 || n > max_batch_) {
-    Invalid("next_batch count " + std::to_string(n) + " is out of range [1, " +
-            std::to_string(max_batch_) + "] (the IDs of the max_lead window); split the batch");
+  if (n == 0) return IdRange();
+  if (n > max_batch_) {
+    Invalid("next_batch count " + std::to_string(n) + " is above max_batch() " +
+            std::to_string(max_batch_) +
+            " (the IDs of the max_lead window, one reservation); use next_batch_into for any "
+            "count");
   }
   // Memory ordering: relaxed, as in next().
   const uint64_t first = counter_.fetch_add(n, std::memory_order_relaxed);
@@ -351,6 +447,25 @@ std::chrono::nanoseconds Generator::reservation_headroom() const {
   }
   const int64_t end = static_cast<int64_t>(reserved + 1) * tick_nanos_;
   return std::chrono::nanoseconds(end - ElapsedNanos());
+}
+
+Generator::Stats Generator::stats() const {
+  Stats stats;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Under mu_, skipped_ and the counter agree: only RefreshLocked skips positions, under mu_.
+    stats.issued = counter_.load(std::memory_order_relaxed) - start_position_ - skipped_;
+    stats.max_lead_seen = std::chrono::nanoseconds(max_lead_nanos_);
+    stats.state_errors = state_errors_;
+    stats.state_error = state_error_;
+    stats.lost = lost_;
+  }
+  stats.waits = waits_.load(std::memory_order_relaxed);
+  stats.would_wait = would_wait_.load(std::memory_order_relaxed);
+  stats.lead = lead();
+  stats.skew = skew();
+  stats.reservation_headroom = reservation_headroom();
+  return stats;
 }
 
 std::string Generator::state_error() const {

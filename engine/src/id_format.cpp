@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "steadyflake/error.h"
 #include "steadyflake/time_format.h"
 
 namespace steadyflake {
@@ -19,7 +20,40 @@ char* Put(char* p, const char (&text)[N]) {
 
 char* PutNumber(char* p, uint64_t value) { return std::to_chars(p, p + 20, value).ptr; }
 
+// Why `text` is not an ID, or nullptr if it is one (then stored in `id`).
+const char* ReadId(std::string_view text, Id& id) {
+  if (text.empty()) return "empty";
+  // from_chars takes a leading '-' (but no '+', space or "0x"); the rest must be digits to the
+  // end.
+  if (text[0] == '-') return "negative";
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (ec == std::errc::result_out_of_range) return "larger than the largest ID";
+  if (ec != std::errc() || ptr != text.data() + text.size()) return "not a decimal integer";
+  return nullptr;
+}
+
 }  // namespace
+
+std::string ToString(Id id) {
+  char text[20];
+  return std::string(text, std::to_chars(text, text + sizeof(text), id).ptr);
+}
+
+Id ParseId(std::string_view text) {
+  Id id = 0;
+  if (const char* why = ReadId(text, id)) {
+    throw Error(Error::Code::kInvalidArgument,
+                "cannot read ID '" + std::string(text) + "': " + why +
+                    "; IDs are decimal integers in [0, 9223372036854775807]");
+  }
+  return id;
+}
+
+std::optional<Id> TryParseId(std::string_view text) {
+  Id id = 0;
+  if (ReadId(text, id) != nullptr) return std::nullopt;
+  return id;
+}
 
 char* FormatDecoded(Id id, const DecodedId& d, DecodedFormat format, char* out) {
   char* p = out;

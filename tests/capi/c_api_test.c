@@ -271,12 +271,20 @@ static void TestNextBatch(void) {
   CHECK_ERROR(err, "generator is NULL");
   steadyflake_generator_close(generator);
 
-  /* Above the largest batch ((0 ticks of max_lead + 1) * 2 IDs = 2): an error, nothing written. */
+  /* Above the largest batch ((0 ticks of max_lead + 1) * 2 IDs = 2): filled all the same, the
+     third ID in a later tick (a second reservation that waited for the clock, never more than
+     max_lead = 0 ahead of it). */
   generator = OpenTiny();
   ids[0] = ids[1] = ids[2] = -7;
-  CHECK(steadyflake_next_batch(generator, ids, 3, &err) == 0);
-  CHECK_ERROR(err, "next_batch count 3 is out of range [1, 2]");
-  CHECK(ids[0] == -7 && ids[1] == -7 && ids[2] == -7);
+  CHECK(steadyflake_next_batch(generator, ids, 3, &err) == 3);
+  CHECK_NO_ERROR(err);
+  CHECK(ids[0] >= 0 && ids[1] > ids[0] && ids[2] > ids[1]);
+  steadyflake_parts first, third;
+  steadyflake_decode("30/10/1@1000ms", ids[0], &first, &err);
+  CHECK_NO_ERROR(err);
+  steadyflake_decode("30/10/1@1000ms", ids[2], &third, &err);
+  CHECK_NO_ERROR(err);
+  CHECK(third.unix_ms > first.unix_ms);
   steadyflake_generator_close(generator);
 }
 

@@ -4,7 +4,8 @@
 # cmake -P script behind the find_package_consumer test (see CMakeLists.txt beside it).
 # Inputs: STEADYFLAKE_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CONFIG, GENERATOR, CXX_COMPILER,
 # LINK_FLAGS (may be empty); with the C ABI built, C_COMPILER, C_CONSUMER_SOURCE, INCLUDEDIR
-# and LIBDIR (C_COMPILER empty: no C ABI to check); DOCDIR, where LICENSE must be installed.
+# and LIBDIR (C_COMPILER empty: no C ABI to check); DOCDIR, where LICENSE must be installed;
+# README, whose marked examples are built and run.
 cmake_minimum_required(VERSION 3.20)
 
 foreach(var STEADYFLAKE_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -42,8 +43,42 @@ run(${CMAKE_COMMAND} --install ${STEADYFLAKE_BUILD_DIR} --prefix ${prefix} --con
 if(NOT "${DOCDIR}" STREQUAL "" AND NOT EXISTS ${prefix}/${DOCDIR}/LICENSE)
   message(FATAL_ERROR "find_package_consumer: cmake --install did not install ${DOCDIR}/LICENSE")
 endif()
+# The README's examples: each ```cpp block right after a line `<!-- example: NAME.cpp -->`,
+# written to readme/NAME.cpp for the consumer project to build (README_EXAMPLES_DIR).
+set(examples_dir ${WORK_DIR}/readme)
+set(example_names "")
+if(NOT "${README}" STREQUAL "")
+  file(MAKE_DIRECTORY ${examples_dir})
+  file(READ ${README} text)
+  while(TRUE)
+    string(FIND "${text}" "<!-- example: " at)
+    if(at EQUAL -1)
+      break()
+    endif()
+    string(SUBSTRING "${text}" ${at} -1 text)
+    string(REGEX MATCH "^<!-- example: ([a-z0-9_]+)\\.cpp -->\n```cpp\n" header "${text}")
+    if(header STREQUAL "")
+      message(FATAL_ERROR "find_package_consumer: ${README}: an `<!-- example: NAME.cpp -->` "
+                          "line must be followed by a ```cpp block")
+    endif()
+    set(name ${CMAKE_MATCH_1})
+    string(LENGTH "${header}" header_length)
+    string(SUBSTRING "${text}" ${header_length} -1 text)
+    string(FIND "${text}" "\n```" end)
+    string(SUBSTRING "${text}" 0 ${end} code)
+    file(WRITE ${examples_dir}/${name}.cpp "${code}\n")
+    list(APPEND example_names ${name})
+  endwhile()
+  list(LENGTH example_names example_count)
+  if(example_count LESS 2)
+    message(FATAL_ERROR "find_package_consumer: ${README} has ${example_count} marked examples, "
+                        "expected at least 2 (game_server, game_loop)")
+  endif()
+endif()
+
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${consumer_build} -G "${GENERATOR}"
     -DCMAKE_BUILD_TYPE=${CONFIG}
+    -DREADME_EXAMPLES_DIR=${examples_dir}
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
     -DCMAKE_PREFIX_PATH=${prefix}
     "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}"
@@ -61,11 +96,22 @@ if(NOT at EQUAL 0)
 endif()
 
 run(${CMAKE_COMMAND} --build ${consumer_build} --config ${CONFIG})
-if(EXISTS ${consumer_build}/${CONFIG}/consumer)
-  run(${consumer_build}/${CONFIG}/consumer)  # multi-config generators
-else()
-  run(${consumer_build}/consumer)
-endif()
+set(programs consumer consumer17)
+foreach(name ${example_names})
+  list(APPEND programs readme_${name})
+endforeach()
+foreach(program ${programs})
+  set(path ${consumer_build}/${program})
+  if(EXISTS ${consumer_build}/${CONFIG}/${program})
+    set(path ${consumer_build}/${CONFIG}/${program})  # multi-config generators
+  endif()
+  # In WORK_DIR: the README's examples keep their state folder in the current one.
+  message(STATUS "find_package_consumer: ${path}")
+  execute_process(COMMAND ${path} WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "find_package_consumer: ${program} failed (${rc})")
+  endif()
+endforeach()
 
 # The C ABI as a C user without CMake meets it: the installed header and shared library, one
 # compiler command, and the program runs (found through its rpath, not LD_LIBRARY_PATH).

@@ -19,10 +19,13 @@ using std::chrono::nanoseconds;
 
 MetricsSnapshot Snapshot() {
   MetricsSnapshot snapshot;
-  snapshot.ids_issued = 12345;
-  snapshot.skew = nanoseconds(-1'500'000'001);
-  snapshot.lead = nanoseconds(20'000'000);
-  snapshot.reservation_headroom = nanoseconds(2'990'000'000);
+  snapshot.stats.issued = 12345;
+  snapshot.stats.skew = nanoseconds(-1'500'000'001);
+  snapshot.stats.lead = nanoseconds(20'000'000);
+  snapshot.stats.max_lead_seen = nanoseconds(2'000'000'000);
+  snapshot.stats.waits = 3;
+  snapshot.stats.reservation_headroom = nanoseconds(2'990'000'000);
+  snapshot.stats.state_errors = 2;
   snapshot.layout = "37/16/10@10ms";
   snapshot.server_id = 7;
   return snapshot;
@@ -61,6 +64,13 @@ TEST(MetricsTest, RendersEveryMetricExactly) {
             "# HELP steadyflake_lead_seconds How far the next ID's time runs ahead of the clock.\n"
             "# TYPE steadyflake_lead_seconds gauge\n"
             "steadyflake_lead_seconds 0.020000000\n"
+            "# HELP steadyflake_max_lead_seconds The largest lead seen since the server started.\n"
+            "# TYPE steadyflake_max_lead_seconds gauge\n"
+            "steadyflake_max_lead_seconds 2.000000000\n"
+            "# HELP steadyflake_waits_total ID requests that waited for the clock (beyond "
+            "max_lead) or the reservation.\n"
+            "# TYPE steadyflake_waits_total counter\n"
+            "steadyflake_waits_total 3\n"
             "# HELP steadyflake_reservation_headroom_seconds How far the reserved time runs "
             "ahead of the clock; IDs wait once it is used up.\n"
             "# TYPE steadyflake_reservation_headroom_seconds gauge\n"
@@ -68,6 +78,10 @@ TEST(MetricsTest, RendersEveryMetricExactly) {
             "# HELP steadyflake_state_file_ok 1 if the last state-file write succeeded.\n"
             "# TYPE steadyflake_state_file_ok gauge\n"
             "steadyflake_state_file_ok 1\n"
+            "# HELP steadyflake_state_errors_total Failed attempts to extend the reservation "
+            "(state file or store).\n"
+            "# TYPE steadyflake_state_errors_total counter\n"
+            "steadyflake_state_errors_total 2\n"
             "# HELP steadyflake_server_info The layout and server id of this server.\n"
             "# TYPE steadyflake_server_info gauge\n"
             "steadyflake_server_info{layout=\"37/16/10@10ms\",server_id=\"7\"} 1\n"
@@ -89,7 +103,7 @@ TEST(MetricsTest, NoRequestsYetKeepsTheRequestsHeader) {
 
 TEST(MetricsTest, FailedStateFileIsZero) {
   MetricsSnapshot snapshot = Snapshot();
-  snapshot.state_file_ok = false;
+  snapshot.stats.state_error = "cannot write the state file";
   EXPECT_NE(RenderMetrics(snapshot, RequestCounts{}).find("\nsteadyflake_state_file_ok 0\n"),
             std::string::npos);
 }

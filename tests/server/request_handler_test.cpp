@@ -259,7 +259,7 @@ TEST_F(RequestHandlerTest, BroadcastMailsEveryPlayerWithFreshIds) {
     to.insert(m.player);
   }
   EXPECT_EQ(to.size(), 5u);
-  EXPECT_EQ(handler_.ids_issued(), 5u + 1 + 5);  // players, the body, mails
+  EXPECT_EQ(generator_.stats().issued, 5u + 1 + 5);  // players, the body, mails
 }
 
 TEST_F(RequestHandlerTest, BroadcastLargerThanOneBatch) {
@@ -350,7 +350,7 @@ TEST_F(RequestHandlerTest, IdsCountAndDefault) {
   }
   EXPECT_EQ(Expect(200, Call("GET", "/ids"))["ids"].size(), 1u);
   EXPECT_EQ(Expect(200, Call("GET", "/ids?count=10000"))["ids"].size(), 10000u);
-  EXPECT_EQ(handler_.ids_issued(), 3u + 1 + 10000);
+  EXPECT_EQ(generator_.stats().issued, 3u + 1 + 10000);
 }
 
 TEST_F(RequestHandlerTest, IdsBadCountIs400) {
@@ -359,7 +359,7 @@ TEST_F(RequestHandlerTest, IdsBadCountIs400) {
         "/ids?count=1.5", "/ids?count=99999999999999999999", "/ids?cnt=3"}) {
     Expect(400, Call("GET", target));
   }
-  EXPECT_EQ(handler_.ids_issued(), 0u);
+  EXPECT_EQ(generator_.stats().issued, 0u);
 }
 
 // Issue 9.12: `GET /ids?count=1&count=2` was answered with 2 IDs (the last count won).
@@ -371,7 +371,7 @@ TEST_F(RequestHandlerTest, RepeatedQueryParameterIs400) {
               "query parameter \"count\" given more than once; pass it once")
         << target;
   }
-  EXPECT_EQ(handler_.ids_issued(), 0u);
+  EXPECT_EQ(generator_.stats().issued, 0u);
 }
 
 TEST_F(RequestHandlerTest, DecodeId) {

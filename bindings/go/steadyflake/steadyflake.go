@@ -167,10 +167,10 @@ func (g *Generator) TryNext() (id int64, ok bool) {
 	return int64(out), rc == 1
 }
 
-// NextBatch fills ids with len(ids) increasing IDs, reserved with one atomic operation (one mail
-// per player in an event). It fails, leaving ids unspecified, when len(ids) exceeds the largest
-// batch, the IDs of the MaxLead window (205,824 for "game" at the default MaxLead): split the
-// batch. An empty slice is no error.
+// NextBatch fills ids with len(ids) increasing IDs (one mail per player in an event): one atomic
+// reservation up to the largest batch, the IDs of the MaxLead window (205,824 for "game" at the
+// default MaxLead), several beyond it, each waiting until its IDs may be issued. An empty slice
+// is no error.
 func (g *Generator) NextBatch(ids []int64) error {
 	h := g.handle()
 	if len(ids) == 0 {

@@ -135,12 +135,13 @@ STEADYFLAKE_C_EXPORT int64_t steadyflake_next(steadyflake_generator* generator);
    or the handle is unusable after fork() (*id unchanged). */
 STEADYFLAKE_C_EXPORT int steadyflake_try_next(steadyflake_generator* generator, int64_t* id);
 
-/* Fills ids[0..n) with n increasing IDs reserved with one atomic operation (one mail per
-   player in an event), waiting like steadyflake_next. Returns n on success. n == 0 returns 0
-   and is no error. Returns 0 and sets *errptr, leaving ids unspecified, when: generator is
-   NULL or unusable after fork(); ids is NULL; n exceeds the generator's largest batch, the IDs
-   of the max_lead window ((max_lead / tick + 1) * 2^sequence_bits: 205,824 for "game",
-   8,196,096 for "snowflake" at the default max_lead), in which case split the batch. */
+/* Fills ids[0..n) with n increasing IDs (one mail per player in an event), waiting like
+   steadyflake_next. Returns n on success, for any n: up to the generator's largest batch (the
+   IDs of the max_lead window, (max_lead / tick + 1) * 2^sequence_bits: 205,824 for "game",
+   8,196,096 for "snowflake" at the default max_lead) they are one atomic reservation; a larger
+   n is filled in reservations of that size, each waiting until its IDs may be issued. n == 0
+   returns 0 and is no error. Returns 0 and sets *errptr, leaving ids unspecified, when:
+   generator is NULL or unusable after fork(); ids is NULL. */
 STEADYFLAKE_C_EXPORT size_t steadyflake_next_batch(steadyflake_generator* generator, int64_t* ids,
                                                    size_t n, char** errptr);
 

@@ -34,10 +34,18 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "steadyflake/clock.h"
 #include "steadyflake/layout.h"
 #include "steadyflake/reservation_store.h"
+
+// The installed headers are C++17 (no [[likely]]): the branch hint as abseil spells it.
+#if defined(__GNUC__) || defined(__clang__)
+#define STEADYFLAKE_PREDICT_TRUE(x) (__builtin_expect(false || (x), true))
+#else
+#define STEADYFLAKE_PREDICT_TRUE(x) (x)
+#endif
 
 namespace steadyflake {
 
@@ -88,6 +96,7 @@ class IdRange {
     friend bool operator==(const iterator& a, const iterator& b) {
       return a.position_ == b.position_;
     }
+    friend bool operator!=(const iterator& a, const iterator& b) { return !(a == b); }
 
    private:
     friend class IdRange;
@@ -121,9 +130,10 @@ class Generator {
   enum class Ticker {
     // A background thread wakes at every tick boundary and calls refresh(). The default.
     kThread,
-    // No thread: the owner calls refresh() at least once per tick, e.g. from the game loop.
-    // IDs issued between calls carry the time of the last call (plus borrowing), so a caller
-    // that refreshes less often gets IDs whose time lags.
+    // No ticker thread: the owner calls refresh() at least once per tick, e.g. once per frame
+    // of the game loop. IDs issued between calls carry the time of the last call (plus
+    // borrowing), so a caller that refreshes less often gets IDs whose time lags. refresh()
+    // never waits for the state file or the store (see write_in_background).
     kManual,
   };
 
@@ -139,7 +149,7 @@ class Generator {
 
     // The server (shard) id, in [0, layout.max_server_id()] (Layout::CheckServerId). Required:
     // there is no default, because two servers left at a default would issue the same IDs.
-    std::optional<uint64_t> server_id;
+    std::optional<uint64_t> server_id{};
 
     // Where time comes from; not owned, must outlive the generator. nullptr: Clock::Real().
     Clock* clock = nullptr;
@@ -147,13 +157,13 @@ class Generator {
     // Folder for the state file `server-<id>.state` (and its lock `server-<id>.lock`), created
     // if missing. Empty: no state file; then IDs may repeat after a restart unless
     // resume_after is given and covers every ID issued before. Recommended in production.
-    std::string state_dir;
+    std::string state_dir{};
 
     // Where the reservation lives instead of a state file: a fleet's coordinator
     // (steadyflake::registry::EtcdStore, registry/) or a store of the application's own
     // (steadyflake/reservation_store.h). One store serves one generator; shared only so that
     // Options stay copyable. Not together with state_dir (Error(kInvalidArgument)).
-    std::shared_ptr<ReservationStore> reservation_store;
+    std::shared_ptr<ReservationStore> reservation_store{};
 
     // One generator per layout, epoch and server id on this host, whatever the state folder or
     // none: a second one, in this process or another, fails to start with Error(kLocked) naming
@@ -178,7 +188,7 @@ class Generator {
     // start after a crash further ahead of the wall clock. Default (nullopt): the engine's
     // choice, max(kDefaultReserveAhead, max_lead + 1 s), and at least one tick more than
     // max_lead's ticks (a day for day-long ticks); applications leave it so, tests set it.
-    std::optional<std::chrono::milliseconds> reserve_ahead;
+    std::optional<std::chrono::milliseconds> reserve_ahead{};
 
     // The generator refuses to start when the state file or resume_after would put its first
     // tick more than this ahead of the wall clock (a wall clock far behind, or a state file
@@ -186,6 +196,15 @@ class Generator {
     std::chrono::milliseconds max_startup_lead{std::chrono::hours(24)};
 
     Ticker ticker = Ticker::kThread;
+
+    // Extend the reservation (a state-file write with its fsyncs, an etcd round trip) on a
+    // thread of its own, so that refresh(), whichever thread calls it, never waits for I/O: it
+    // asks for the write and returns, and the limit IDs may reach advances once the write is
+    // durable. false: the thread that calls refresh() writes (with Ticker::kManual, the game
+    // loop: 4-6 ms per state-file write), for a program that must start no thread and for
+    // tests that want each write done when refresh() returns. Only with a state_dir or a
+    // reservation_store; without one there is nothing to write.
+    bool write_in_background = true;
 
     // The file system the state file goes through; not owned, must outlive the generator.
     // nullptr: the real one. Internal (engine/src/env.h), for tests that fail or lose
@@ -218,7 +237,7 @@ class Generator {
     const uint64_t position = counter_.fetch_add(1, std::memory_order_relaxed);
     // Memory ordering: acquire pairs with the release store in refresh(), so the state-file
     // write that allowed this limit happened before any ID below it is returned.
-    if (position < limit_.load(std::memory_order_acquire)) [[likely]] {
+    if (STEADYFLAKE_PREDICT_TRUE(position < limit_.load(std::memory_order_acquire))) {
       return packer_(position);
     }
     return NextSlow(position);
@@ -231,15 +250,31 @@ class Generator {
   std::optional<Id> try_next() noexcept;
 
   // `n` IDs, increasing, reserved with one atomic operation (for spikes: one mail per player).
-  // Waits like next(). Throws Error(kInvalidArgument) unless 1 <= n <= max_batch().
+  // Waits like next(). n == 0 gives an empty range. One reservation holds at most max_batch()
+  // IDs: above that it throws Error(kInvalidArgument); next_batch_into takes any count.
   IdRange next_batch(uint64_t n);
+
+  // `n` IDs, increasing, for any n: calls `callback(IdRange)` once per reservation of at most
+  // max_batch() IDs, in order (none for n == 0). Each chunk waits like next() until its IDs may
+  // be issued, so a count above max_batch() takes (n - max_batch()) / sustained rate to finish.
+  // An exception from the callback propagates; the IDs not yet handed to it are skipped.
+  template <typename Callback>
+  void next_batch_into(uint64_t n, Callback&& callback) {
+    while (n > 0) {
+      const uint64_t chunk = n < max_batch_ ? n : max_batch_;
+      callback(next_batch(chunk));
+      n -= chunk;
+    }
+  }
 
   // The largest batch: the IDs of the max_lead window, (max_lead ticks + 1) * 2^sequence_bits.
   uint64_t max_batch() const { return max_batch_; }
 
-  // Reads the steady clock, publishes the current tick to the fast path and extends the state
-  // file's reservation when due. The ticker thread calls it every tick; with Ticker::kManual
-  // the owner does. Never throws; a failed state-file write is kept in state_error().
+  // Reads the steady clock, publishes the current tick to the fast path and, when due, has the
+  // reservation extended: by the background writer (Options::write_in_background, the
+  // default), which never makes it wait, or on this thread. The ticker thread calls it every
+  // tick; with Ticker::kManual the owner does. Never throws; a failed write is kept in
+  // state_error().
   void refresh() noexcept;
 
   // Anchored now minus wall-clock now: how far the generator's time has drifted from (or was
@@ -261,6 +296,30 @@ class Generator {
   // try_next() returns nullopt for good. A game server should stop (docs/fleet.md).
   bool lost() const;
 
+  // What a game server exports as metrics (the sample server's /metrics is made from it). A
+  // snapshot: each field is read at the call.
+  struct Stats {
+    // IDs handed out (next, try_next, next_batch) since construction, those of calls still
+    // waiting included.
+    uint64_t issued = 0;
+    // next() and next_batch() calls that had to wait: for the clock (demand beyond max_lead)
+    // or for the reservation to be extended.
+    uint64_t waits = 0;
+    // try_next() calls that returned nullopt.
+    uint64_t would_wait = 0;
+    // lead() now, and the largest lead seen at a refresh() (every tick with the ticker thread).
+    std::chrono::nanoseconds lead{0};
+    std::chrono::nanoseconds max_lead_seen{0};
+    std::chrono::nanoseconds skew{0};                  // skew()
+    std::chrono::nanoseconds reservation_headroom{0};  // reservation_headroom()
+    // Failed attempts to extend the reservation since construction, and the latest failure
+    // (state_error(): empty when the latest attempt succeeded).
+    uint64_t state_errors = 0;
+    std::string state_error{};
+    bool lost = false;  // lost()
+  };
+  Stats stats() const;
+
   const Layout& layout() const { return layout_; }
   uint64_t server_id() const { return server_id_; }
 
@@ -272,12 +331,17 @@ class Generator {
   Id NextSlow(uint64_t position) noexcept;
   // Waits until `last_position` may be issued, refreshing as it goes.
   void WaitForLimit(uint64_t last_position) noexcept;
-  // refresh()'s work. REQUIRES: mu_ held. Extends the state file's reservation when due only if
-  // `may_write`.
-  void RefreshLocked(bool may_write) noexcept;
+  // refresh()'s work: raises an idle counter to now and publishes the limit. REQUIRES: mu_
+  // held. If `may_write` and the reservation is due for extension with no write in flight,
+  // marks one in flight (write_in_flight_, write_target_) and returns true: the caller then
+  // has it written, by the writer thread or by calling WritePending() without mu_.
+  bool RefreshLocked(bool may_write) noexcept;
+  // Extends the store to write_target_ and publishes the result. REQUIRES: mu_ not held, and
+  // the caller is the one RefreshLocked returned true to (one write at a time).
+  void WritePending() noexcept;
+  void RunWriter();
   // Anchored time: nanoseconds since the layout's epoch.
   int64_t ElapsedNanos() const;
-  uint64_t NowTick() const;
   void RunTicker();
 
   // Set in the constructor, never changed after: read by all threads without locking.
@@ -299,16 +363,37 @@ class Generator {
   // writers of the other.
   // Next position to issue: tick << sequence_bits | sequence. Only increases.
   alignas(64) std::atomic<uint64_t> counter_{0};
+  // Slow-path counts for stats(), on counter_'s line: written only when a call waits.
+  std::atomic<uint64_t> waits_{0};
+  std::atomic<uint64_t> would_wait_{0};
   // Positions below it may be issued: min(now + max_lead, reserved, end of layout) + 1 ticks,
   // shifted. Only increases.
   alignas(64) std::atomic<uint64_t> limit_{0};
 
   alignas(64) mutable std::mutex mu_;  // serializes refresh() and guards the fields below
   std::unique_ptr<internal::HostGuard> host_guard_;  // set in the constructor; may be null
-  std::shared_ptr<ReservationStore> store_;  // GUARDED_BY(mu_); null without state_dir or store
-  uint64_t reserved_until_ = 0;              // GUARDED_BY(mu_); last tick the store covers
-  std::string state_error_;                  // GUARDED_BY(mu_)
-  bool lost_ = false;                        // GUARDED_BY(mu_)
+  // Null without state_dir or store. Set in the constructor; called (Extend) without mu_ by
+  // the one thread that holds the write in flight, so I/O never holds up refresh().
+  std::shared_ptr<ReservationStore> store_;
+  uint64_t reserved_until_ = 0;   // GUARDED_BY(mu_); last tick the store covers
+  bool write_in_flight_ = false;  // GUARDED_BY(mu_); a write to write_target_ was asked for
+  uint64_t write_target_ = 0;     // GUARDED_BY(mu_)
+  std::string state_error_;       // GUARDED_BY(mu_)
+  uint64_t state_errors_ = 0;     // GUARDED_BY(mu_)
+  bool lost_ = false;             // GUARDED_BY(mu_)
+  // For stats().issued: the counter's first position, and the positions refresh() skipped when
+  // it raised an idle counter to now (never issued).
+  uint64_t start_position_ = 0;  // GUARDED_BY(mu_)
+  uint64_t skipped_ = 0;         // GUARDED_BY(mu_)
+  int64_t max_lead_nanos_ = 0;   // GUARDED_BY(mu_)
+
+  // The background writer (Options::write_in_background, with a store): waits on writer_cv_
+  // (with mu_) for write_in_flight_. Callers of next() waiting for a write wait on
+  // write_done_cv_ (with mu_) for it to clear.
+  std::condition_variable writer_cv_;
+  std::condition_variable write_done_cv_;
+  bool writer_stopping_ = false;  // GUARDED_BY(mu_)
+  std::thread writer_;
 
   // The ticker thread (Ticker::kThread only).
   std::mutex ticker_mu_;

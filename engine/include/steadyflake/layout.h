@@ -92,7 +92,13 @@ class Layout {
   // against max_id() first (`decode`, the merge report, the server's GET /ids/{id}).
   DecodedId Decode(Id id) const;
 
-  friend bool operator==(const Layout&, const Layout&) = default;
+  // Written out, not defaulted: the installed headers are C++17.
+  friend bool operator==(const Layout& a, const Layout& b) {
+    return a.time_bits_ == b.time_bits_ && a.server_bits_ == b.server_bits_ &&
+           a.sequence_bits_ == b.sequence_bits_ && a.tick_ms_ == b.tick_ms_ &&
+           a.epoch_ms_ == b.epoch_ms_;
+  }
+  friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
 
  private:
   int time_bits_;

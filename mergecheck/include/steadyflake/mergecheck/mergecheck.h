@@ -32,36 +32,36 @@ struct Options {
   // The time of the check, Unix ms: IDs whose time is more than one day after it count as
   // legacy/foreign (not from the layout; the day allows for clock skew between machines).
   // Default (nullopt): the wall clock when Check() starts. Tests pass a fixed time.
-  std::optional<int64_t> now_ms;
+  std::optional<int64_t> now_ms{};
   // Extra keys to check, beside the declared ones: table and columns (--key TABLE:COL[,COL]).
   struct ExtraKey {
-    std::string table;
-    std::vector<std::string> columns;
+    std::string table{};
+    std::vector<std::string> columns{};
   };
-  std::vector<ExtraKey> extra_keys;
+  std::vector<ExtraKey> extra_keys{};
   // Which integer single-column keys give server ids (docs/merging.md "Which columns hold
   // IDs"): by default each PRIMARY KEY whose values are mostly steadyflake IDs of the layout.
   // id_columns (--id-column TABLE:COL) adds one, also one judged legacy; not_id_columns
   // (--not-id-column TABLE:COL) removes one. Each must name an integer single-column key of a
   // table in A or B (Check throws Error otherwise), and no column may be in both.
   struct Column {
-    std::string table;
-    std::string column;
+    std::string table{};
+    std::string column{};
   };
-  std::vector<Column> id_columns;
-  std::vector<Column> not_id_columns;
+  std::vector<Column> id_columns{};
+  std::vector<Column> not_id_columns{};
   // Columns that refer to a key (--refs FILE, lines `item.owner_id -> player.id`), beside the
   // declared FOREIGN KEYs, the names and the inference that find the others (KeyReport::
   // references). Each must name an integer column of a table in B and a single-column key.
   struct Reference {
-    std::string table;
-    std::string column;
-    std::string ref_table;
-    std::string ref_column;
+    std::string table{};
+    std::string column{};
+    std::string ref_table{};
+    std::string ref_column{};
   };
   std::vector<Reference> references = {};
   // Only these tables (--table); empty: all.
-  std::vector<std::string> tables;
+  std::vector<std::string> tables{};
   // Conflicting keys listed per key in the report (KeyReport::conflicts); 0: all. Default 1000.
   // More costs memory and, for hashed keys, time in the second read of input A.
   uint64_t limit = 1000;
@@ -76,20 +76,20 @@ struct Options {
 struct ReportValue {
   enum class Type { kNull, kInteger, kReal, kText, kBlob };
   Type type = Type::kNull;
-  std::string text;  // decimal for kInteger (may exceed int64 for BIGINT UNSIGNED), the bytes
-                     // for kText and kBlob, the literal for kReal
+  std::string text{};  // decimal for kInteger (may exceed int64 for BIGINT UNSIGNED), the bytes
+                       // for kText and kBlob, the literal for kReal
 };
 
 // A column of input B that refers to a single-column integer key: what a remap of the key's
 // overlapping values must rewrite too (merge-plan), and the blast radius merge-check shows.
 struct ReferenceReport {
-  std::string table;
-  std::string column;
+  std::string table{};
+  std::string column{};
   // How it was found: "foreign key" (declared), "--refs", "name" (`<table>_id`, `<table>id`,
   // `<table>_guid`, `<table>guid`, case and underscores aside), or "inferred" (an integer column,
   // not a single-column key itself, whose non-NULL values all lie among the key's values in B, with
   // at least 100 distinct values or 90% of the key's).
-  std::string found;
+  std::string found{};
   uint64_t rows = 0;        // rows of B whose value is one of the key's overlapping values
   uint64_t distinct = 0;    // inferred: the column's distinct values (all among the key's)
   uint64_t key_values = 0;  // inferred: the key's distinct values in B
@@ -99,13 +99,13 @@ struct ReferenceReport {
 };
 
 struct KeyReport {
-  std::string table;
-  std::vector<std::string> columns;
+  std::string table{};
+  std::vector<std::string> columns{};
   enum class Kind { kPrimary, kUnique } kind = Kind::kPrimary;
   uint64_t rows_a = 0;  // key values in input A (rows whose key has no NULL)
   uint64_t rows_b = 0;
-  uint64_t overlap = 0;                             // values present in both
-  std::vector<std::vector<ReportValue>> conflicts;  // up to Options::limit, ascending
+  uint64_t overlap = 0;                               // values present in both
+  std::vector<std::vector<ReportValue>> conflicts{};  // up to Options::limit, ascending
   // Of the `overlap` values, those whose rows are the same in A and B in every column (a seeded
   // reference row: a merge may skip it) and those whose rows differ (a real conflict); and per
   // listed conflict, whether its rows are identical (the same length as `conflicts`).
@@ -151,8 +151,8 @@ struct KeyReport {
 };
 
 struct InputReport {
-  std::string path;
-  std::string format;  // "sqlite", "sqlite-dump", "mysql-dump" (+ "+gzip")
+  std::string path{};
+  std::string format{};  // "sqlite", "sqlite-dump", "mysql-dump" (+ "+gzip")
   uint64_t tables = 0;
   uint64_t rows = 0;   // rows read (of the tables --table selects)
   uint64_t bytes = 0;  // bytes read (SQLite: pages; dumps: SQL text, after decompression)
@@ -170,16 +170,16 @@ struct InputReport {
 
 // Something present in one input only.
 struct Drift {
-  std::string table;
-  std::vector<std::string> columns;  // empty: the whole table
-  std::string only_in;               // "a" or "b"
+  std::string table{};
+  std::vector<std::string> columns{};  // empty: the whole table
+  std::string only_in{};               // "a" or "b"
 };
 
 // A table with no PRIMARY KEY and no UNIQUE key (declared or --key) in either input: a merge
 // appends its rows, so a row present in both inputs ends up twice. A warning; the verdict does
 // not change.
 struct KeylessTable {
-  std::string table;
+  std::string table{};
   uint64_t rows_a = 0;
   uint64_t rows_b = 0;
   uint64_t in_both = 0;  // distinct whole rows (every column equal) present in both inputs
@@ -191,13 +191,13 @@ struct Report {
   // Why the verdict is RISK, one sentence each ("server id 7 issues IDs in both shards",
   // "player (name) was compared as bytes: collation utf8mb4_0900_ai_ci unknown"); set by the
   // checker with the verdict, empty unless it is RISK.
-  std::vector<std::string> risks;
+  std::vector<std::string> risks{};
   InputReport inputs[2];
-  std::vector<KeyReport> keys;
+  std::vector<KeyReport> keys{};
   // Server ids found in the keys analysed for them (KeyReport::id_use, legacy values excluded)
   // of each input, and in both; ascending.
-  std::vector<uint64_t> servers_a, servers_b, servers_shared;
-  std::vector<Drift> drift;
+  std::vector<uint64_t> servers_a{}, servers_b{}, servers_shared{};
+  std::vector<Drift> drift{};
   std::vector<KeylessTable> keyless = {};  // by table name
 };
 

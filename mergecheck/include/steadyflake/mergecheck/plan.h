@@ -51,56 +51,56 @@ struct PlanOptions {
 };
 
 struct Plan {
-  Report check;                      // the check the plan was made from (every conflict listed)
-  std::string dialect;               // of rewrite-b.sql: "sqlite" or "mysql" (B's format)
-  std::string id;                    // names this plan in rewrite-b.sql's guard table
-  std::string made_at;               // ISO-8601
-  uint64_t server_id = 0;            // PlanOptions::server_id, retired once the plan is applied
-  std::optional<uint64_t> b_server;  // B's dominant server id (the rename's {server})
+  Report check{};                      // the check the plan was made from (every conflict listed)
+  std::string dialect{};               // of rewrite-b.sql: "sqlite" or "mysql" (B's format)
+  std::string id{};                    // names this plan in rewrite-b.sql's guard table
+  std::string made_at{};               // ISO-8601
+  uint64_t server_id = 0;              // PlanOptions::server_id, retired once the plan is applied
+  std::optional<uint64_t> b_server{};  // B's dominant server id (the rename's {server})
 
   // New values for B's values of one single-column integer key.
   struct Remap {
-    std::string table;
-    std::string column;
-    std::string method;  // "fresh IDs" or "offset"
-    int64_t offset = 0;  // method "offset": new = old + offset
-    std::string reason;  // why this method ("legacy values in INT: above A's and B's largest")
-    std::vector<std::pair<int64_t, int64_t>> values;  // old -> new, ascending by old
-    std::vector<ReferenceReport> references;          // rewritten with the key (not ambiguous)
+    std::string table{};
+    std::string column{};
+    std::string method{};  // "fresh IDs" or "offset"
+    int64_t offset = 0;    // method "offset": new = old + offset
+    std::string reason{};  // why this method ("legacy values in INT: above A's and B's largest")
+    std::vector<std::pair<int64_t, int64_t>> values{};  // old -> new, ascending by old
+    std::vector<ReferenceReport> references{};          // rewritten with the key (not ambiguous)
   };
   // New values for B's values of one single-column text key.
   struct Rename {
-    std::string table;
-    std::string column;
-    std::string collation;  // A's, under which each new value is unique
-    int max_length = 0;     // characters; 0: no declared length
-    std::vector<std::pair<std::string, std::string>> values;  // old (B's bytes) -> new
+    std::string table{};
+    std::string column{};
+    std::string collation{};  // A's, under which each new value is unique
+    int max_length = 0;       // characters; 0: no declared length
+    std::vector<std::pair<std::string, std::string>> values{};  // old (B's bytes) -> new
   };
   // Rows of B dropped because the same row (every column) is in A.
   struct Drop {
-    std::string table;
-    std::vector<std::string> columns;            // the key they were found by
-    std::vector<std::vector<ReportValue>> keys;  // B's key values of the dropped rows
+    std::string table{};
+    std::vector<std::string> columns{};            // the key they were found by
+    std::vector<std::vector<ReportValue>> keys{};  // B's key values of the dropped rows
   };
   // Conflicts of a key that the remap of another key resolves (a referring column of the key
   // holds a remapped value).
   struct Follow {
-    std::string table;
-    std::vector<std::string> columns;
+    std::string table{};
+    std::vector<std::string> columns{};
     uint64_t values = 0;
-    std::string via;  // "player.id"
+    std::string via{};  // "player.id"
   };
   struct Unresolved {
-    std::string table;
-    std::vector<std::string> columns;
-    std::vector<ReportValue> value;  // empty: the whole key or column
-    std::string reason;
+    std::string table{};
+    std::vector<std::string> columns{};
+    std::vector<ReportValue> value{};  // empty: the whole key or column
+    std::string reason{};
   };
-  std::vector<Remap> remaps;
-  std::vector<Rename> renames;
-  std::vector<Drop> drops;
-  std::vector<Follow> follows;
-  std::vector<Unresolved> unresolved;
+  std::vector<Remap> remaps{};
+  std::vector<Rename> renames{};
+  std::vector<Drop> drops{};
+  std::vector<Follow> follows{};
+  std::vector<Unresolved> unresolved{};
 };
 
 // Plans the rewrite of `path_b` (merged into `path_a`); both are only read. Throws
