@@ -138,6 +138,8 @@ int RunMergeCheck(const std::vector<std::string>& args);
 int RunMergePlan(const std::vector<std::string>& args);
 // `steadyflake registry list` (cli_registry.cpp).
 int RunRegistry(const std::vector<std::string>& args);
+// `steadyflake resume-point DB --server-id N` (cli_resume_point.cpp).
+int RunResumePoint(const std::vector<std::string>& args);
 
 // kExitOk, kExitConflict or kExitRisk for a merge-check verdict.
 int ExitStatusOf(mergecheck::Report::Verdict verdict);

@@ -31,21 +31,21 @@ constexpr char kUsage[] =
     "                              [--not-id-column TABLE:COL]... [--refs FILE]\n"
     "                              [--table T]... [--limit N]";
 
-// Rows and bytes read, redrawn on one line of a terminal's stderr at most every 200 ms and
-// erased when done. Called from the checker's two reading threads; `mutex_` guards the rest.
+// mergecheck::FormatProgress's line (each input's share of its file read, rows, time left),
+// redrawn on a terminal's stderr at most every 200 ms and erased when done. Called from the
+// checker's two reading threads; `mutex_` guards the rest.
 class Progress {
  public:
-  void Update(int input, uint64_t bytes, uint64_t rows) {
+  void Update(const mergecheck::Options::Progress& progress) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    bytes_[input] = bytes;
-    rows_[input] = rows;
+    inputs_[progress.input == 0 ? 0 : 1] = progress;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_ < std::chrono::milliseconds(200)) return;
     last_ = now;
     drawn_ = true;
-    std::fprintf(stderr, "\rmerge-check: A %s rows, %s MB | B %s rows, %s MB ",
-                 GroupThousands(rows_[0]).c_str(), GroupThousands(bytes_[0] >> 20).c_str(),
-                 GroupThousands(rows_[1]).c_str(), GroupThousands(bytes_[1] >> 20).c_str());
+    const std::chrono::duration<double> elapsed = now - start_;
+    std::fprintf(stderr, "\r\033[Kmerge-check: %s",
+                 mergecheck::FormatProgress(inputs_, elapsed.count()).c_str());
     std::fflush(stderr);
   }
 
@@ -54,9 +54,9 @@ class Progress {
   }
 
  private:
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
-  uint64_t bytes_[2] = {0, 0};                    // guarded by mutex_
-  uint64_t rows_[2] = {0, 0};                     // guarded by mutex_
+  mergecheck::Options::Progress inputs_[2];       // guarded by mutex_
   std::chrono::steady_clock::time_point last_{};  // guarded by mutex_
   bool drawn_ = false;                            // guarded by mutex_
 };
@@ -108,8 +108,8 @@ int RunMergeCheck(const std::vector<std::string>& args) {
     std::optional<Progress> progress;
     if (::isatty(STDERR_FILENO) == 1) {
       progress.emplace();
-      options.progress = [&progress](int input, uint64_t bytes, uint64_t rows) {
-        progress->Update(input, bytes, rows);
+      options.progress = [&progress](const mergecheck::Options::Progress& p) {
+        progress->Update(p);
       };
     }
     try {

@@ -37,6 +37,7 @@ constexpr char kUsage[] =
     "  merge-check  check two shards (SQLite files or SQL dumps) for colliding keys\n"
     "  merge-plan   plan the rewrite of shard B that lets it merge into shard A\n"
     "  registry list  the server ids held or reserved on etcd (fleets)\n"
+    "  resume-point   the ID a server resumes after without its state folder (restore, merge)\n"
     "\n"
     "Run 'steadyflake <command> --help' for the options of a command.\n"
     "Exit status: 0 success; 2 usage or input error (one line on stderr);\n"
@@ -60,6 +61,7 @@ int Run(const std::vector<std::string>& args) {
   if (command == "merge-check") return RunMergeCheck(rest);
   if (command == "merge-plan") return RunMergePlan(rest);
   if (command == "registry") return RunRegistry(rest);
+  if (command == "resume-point") return RunResumePoint(rest);
   if (command.empty() || command[0] != '-') {
     throw CliError(
         "unknown command " + Quote(command),

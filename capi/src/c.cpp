@@ -225,7 +225,7 @@ size_t steadyflake_next_batch(steadyflake_generator* generator, int64_t* ids, si
     if (!generator->Usable()) throw Error(Error::Code::kState, kForked);
     if (n == 0) return 0;
     if (ids == nullptr) Invalid("steadyflake_next_batch: ids is NULL");
-    // Any n: above max_batch() in reservations of at most that many (design section 10).
+    // Any n: above max_batch() in reservations of at most that many (c.h).
     int64_t* out = ids;
     generator->engine->next_batch_into(n, [&out](const steadyflake::IdRange& range) {
       for (const steadyflake::Id id : range) *out++ = id;

@@ -325,7 +325,7 @@ void Generator::WritePending() noexcept {
     state_error_.clear();
   } else {
     // Kept for state_error(); the next refresh() tries again, unless the server id is gone:
-    // then never again (design section 10).
+    // then never again: another generator may own it now.
     state_error_ = std::move(error);
     ++state_errors_;
     if (lost) lost_ = true;

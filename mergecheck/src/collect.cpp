@@ -290,7 +290,15 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
 
 void Collector::Tick() {
   if (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) throw Cancelled();
-  if (options_.progress) options_.progress(input_, source_.bytes_read(), source_.rows_read());
+  if (options_.progress) {
+    Options::Progress progress;
+    progress.input = input_;
+    progress.bytes = source_.bytes_read();
+    progress.rows = source_.rows_read();
+    progress.file_read = source_.file_read();
+    progress.file_size = source_.file_size();
+    options_.progress(progress);
+  }
 }
 
 // The keys of t.table plus the --key extras for it; t.wanted and the cell indexes to match.

@@ -45,6 +45,8 @@ class IndexReader {
   uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record);
 
   uint32_t page_size() const { return pages_.file().page_size(); }
+  // Bytes read from the file so far by this reader (all its walks), for progress.
+  uint64_t bytes_read() const { return pages_.bytes_read() + overflow_.bytes_read(); }
 
  private:
   struct Field {

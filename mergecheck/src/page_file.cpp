@@ -86,6 +86,7 @@ const unsigned char* PageReader::Page(uint32_t number) {
     }
     first_ = 0;
     file_.Read(number, count, buffer_.data());
+    bytes_read_ += uint64_t{count} * file_.page_size();
     first_ = number;
     count_ = count;
   }

@@ -68,9 +68,12 @@ class PageReader {
   const unsigned char* Page(uint32_t number);
 
   const PageFile& file() const { return file_; }
+  // Bytes read from the file so far (whole runs, read-ahead included), for progress.
+  uint64_t bytes_read() const { return bytes_read_; }
 
  private:
   const PageFile& file_;
+  uint64_t bytes_read_ = 0;
   uint32_t window_pages_;  // pages read at once in a run
   uint32_t first_ = 0;     // the first page in buffer_ (0: none)
   uint32_t count_ = 0;     // pages in buffer_

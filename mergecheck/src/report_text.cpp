@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -262,6 +263,57 @@ std::string FormatText(const Report& report, const Layout& layout) {
     }
   }
   return out;
+}
+
+}  // namespace steadyflake::mergecheck
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// "<1 s", "12 s", "3 min 05 s", "1 h 02 min".
+std::string Duration(double seconds) {
+  if (seconds < 1) return "<1 s";
+  const auto s = static_cast<uint64_t>(seconds + 0.5);
+  char text[48];
+  if (s < 60) {
+    std::snprintf(text, sizeof text, "%llu s", static_cast<unsigned long long>(s));
+  } else if (s < 3600) {
+    std::snprintf(text, sizeof text, "%llu min %02llu s", static_cast<unsigned long long>(s / 60),
+                  static_cast<unsigned long long>(s % 60));
+  } else {
+    std::snprintf(text, sizeof text, "%llu h %02llu min", static_cast<unsigned long long>(s / 3600),
+                  static_cast<unsigned long long>(s / 60 % 60));
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string FormatProgress(const Options::Progress (&inputs)[2], double elapsed_seconds) {
+  std::string line;
+  uint64_t read = 0;
+  uint64_t size = 0;
+  for (int i = 0; i < 2; ++i) {
+    const Options::Progress& p = inputs[i];
+    line += i == 0 ? "A " : " | B ";
+    if (p.file_size > 0) {
+      const uint64_t done = std::min(p.file_read, p.file_size);
+      read += done;
+      size += p.file_size;
+      // Whole percent, rounded down, at most 99: 100% would claim the input is finished.
+      const uint64_t percent = std::min<uint64_t>(99, done * 100 / p.file_size);
+      line += std::to_string(percent) + "%";
+    } else {
+      line += GroupThousands(p.bytes >> 20) + " MB";
+    }
+    line += " " + GroupThousands(p.rows) + " rows";
+  }
+  if (size > 0 && read > 0 && elapsed_seconds >= 1 && read * 100 >= size) {
+    const double share = static_cast<double>(read) / static_cast<double>(size);
+    line += " | " + Duration(elapsed_seconds * (1 - share) / share) + " left";
+  }
+  return line;
 }
 
 }  // namespace steadyflake::mergecheck

@@ -39,6 +39,8 @@ class RowidReader {
   uint64_t Walk(uint32_t root, OnRowid&& on_rowid);
 
   uint32_t page_size() const { return reader_.file().page_size(); }
+  // Bytes read from the file so far by this reader (all its walks), for progress.
+  uint64_t bytes_read() const { return reader_.bytes_read(); }
 
  private:
   [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }

@@ -143,6 +143,10 @@ class Source {
   // Bytes and rows read so far by the current Scan (for progress; any thread may call it).
   virtual uint64_t bytes_read() const = 0;
   virtual uint64_t rows_read() const = 0;
+  // How far into the input file the reading has come, and the file's size (Options::Progress);
+  // 0 and 0 when the source does not know (any thread may call them).
+  virtual uint64_t file_read() const { return 0; }
+  virtual uint64_t file_size() const { return 0; }
 };
 
 // Opens `path` read-only and picks the reader by content: the SQLite header

@@ -21,6 +21,7 @@
 // columns.
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
@@ -193,6 +194,13 @@ class SqliteSource final : public Source {
 
   uint64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
   uint64_t rows_read() const override { return rows_.load(std::memory_order_relaxed); }
+  // The pages read are the progress through the file; each b-tree's pages are read once per
+  // pass, so a check reads about the file's size, plus the second pass over overlaps.
+  uint64_t file_read() const override { return bytes_read(); }
+  uint64_t file_size() const override {
+    struct stat st;
+    return ::fstat(file_.fd(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  }
 
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     // Progress counters are for display only, so relaxed order is enough for them.
@@ -653,11 +661,12 @@ class SqliteSource final : public Source {
     std::vector<Cell> cells(width);
     for (const int i : pass.present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
     uint64_t unpublished = 0;
+    const uint64_t start = direct.bytes_read();
     const uint64_t pages = Walking(pass, [&] {
       return direct.Walk(pass.structure->root, [&](int64_t rowid) {
         for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
         visitor.OnRow(table, cells, static_cast<uint64_t>(rowid));
-        CountRow(unpublished);
+        CountRow(unpublished, direct.bytes_read() - start);
       });
     });
     FinishPass(unpublished, pages, direct.page_size());
@@ -676,6 +685,7 @@ class SqliteSource final : public Source {
     std::vector<std::array<char, 32>> real_text(real.size());
     uint64_t unpublished = 0;
     uint64_t ordinal = 0;
+    const uint64_t start = direct.bytes_read();
     const uint64_t pages = Walking(pass, [&] {
       return direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
         for (std::size_t i = 0; i < record.size(); ++i) {
@@ -688,7 +698,7 @@ class SqliteSource final : public Source {
           }
         }
         visitor.OnRow(table, cells, ordinal++);
-        CountRow(unpublished);
+        CountRow(unpublished, direct.bytes_read() - start);
       });
     });
     FinishPass(unpublished, pages, direct.page_size());
@@ -705,11 +715,14 @@ class SqliteSource final : public Source {
     }
   }
 
-  // Counts a row of a pass for progress, published every 4,096.
-  void CountRow(uint64_t& unpublished) {
+  // Counts a row of a pass for progress, published every 4,096 with the bytes read so far:
+  // the passes before, `pass_bytes` of this one's walk, and what SQLite read.
+  void CountRow(uint64_t& unpublished, uint64_t pass_bytes) {
     if (++unpublished == 4096) {
       rows_.fetch_add(unpublished, std::memory_order_relaxed);
       unpublished = 0;
+      bytes_.store(direct_bytes_ + pass_bytes + (CacheMisses() - misses_at_start_) * PageSize(),
+                   std::memory_order_relaxed);
     }
   }
 

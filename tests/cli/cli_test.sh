@@ -714,6 +714,61 @@ test_merge_check_inputs_untouched() {
   [[ "$before" == "$after" ]] || fail "the inputs' folder changed:"$'\n'"$before"$'\n'"$after"
 }
 
+# resume-point: the largest ID of the server id, not max(id). Shard A's IDs are server 101's;
+# a merged-in row of server 102, a day later, is max(id). The answer is checked against SQLite
+# itself (the server-id field of every integer primary key), and the database is not written.
+test_resume_point() {
+  make_shard a.db a "INSERT INTO item VALUES($(((4466880000 + 8640000) << 26 | 102 << 10 | 3)), 1, 'merged');
+                     CREATE TABLE mail(id BIGINT PRIMARY KEY, body TEXT);
+                     INSERT INTO mail VALUES($(((4466880000 + 100000) << 26 | 101 << 10 | 9)), 'x');"
+  local want max before
+  want=$(sqlite3 "$T/a.db" "SELECT max(id) FROM (SELECT id FROM player UNION ALL SELECT id FROM item
+                            UNION ALL SELECT id FROM event UNION ALL SELECT id FROM mail)
+                            WHERE (id >> 10) & 65535 = 101")
+  max=$(sqlite3 "$T/a.db" "SELECT max(id) FROM item")
+  [[ -n "$want" && "$want" != "$max" ]] || fail "the fixture has no ID of 101 below max(id)"
+  before=$(sha256sum <"$T/a.db")
+  run resume-point "$T/a.db" --server-id 101
+  expect_rc 0
+  expect_out "$want"
+  run resume-point "$T/a.db" --server-id 101 --json
+  expect_rc 0
+  python3 - "$T/out" "$want" <<'PY' || fail "--json: $(cat "$T/out")"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["id"] == sys.argv[2] and doc["server_id"] == 101, doc
+assert doc["table"] == "mail" and doc["column"] == "id", doc
+assert doc["time"] == "2025-06-01T00:16:40.000Z" and doc["columns_read"] == 4, doc
+PY
+  # Server 102's own: the merged-in row. A server id with no ID in the database: 0.
+  run resume-point "$T/a.db" --server-id 102
+  expect_out "$max"
+  run resume-point "$T/a.db" --server-id 7
+  expect_rc 0
+  expect_out "0"
+  [[ "$(sha256sum <"$T/a.db")" == "$before" ]] || fail "resume-point wrote the database"
+  # A generator resuming after it starts above it.
+  run gen --server-id 101 --no-state --count 1 --resume-after "$want"
+  expect_rc 0
+  id_less "$want" "$(cat "$T/out")" || fail "gen did not start above the resume point"
+  # Errors: one line, exit 2.
+  run resume-point "$T/a.db"
+  expect_usage_error
+  expect_err_has "missing --server-id"
+  run resume-point "$T/a.db" "$T/a.db" --server-id 1
+  expect_usage_error
+  run resume-point "$T/a.db" --server-id 65536
+  expect_usage_error
+  expect_err_has "--server-id"
+  run resume-point "$T/missing.db" --server-id 1
+  expect_usage_error
+  expect_err_has "missing.db"
+  printf 'not a database at all, just text long enough to be read as a header......' >"$T/text.db"
+  run resume-point "$T/text.db" --server-id 1
+  expect_usage_error
+  expect_err_has "text.db"
+}
+
 test_merge_check_help() {
   run merge-check --help
   expect_rc 0

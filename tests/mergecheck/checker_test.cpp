@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 #include <string>
 #include <vector>
@@ -619,6 +621,52 @@ TEST(CheckerTest, RereadsATableWhoseKeyCameAfterItsRows) {
   // The first read, the reread for the key, and the whole-row comparison of the overlap (this
   // source cannot look rows up: it is scanned).
   EXPECT_EQ(a.scans, (std::vector<std::vector<std::string>>{{}, {"t"}, {"t"}}));
+}
+
+// The progress callback: each input's file size, and how far into it the reading came, for a
+// SQLite file, a plain dump and a gzip dump (whose share is of the compressed bytes).
+TEST(CheckerTest, ProgressReportsEachInputsShareOfItsFile) {
+  TempDir dir;
+  std::string sql = "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);\n";
+  for (int i = 1; i <= 140000; ++i) {
+    sql += "INSERT INTO item VALUES(" + std::to_string(i) + ",'item number " + std::to_string(i) +
+           "');\n";
+  }
+  const std::string dump = dir.path() + "/b.sql";
+  testing::WriteFile(dump, "BEGIN TRANSACTION;\n" + sql + "COMMIT;\n");
+  const std::string db = dir.path() + "/a.db";
+  testing::ExecSql(db, "BEGIN;\n" + sql + "COMMIT;\n");
+  const std::string gz = dir.path() + "/c.sql.gz";
+  ASSERT_EQ(std::system(("gzip -c " + dump + " > " + gz).c_str()), 0);
+  for (const std::string& b : {dump, gz}) {
+    std::mutex mu;
+    std::vector<Options::Progress> seen[2];
+    Options options = Opts();
+    options.progress = [&](const Options::Progress& p) {
+      std::lock_guard<std::mutex> lock(mu);
+      seen[p.input].push_back(p);
+    };
+    Check(db, b, options);
+    for (int input = 0; input < 2; ++input) {
+      const auto& calls = seen[input];
+      ASSERT_GE(calls.size(), 2u) << b << " input " << input;
+      const uint64_t size = std::filesystem::file_size(input == 0 ? db : b);
+      uint64_t previous = 0;
+      for (const Options::Progress& p : calls) {
+        EXPECT_EQ(p.file_size, size) << b << " input " << input;
+        EXPECT_GT(p.file_read, 0u);
+        EXPECT_LE(p.file_read, size + size / 10) << "far past the file";
+        if (p.rows > calls.front().rows) {
+          EXPECT_GE(p.file_read, previous) << "went back";
+        }
+        previous = p.file_read;
+      }
+      // Every 65,536 rows: the last call came after at least 131,072 of 140,000, so at least
+      // about 90% of the file was read (half of it would mean the share counts the wrong
+      // bytes, e.g. inflated text against a compressed size).
+      EXPECT_GE(calls.back().file_read * 10, size * 8) << b << " input " << input;
+    }
+  }
 }
 
 }  // namespace

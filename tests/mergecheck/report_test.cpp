@@ -167,5 +167,40 @@ TEST(FormatJsonTest, TextThatIsNotUtf8StillParses) {
   EXPECT_TRUE(doc.is_object());
 }
 
+Options::Progress At(int input, uint64_t file_read, uint64_t file_size, uint64_t rows,
+                     uint64_t bytes = 0) {
+  Options::Progress p;
+  p.input = input;
+  p.file_read = file_read;
+  p.file_size = file_size;
+  p.rows = rows;
+  p.bytes = bytes;
+  return p;
+}
+
+TEST(FormatProgressTest, SharesRowsAndTimeLeft) {
+  // A: 450 of 1,000 bytes; B: 350 of 1,000. 800 of 2,000 read in 8 s: 12 s left.
+  const Options::Progress inputs[2] = {At(0, 450, 1000, 1234567), At(1, 350, 1000, 1100000)};
+  EXPECT_EQ(FormatProgress(inputs, 8.0), "A 45% 1,234,567 rows | B 35% 1,100,000 rows | 12 s left");
+  // Minutes and hours.
+  const Options::Progress slow[2] = {At(0, 10, 1000, 1), At(1, 10, 1000, 1)};
+  EXPECT_EQ(FormatProgress(slow, 2.0), "A 1% 1 rows | B 1% 1 rows | 3 min 18 s left");
+  EXPECT_EQ(FormatProgress(slow, 100.0), "A 1% 1 rows | B 1% 1 rows | 2 h 45 min left");
+}
+
+TEST(FormatProgressTest, NeverClaimsDoneAndWaitsBeforeGuessing) {
+  // A second pass reads past the file's size: still 99%, and no time left to claim.
+  const Options::Progress past[2] = {At(0, 1500, 1000, 5), At(1, 1000, 1000, 6)};
+  EXPECT_EQ(FormatProgress(past, 3.0), "A 99% 5 rows | B 99% 6 rows | <1 s left");
+  // Under a second of reading, or under 1% of the bytes: no estimate yet.
+  const Options::Progress early[2] = {At(0, 500, 1000, 1), At(1, 0, 1000, 0)};
+  EXPECT_EQ(FormatProgress(early, 0.5), "A 50% 1 rows | B 0% 0 rows");
+  const Options::Progress little[2] = {At(0, 5, 1000, 1), At(1, 0, 1000, 0)};
+  EXPECT_EQ(FormatProgress(little, 10.0), "A 0% 1 rows | B 0% 0 rows");
+  // A size the source does not know: the megabytes read instead, and no estimate from it.
+  const Options::Progress unknown[2] = {At(0, 0, 0, 7, uint64_t{3} << 20), At(1, 0, 0, 8)};
+  EXPECT_EQ(FormatProgress(unknown, 5.0), "A 3 MB 7 rows | B 0 MB 8 rows");
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

@@ -54,10 +54,16 @@ class File {
 class PlainStream final : public ByteStream {
  public:
   explicit PlainStream(const std::string& path) : file_(path) {}
-  size_t Read(char* dst, size_t n) override { return file_.Read(dst, n); }
+  size_t Read(char* dst, size_t n) override {
+    const size_t got = file_.Read(dst, n);
+    consumed_ += got;
+    return got;
+  }
+  uint64_t consumed() const override { return consumed_; }
 
  private:
   File file_;
+  uint64_t consumed_ = 0;
 };
 
 // Inflates every gzip member of the file in turn (gzip allows concatenated members, as
@@ -82,6 +88,7 @@ class GzipStream final : public ByteStream {
     while (z_.avail_out == wanted) {
       if (z_.avail_in == 0) {
         const size_t got = file_.Read(in_.data(), in_.size());
+        file_read_ += got;
         if (got == 0) {
           if (member_started_) {
             Fail(path_, "the gzip stream is cut short",
@@ -107,6 +114,7 @@ class GzipStream final : public ByteStream {
     }
     return wanted - z_.avail_out;
   }
+  uint64_t consumed() const override { return file_read_ - z_.avail_in; }
 
  private:
   static constexpr size_t kInputSize = 1 << 20;
@@ -118,6 +126,7 @@ class GzipStream final : public ByteStream {
   z_stream z_;
   bool member_started_ = false;
   bool done_ = false;
+  uint64_t file_read_ = 0;  // bytes read from the file, z_.avail_in of them not yet inflated
 };
 
 }  // namespace

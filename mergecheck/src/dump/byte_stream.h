@@ -24,6 +24,9 @@ class ByteStream {
   // the stream. Throws Error(kInvalidArgument) naming the path when the file cannot be read or
   // its compressed data is corrupt or cut short.
   virtual size_t Read(char* dst, size_t n) = 0;
+  // Bytes of the file consumed so far: what Read returned for a plain file, the compressed
+  // bytes inflated for a gzip one (for progress: their share of the file's size).
+  virtual uint64_t consumed() const = 0;
 };
 
 // Opens `path` read-only (O_RDONLY) at its first byte. With `gzip`, the bytes returned are the

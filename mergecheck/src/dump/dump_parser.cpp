@@ -132,6 +132,7 @@ class Parser {
     } else {
       len_ += got;
       progress_.bytes.fetch_add(got, std::memory_order_relaxed);
+      progress_.file_bytes.store(in_->consumed(), std::memory_order_relaxed);
       progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
       rows_since_publish_ = 0;
     }

@@ -8,6 +8,7 @@
 #include "dump/dump_source.h"
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,6 +98,9 @@ class DumpSource final : public Source {
     }
     head.resize(got);
     kind_ = dump::DetectDumpKind(head, path_);
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path_, error);
+    file_size_ = error ? 0 : static_cast<uint64_t>(size);
   }
 
   std::string format() const override {
@@ -110,11 +114,16 @@ class DumpSource final : public Source {
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     progress_.bytes.store(0, std::memory_order_relaxed);
     progress_.rows.store(0, std::memory_order_relaxed);
+    progress_.file_bytes.store(0, std::memory_order_relaxed);
     dump::ParseDump(path_, gzip_, kind_, chunk_size_, visitor, only, progress_);
   }
 
   uint64_t bytes_read() const override { return progress_.bytes.load(std::memory_order_relaxed); }
   uint64_t rows_read() const override { return progress_.rows.load(std::memory_order_relaxed); }
+  uint64_t file_read() const override {
+    return progress_.file_bytes.load(std::memory_order_relaxed);
+  }
+  uint64_t file_size() const override { return file_size_; }
 
  private:
   // Fixed at construction.
@@ -122,6 +131,7 @@ class DumpSource final : public Source {
   const bool gzip_;
   const size_t chunk_size_;
   dump::DumpKind kind_;
+  uint64_t file_size_ = 0;  // at the start; 0 if it could not be read
 
   dump::ScanProgress progress_;
 };

@@ -65,11 +65,28 @@ struct Options {
   // Conflicting keys listed per key in the report (KeyReport::conflicts); 0: all. Default 1000.
   // More costs memory and, for hashed keys, time in the second read of input A.
   uint64_t limit = 1000;
-  // Called every 65,536 rows from the reading threads with the bytes and rows read so far by
-  // input `input` (0: A, 1: B); may be empty. The two threads call it concurrently, so it must
-  // be thread-safe. Used for progress on a terminal.
-  std::function<void(int input, uint64_t bytes, uint64_t rows)> progress;
+  // How far one input's reading has come, for progress on a terminal.
+  struct Progress {
+    int input = 0;           // 0: A, 1: B
+    uint64_t bytes = 0;      // read so far: a dump's text (inflated), a SQLite file's pages
+    uint64_t rows = 0;       // rows read so far
+    uint64_t file_read = 0;  // how far into the input file (a gzip dump: compressed bytes)
+    uint64_t file_size = 0;  // the input file's size; 0 if unknown
+  };
+  // Called every 65,536 rows from the reading threads; may be empty. The two threads call it
+  // concurrently, so it must be thread-safe. file_read / file_size is the share of the file
+  // read; a check reads each input about once, plus a short second pass over overlapping keys
+  // (file_read may then pass file_size: a caller showing a share clamps it).
+  std::function<void(const Progress&)> progress{};
 };
+
+// The progress line `steadyflake merge-check` draws on a terminal, from the latest Progress of
+// each input and the seconds since the check started: each input's share of its file read and
+// its rows, then an estimate of the time left from the share of both files read so far:
+// "A 45% 1,234,567 rows | B 40% 1,100,000 rows | 12 s left". A share shows at most 99% (a
+// second pass may follow); an input of unknown size shows the MB read instead, and the
+// estimate waits for a second of reading and 1% of the bytes.
+std::string FormatProgress(const Options::Progress (&inputs)[2], double elapsed_seconds);
 
 // One value of a key column in a report, as JSON shows it: integers as decimal strings, text as
 // strings, blobs as "x'hex'", NULL as null.
