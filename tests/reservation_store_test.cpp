@@ -67,15 +67,16 @@ class FakeStore : public ReservationStore {
   std::optional<uint64_t> closed_with;
 };
 
-Generator::Options WithStore(SimulatedClock* clock, std::shared_ptr<FakeStore> store) {
+// Ticker::kManual, and by default each write done when refresh() returns; the background
+// writer's tests (BackgroundWriter*) pass `in_background`.
+Generator::Options WithStore(SimulatedClock* clock, std::shared_ptr<ReservationStore> store,
+                             bool in_background = false) {
   Generator::Options options;
   options.server_id = 7;
   options.clock = clock;
   options.reservation_store = std::move(store);
   options.ticker = Generator::Ticker::kManual;
-  // Each write done when refresh() returns; the background writer has its own tests
-  // (reservation_store_test.cpp, BackgroundWriter*).
-  options.write_in_background = false;
+  options.write_in_background = in_background;
   return options;
 }
 
@@ -242,7 +243,6 @@ TEST(ReservationStoreTest, AStoreThatExcludesAcrossHostsReplacesTheHostGuard) {
                            Code::kLocked, "in use on this host");
 }
 
-
 // A store whose Extend, once the gate is closed, blocks (on a thread other than the test's)
 // until the test opens it: a slow fsync or etcd round trip the test can hold and release.
 class GatedStore : public ReservationStore {
@@ -301,12 +301,7 @@ class GatedStore : public ReservationStore {
 };
 
 Generator::Options InBackground(SimulatedClock* clock, std::shared_ptr<GatedStore> store) {
-  Generator::Options options;
-  options.server_id = 7;
-  options.clock = clock;
-  options.reservation_store = std::move(store);
-  options.ticker = Generator::Ticker::kManual;  // write_in_background left at its default
-  return options;
+  return WithStore(clock, std::move(store), /*in_background=*/true);
 }
 
 // Spins (no sleep) until `done` holds: the background writer publishes its result under the
