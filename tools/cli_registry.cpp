@@ -34,17 +34,24 @@ int RunRegistry(const std::vector<std::string>& args) {
   }
   po::options_description options("Options");
   options.add_options()("registry", po::value<std::string>(),
-                        "required: etcd client URLs, http://HOST:PORT[,...]")(
+                        "required: etcd client URLs, http(s)://HOST:PORT[,...]")(
       "registry-prefix", po::value<std::string>()->default_value("/steadyflake/default"),
       "etcd key prefix")("json", "print JSON")("help,h", "print this help");
+  AddRegistrySecurityOptions(options);
   po::variables_map vm;
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   ParseArgs("steadyflake", "registry list", rest, options, nullptr, vm);
   if (vm.count("help") != 0) {
-    PrintHelp("steadyflake registry list --registry URL[,URL...] [--registry-prefix P] [--json]",
-              "Lists the server ids held or reserved on etcd under the prefix: id, holder,\n"
-              "reserved-until (ISO-8601) and whether the holder's lease is alive.",
-              options);
+    PrintHelp(
+        "steadyflake registry list --registry URL[,URL...] [--registry-prefix P] [--json]\n"
+        "                          [--registry-ca FILE] [--registry-cert FILE --registry-key "
+        "FILE]\n"
+        "                          [--registry-user NAME [--registry-password-file FILE]]",
+        "Lists the server ids held or reserved on etcd under the prefix: id, holder,\n"
+        "reserved-until (ISO-8601) and whether the holder's lease is alive. The password\n"
+        "comes from --registry-password-file or STEADYFLAKE_REGISTRY_PASSWORD, never the\n"
+        "command line (docs/fleet.md, \"Securing etcd\").",
+        options);
     return kExitOk;
   }
   if (vm.count("registry") == 0) {
@@ -55,6 +62,7 @@ int RunRegistry(const std::vector<std::string>& args) {
   registry::Options registry_options;
   registry_options.endpoints = SplitEndpoints(vm["registry"].as<std::string>());
   registry_options.prefix = vm["registry-prefix"].as<std::string>();
+  ReadRegistrySecurityOptions(vm, registry_options);
   std::vector<registry::Entry> entries;
   try {
     entries = registry::List(registry_options);

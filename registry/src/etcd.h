@@ -6,7 +6,10 @@
 // etcd v3 through its HTTP/JSON gateway (grpc-gateway): POST /v3/<service>/<method> with the
 // request as JSON. Keys and values are base64; 64-bit numbers are strings; fields equal to zero
 // or false are left out of answers (a failed txn has no "succeeded"). Several endpoints (the
-// members of a cluster) are tried in turn: the one that last answered first.
+// members of a cluster) are tried in turn: the one that last answered first. With a user, every
+// call carries the token etcd's /v3/auth/authenticate gave for the user and password; a call
+// that etcd refuses for its token (expired, or etcd restarted and forgot it) authenticates again
+// once and is sent again.
 
 #ifndef STEADYFLAKE_REGISTRY_SRC_ETCD_H_
 #define STEADYFLAKE_REGISTRY_SRC_ETCD_H_
@@ -20,28 +23,37 @@
 #include <vector>
 
 #include "http_client.h"
+#include "steadyflake/registry/registry.h"
 
 namespace steadyflake::registry::internal {
 
-// etcd answered, with an error (bad request, lease not found, permission denied).
+// etcd answered, with an error (bad request, lease not found, permission denied, wrong
+// password).
 class EtcdError : public std::runtime_error {
  public:
-  EtcdError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  EtcdError(int code, const std::string& message, std::string fix = std::string())
+      : std::runtime_error(message), code_(code), fix_(std::move(fix)) {}
   // The gRPC status code etcd gave (5: not found, 7: permission denied, ...).
   int code() const { return code_; }
+  // What to change when the configuration is at fault (the user or password), else empty.
+  const std::string& fix() const { return fix_; }
 
  private:
   int code_;
+  std::string fix_;
 };
 
 class Etcd {
  public:
-  // Throws std::invalid_argument for an endpoint that is not http://HOST:PORT or none at all.
-  Etcd(const std::vector<std::string>& endpoints, std::chrono::milliseconds timeout);
+  // Uses options.endpoints, timeout, the TLS files, user and password. Throws
+  // std::invalid_argument for an endpoint that is not http(s)://HOST:PORT or none at all, or a
+  // TLS file that cannot be loaded.
+  explicit Etcd(const Options& options);
 
-  // POSTs `body` to `path` ("/v3/kv/txn"), failing over between the endpoints. Throws
-  // TransportError naming every endpoint's failure when none answered, EtcdError when etcd
-  // answered with an error.
+  // POSTs `body` to `path` ("/v3/kv/txn"), failing over between the endpoints, authenticated
+  // when there is a user. Throws TransportError naming every endpoint's failure when none
+  // answered, EtcdError when etcd answered with an error (with a fix() when it refused the user
+  // or password).
   nlohmann::json Call(const std::string& path, const nlohmann::json& body);
 
   // The endpoint that answered last (for messages).
@@ -56,9 +68,17 @@ class Etcd {
   static std::string PrefixEnd(std::string prefix);
 
  private:
+  // One POST with the failover, carrying `token` unless it is empty.
+  nlohmann::json Send(const std::string& path, const std::string& text, const std::string& token);
+  // Gets a new token_ for user_. Throws EtcdError with a fix() when etcd refuses.
+  void Authenticate();
+
   std::vector<Endpoint> endpoints_;
   std::size_t current_ = 0;
   HttpClient http_;
+  const std::string user_;      // empty: no auth
+  const std::string password_;  // never in a message
+  std::string token_;           // empty until authenticated
 };
 
 }  // namespace steadyflake::registry::internal

@@ -26,7 +26,7 @@ using internal::TransportError;
 using json = nlohmann::json;
 
 struct EtcdStore::Private {
-  explicit Private(const Options& options) : etcd(options.endpoints, options.timeout) {}
+  explicit Private(const Options& options) : etcd(options) {}
   Etcd etcd;
 };
 
@@ -38,10 +38,16 @@ namespace {
 
 // etcd could not be reached, or refused a request: the message says which and how to fix it.
 [[noreturn]] void Unreachable(const std::exception& e) {
-  throw Error(Error::Code::kState,
-              std::string("registry: ") + e.what() +
-                  "; check --registry (every etcd member's client URL) and that etcd runs");
+  std::string fix = "check --registry (every etcd member's client URL) and that etcd runs";
+  if (const auto* transport = dynamic_cast<const TransportError*>(&e)) {
+    if (!transport->fix().empty()) fix = transport->fix();
+  } else if (const auto* refused = dynamic_cast<const EtcdError*>(&e)) {
+    if (!refused->fix().empty()) fix = refused->fix();
+  }
+  throw Error(Error::Code::kState, std::string("registry: ") + e.what() + "; " + fix);
 }
+
+bool IsHttps(const std::string& url) { return url.compare(0, 8, "https://") == 0; }
 
 int64_t BootNanos() {
   timespec now{};
@@ -215,13 +221,47 @@ void Validate(const Options& options) {
     Invalid("registry timeout " + std::to_string(options.timeout.count()) +
             " ms is out of range [10, 60000] ms");
   }
+  const auto https = std::count_if(options.endpoints.begin(), options.endpoints.end(), IsHttps);
+  if (https != 0 && static_cast<std::size_t>(https) != options.endpoints.size()) {
+    Invalid(
+        "registry endpoints mix http:// and https://; write every member's URL with the "
+        "scheme its etcd serves (https:// for one started with --cert-file)");
+  }
+  if (options.cert_file.empty() != options.key_file.empty()) {
+    Invalid(options.cert_file.empty()
+                ? "registry client key " + options.key_file +
+                      " (--registry-key) without a certificate; give --registry-cert too"
+                : "registry client certificate " + options.cert_file +
+                      " (--registry-cert) without its key; give --registry-key too");
+  }
+  if (https == 0 &&
+      (!options.ca_file.empty() || !options.cert_file.empty() || !options.key_file.empty())) {
+    Invalid(
+        "registry CA or client certificate given, but the endpoints are http://; write them "
+        "as https://HOST:PORT for TLS, or drop --registry-ca/--registry-cert/--registry-key");
+  }
+  if (options.user.empty() && !options.password.empty()) {
+    Invalid("a registry password without a user; give the etcd user with --registry-user");
+  }
+  if (!options.user.empty() && options.password.empty()) {
+    Invalid("registry user '" + options.user +
+            "' has no password; give it in a file (--registry-password-file FILE) or in "
+            "STEADYFLAKE_REGISTRY_PASSWORD");
+  }
+  if (https != 0) {
+    try {
+      internal::CheckTlsFiles({options.ca_file, options.cert_file, options.key_file});
+    } catch (const std::invalid_argument& e) {
+      Invalid(e.what());
+    }
+  }
 }
 
 std::vector<Entry> List(const Options& options) {
   Validate(options);
   std::map<uint64_t, Entry> entries;
   try {
-    Etcd etcd(options.endpoints, options.timeout);
+    Etcd etcd(options);
     for (const json& kv : RangePrefix(etcd, OwnerPrefix(options))) {
       const auto id = IdOfKey(Etcd::Unbase64(kv.value("key", std::string())), OwnerPrefix(options));
       if (!id) continue;
@@ -254,6 +294,8 @@ std::vector<Entry> List(const Options& options) {
     Unreachable(e);
   } catch (const EtcdError& e) {
     Unreachable(e);
+  } catch (const std::invalid_argument& e) {  // a TLS file changed since Validate
+    Invalid(e.what());
   }
   std::vector<Entry> out;
   for (auto& [id, entry] : entries) out.push_back(std::move(entry));
@@ -275,7 +317,7 @@ std::shared_ptr<EtcdStore> EtcdStore::Claim(const Options& options, const Layout
   layout.CheckServerId(range.hi);
   const int64_t started = BootNanos();
   try {
-    Etcd etcd(options.endpoints, options.timeout);
+    Etcd etcd(options);
     std::set<uint64_t> held;
     if (range.lo != range.hi) {
       for (const json& kv : RangePrefix(etcd, OwnerPrefix(options))) {
@@ -315,6 +357,8 @@ std::shared_ptr<EtcdStore> EtcdStore::Claim(const Options& options, const Layout
     Unreachable(e);
   } catch (const EtcdError& e) {
     Unreachable(e);
+  } catch (const std::invalid_argument& e) {  // a TLS file changed since Validate
+    Invalid(e.what());
   }
 }
 

@@ -18,7 +18,9 @@
 //   auto store = registry::EtcdStore::Claim(fleet, Layout::Game(), registry::IdRange{1, 999});
 //   Generator ids({.server_id = store->server_id(), .reservation_store = store});
 //
-// etcd is reached through its HTTP/JSON gateway with Boost.Beast.
+// etcd is reached through its HTTP/JSON gateway with Boost.Beast; a secured etcd over TLS
+// (https:// endpoints, OpenSSL) and with etcd's own auth (a user and password, traded for a
+// token that is renewed when etcd refuses it).
 
 #ifndef STEADYFLAKE_REGISTRY_REGISTRY_H_
 #define STEADYFLAKE_REGISTRY_REGISTRY_H_
@@ -40,8 +42,9 @@
 namespace steadyflake::registry {
 
 struct Options {
-  // etcd client URLs, http://HOST:PORT, one per member of the cluster; tried in turn.
-  std::vector<std::string> endpoints;
+  // etcd client URLs, http://HOST:PORT or https://HOST:PORT (all alike), one per member of the
+  // cluster; tried in turn.
+  std::vector<std::string> endpoints{};
   // Keys live under it: one prefix per game and region, so their server ids are separate.
   // Starts with '/', no trailing '/'.
   std::string prefix = "/steadyflake/default";
@@ -51,9 +54,25 @@ struct Options {
   std::chrono::milliseconds lease_ttl{10000};
   // The deadline of each call to etcd (connect, send, answer), per endpoint tried.
   std::chrono::milliseconds timeout{2000};
+
+  // With https:// endpoints (TLS 1.2 or later; etcd's certificate must name the host or IP
+  // address connected to). PEM files, read when a connection is set up.
+  // The CAs that may sign etcd's certificate; empty: the system's default CAs.
+  std::string ca_file{};
+  // This client's certificate and its private key (unencrypted), for an etcd started with
+  // --client-cert-auth: both or neither.
+  std::string cert_file{};
+  std::string key_file{};
+
+  // etcd's auth: the user (empty: none) and its password, the secret itself (read it from a
+  // file or the environment, never from a command line). It goes to /v3/auth/authenticate
+  // only, and is never in a message.
+  std::string user{};
+  std::string password{};
 };
 
-// Throws Error(kInvalidArgument) naming the field when `options` cannot work.
+// Throws Error(kInvalidArgument) naming the field when `options` cannot work, or the file (and
+// why) when a TLS file cannot be read or used.
 void Validate(const Options& options);
 
 // Which server id to claim: exactly one, or the lowest free one in [lo, hi].
@@ -66,13 +85,13 @@ struct IdRange {
 struct Entry {
   uint64_t server_id = 0;
   bool owned = false;       // an owner key exists (its lease alive)
-  std::string host;         // the owner's, when owned
+  std::string host{};       // the owner's, when owned
   int64_t pid = 0;          // the owner's, when owned
   int64_t since_ms = 0;     // when the owner claimed it (Unix ms), when owned
   int64_t token = 0;        // the owner key's create revision, when owned
   int64_t lease_ttl_s = 0;  // seconds left on the owner's lease (-1: expired or unknown)
-  std::string layout;       // of the owner, or of the reservation
-  std::optional<int64_t> reserved_until_ms;  // the end of the reserved tick (Unix ms)
+  std::string layout{};     // of the owner, or of the reservation
+  std::optional<int64_t> reserved_until_ms{};  // the end of the reserved tick (Unix ms)
 };
 
 // Every server id under options.prefix that has an owner or a reservation, by id. Throws
