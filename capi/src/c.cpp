@@ -194,8 +194,9 @@ steadyflake_generator* steadyflake_generator_open(const steadyflake_options* opt
 void steadyflake_generator_close(steadyflake_generator* generator) {
   if (generator == nullptr) return;
   if (!generator->Usable()) {
-    // In a child after fork(): the engine's ticker thread does not exist here (joining it is
-    // undefined) and its destructor would write the parent's state file. Leak it on purpose.
+    // In a child after fork(): the engine's ticker and writer threads do not exist here (joining
+    // them is undefined) and its destructor would write the parent's state file. Leak it on
+    // purpose.
     [[maybe_unused]] Generator* leaked = generator->engine.release();
   }
   delete generator;

@@ -12,9 +12,10 @@
 //     etcd lease and the reservation is an etcd key that only the owner can extend.
 // Other coordinators may implement it; the contract below is what the generator relies on.
 //
-// The generator calls a store from one thread at a time (under its own lock), never from next()'s
-// fast path. Calls may block (an fsync, a network round trip): next() keeps issuing below the
-// reservation meanwhile.
+// The generator calls a store from one thread at a time, never from next()'s fast path, and
+// Extend without holding its own lock (on its writer thread, Options::write_in_background).
+// Calls may block (an fsync, a network round trip): next() keeps issuing below the reservation
+// meanwhile, and refresh() does not wait for them.
 
 #ifndef STEADYFLAKE_RESERVATION_STORE_H_
 #define STEADYFLAKE_RESERVATION_STORE_H_

@@ -45,7 +45,7 @@ struct DumpKind {
 // Progress of a scan, readable from any thread. Relaxed atomics: the values are advisory and
 // order nothing else.
 struct ScanProgress {
-  std::atomic<uint64_t> bytes{0};       // text read (inflated)
+  std::atomic<uint64_t> bytes{0};  // text read (inflated)
   std::atomic<uint64_t> rows{0};
   std::atomic<uint64_t> file_bytes{0};  // of the file (ByteStream::consumed)
 };
