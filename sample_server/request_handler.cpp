@@ -360,9 +360,7 @@ void RequestHandler::Broadcast(const Request& request, Respond respond) {
 IdSource RequestHandler::MailIds() {
   IdSource ids;
   ids.max_batch = generator_.max_batch();
-  ids.next_batch = [this](uint64_t n) {
-    return generator_.next_batch(n);
-  };
+  ids.next_batch = [this](uint64_t n) { return generator_.next_batch(n); };
   return ids;
 }
 

@@ -338,7 +338,7 @@ TEST(GeneratorTest, StatsCountWhatWasIssuedAndWhatWaited) {
   generator.next();  // the window's last ID
   EXPECT_FALSE(generator.try_next().has_value());
   EXPECT_EQ(generator.stats().would_wait, 1u);
-  generator.next();           // waits a tick
+  generator.next();            // waits a tick
   generator.next_batch(1024);  // reaches a tick further: waits again
   stats = generator.stats();
   EXPECT_EQ(stats.waits, 2u);
