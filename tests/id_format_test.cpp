@@ -1,14 +1,19 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The one text form of a decoded ID (id_format.h), which decode, the merge report and the
-// sample server all print.
+// IDs as text (id_format.h): the one form of a decoded ID, which decode, the merge report and
+// the sample server all print, and ToString / ParseId for an ID alone.
 
 #include "steadyflake/id_format.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
+
+#include "steadyflake/error.h"
+#include "test_util.h"
 
 namespace steadyflake {
 namespace {
@@ -35,6 +40,35 @@ TEST(IdFormatTest, TheLargestValuesFitTheBuffer) {
   const std::string json = FormatDecoded(id, d, DecodedFormat::kJson);
   EXPECT_LE(json.size(), kDecodedMaxLength);
   EXPECT_NE(json.find("\"server_id\":2047,\"sequence\":2047}"), std::string::npos) << json;
+}
+
+// ToString and ParseId: the decimal text of any ID, both ways, and one message per bad text.
+TEST(IdTextTest, RoundTripsEveryMagnitude) {
+  for (const Id id :
+       {Id{0}, Id{7}, Id{6710893571}, Layout::Game().max_id(), Id{9223372036854775807}}) {
+    const std::string text = ToString(id);
+    EXPECT_EQ(text, std::to_string(id));
+    EXPECT_EQ(ParseId(text), id);
+    EXPECT_EQ(TryParseId(text), id);
+  }
+  EXPECT_EQ(ParseId("007"), 7);  // leading zeros are still decimal
+}
+
+TEST(IdTextTest, RejectsWhatIsNoIdSayingWhy) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "'': empty"},
+      {"-1", "'-1': negative"},
+      {"+1", "'+1': not a decimal integer"},
+      {" 1", "' 1': not a decimal integer"},
+      {"12a", "'12a': not a decimal integer"},
+      {"0x10", "'0x10': not a decimal integer"},
+      {"9223372036854775808", "'9223372036854775808': larger than the largest ID"},
+  };
+  for (const auto& [text, why] : cases) {
+    EXPECT_STEADYFLAKE_ERROR(ParseId(text), Error::Code::kInvalidArgument,
+                             std::string("cannot read ID ") + why);
+    EXPECT_EQ(TryParseId(text), std::nullopt) << text;
+  }
 }
 
 }  // namespace
