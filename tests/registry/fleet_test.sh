@@ -72,16 +72,22 @@ start_etcd() {
     --initial-cluster "fleet-test=http://127.0.0.1:$PEER_PORT" \
     --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
   ETCD_PID=$!
-  # curl --retry-connrefused waits for the listener; /health for the member to serve.
-  local i
+  wait_healthy etcd
+}
+# wait_healthy NAME [CURL OPTIONS...]: returns once the etcd at $ETCD (process $ETCD_PID)
+# answers /health; fails if it exits or does not answer. curl --retry-connrefused waits for the
+# listener; /health for the member to serve.
+wait_healthy() {
+  local name=$1 i
+  shift
   for ((i = 0; i < 200; i++)); do
-    if curl -fsS --max-time 1 "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
+    if curl -fsS --max-time 1 "$@" "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
       return
     fi
-    kill -0 "$ETCD_PID" 2>/dev/null || fail "etcd exited at start"
+    kill -0 "$ETCD_PID" 2>/dev/null || fail "$name exited at start"
     curl -s --retry 1 --retry-connrefused --max-time 0.1 "$ETCD/health" >/dev/null 2>&1
   done
-  fail "etcd did not become healthy"
+  fail "$name did not become healthy"
 }
 stop_etcd() {
   kill -9 "$ETCD_PID" 2>/dev/null
@@ -423,16 +429,8 @@ start_tls_etcd() {
     --initial-cluster "fleet-test=http://127.0.0.1:$PEER_PORT" \
     --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
   ETCD_PID=$!
-  local i
-  for ((i = 0; i < 200; i++)); do
-    if curl -fsS --max-time 1 --cacert "$T/tls/ca.pem" --cert "$T/tls/client.pem" \
-      --key "$T/tls/client.key" "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
-      return
-    fi
-    kill -0 "$ETCD_PID" 2>/dev/null || fail "etcd (TLS) exited at start"
-    curl -s --retry 1 --retry-connrefused --max-time 0.1 "$ETCD/health" >/dev/null 2>&1
-  done
-  fail "etcd (TLS) did not become healthy"
+  wait_healthy "etcd (TLS)" --cacert "$T/tls/ca.pem" --cert "$T/tls/client.pem" \
+    --key "$T/tls/client.key"
 }
 
 test_tls() {
