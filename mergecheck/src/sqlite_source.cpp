@@ -666,7 +666,7 @@ class SqliteSource final : public Source {
       return direct.Walk(pass.structure->root, [&](int64_t rowid) {
         for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
         visitor.OnRow(table, cells, static_cast<uint64_t>(rowid));
-        CountRow(unpublished, direct.bytes_read() - start);
+        CountRow(unpublished, direct, start);
       });
     });
     FinishPass(unpublished, pages, direct.page_size());
@@ -698,7 +698,7 @@ class SqliteSource final : public Source {
           }
         }
         visitor.OnRow(table, cells, ordinal++);
-        CountRow(unpublished, direct.bytes_read() - start);
+        CountRow(unpublished, direct, start);
       });
     });
     FinishPass(unpublished, pages, direct.page_size());
@@ -716,12 +716,14 @@ class SqliteSource final : public Source {
   }
 
   // Counts a row of a pass for progress, published every 4,096 with the bytes read so far:
-  // the passes before, `pass_bytes` of this one's walk, and what SQLite read.
-  void CountRow(uint64_t& unpublished, uint64_t pass_bytes) {
+  // the passes before, what `direct` read in this one since `start`, and what SQLite read.
+  template <typename Reader>
+  void CountRow(uint64_t& unpublished, const Reader& direct, uint64_t start) {
     if (++unpublished == 4096) {
       rows_.fetch_add(unpublished, std::memory_order_relaxed);
       unpublished = 0;
-      bytes_.store(direct_bytes_ + pass_bytes + (CacheMisses() - misses_at_start_) * PageSize(),
+      bytes_.store(direct_bytes_ + (direct.bytes_read() - start) +
+                       (CacheMisses() - misses_at_start_) * PageSize(),
                    std::memory_order_relaxed);
     }
   }
