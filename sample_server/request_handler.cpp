@@ -237,10 +237,8 @@ void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
 std::vector<Id> RequestHandler::Issue(uint64_t n) {
   std::vector<Id> ids;
   ids.reserve(n);
-  while (ids.size() < n) {
-    const uint64_t take = std::min<uint64_t>(n - ids.size(), generator_.max_batch());
-    for (const Id id : generator_.next_batch(take)) ids.push_back(id);
-  }
+  generator_.next_batch_into(
+      n, [&ids](const IdRange& range) { ids.insert(ids.end(), range.begin(), range.end()); });
   return ids;
 }
 

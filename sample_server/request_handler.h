@@ -101,7 +101,7 @@ class RequestHandler {
   StorageDone AnswerBroadcast(Respond respond, Id body_id);
   Response Ids(std::string_view query);
   Response DecodeId(std::string_view text) const;
-  // `n` IDs from the generator, in batches of at most max_batch(). REQUIRES: n >= 1.
+  // `n` IDs from the generator (next_batch_into: reservations of at most max_batch()).
   std::vector<Id> Issue(uint64_t n);
   Response StorageFailure(const StorageResult& result);
   // The `done` of a write that creates rows: 201 with `created` once they are durable;
