@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "dump/dump_source.h"
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck {
 namespace {

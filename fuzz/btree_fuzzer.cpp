@@ -17,10 +17,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "btree_check.h"
-#include "index_reader.h"
-#include "page_file.h"
-#include "rowid_reader.h"
+#include "sqlite/btree_check.h"
+#include "sqlite/index_reader.h"
+#include "sqlite/page_file.h"
+#include "sqlite/rowid_reader.h"
 
 namespace {
 

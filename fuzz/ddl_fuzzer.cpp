@@ -28,8 +28,8 @@
 
 #include "dump/ddl.h"
 #include "dump/sql_text.h"
-#include "schema.h"
 #include "schema_check.h"
+#include "source/schema.h"
 #include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::fuzz {

@@ -41,7 +41,7 @@
 
 #include "dump/dump_source.h"
 #include "schema_check.h"
-#include "source.h"
+#include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 

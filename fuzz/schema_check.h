@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "schema.h"
+#include "source/schema.h"
 
 namespace steadyflake::fuzz {
 

@@ -31,7 +31,7 @@ inline constexpr int kExitUsage = 2;        // bad command line
 inline constexpr int kExitLost = 3;         // --registry: the server id was lost while running
 
 // A bad command line. what() is one line: "<problem>; <fix>". The same type as the CLI's, so
-// both binaries word a mistake alike (tools/command_line.h).
+// both binaries word a mistake alike (cli_support/command_line.h).
 class UsageError : public cli::CliError {
  public:
   explicit UsageError(const std::string& problem_and_fix) : CliError(problem_and_fix, "") {}

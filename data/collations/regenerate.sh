@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the collation weight tables the merge checker compiles in
-# (mergecheck/src/collation.cpp includes them), from MariaDB's own WEIGHT_STRING(). Run from
+# (mergecheck/src/check/collation.cpp includes them), from MariaDB's own WEIGHT_STRING(). Run from
 # anywhere, with mariadb-server installed (apt-get install -y mariadb-server):
 #   data/collations/regenerate.sh
 # It starts a private server on a unix socket in a temp folder (no network, stopped at the

@@ -5,7 +5,7 @@
 // (page sizes, overflow chains, WITHOUT ROWID tables, a freelist, auto-vacuum), and each kind
 // of damage named with its page; a file truncated under the reader is an error, not a signal.
 
-#include "btree_check.h"
+#include "sqlite/btree_check.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "mergecheck_test_util.h"
-#include "page_file.h"
-#include "rowid_reader.h"
+#include "sqlite/page_file.h"
+#include "sqlite/rowid_reader.h"
 
 namespace steadyflake::mergecheck {
 namespace {

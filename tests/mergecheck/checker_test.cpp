@@ -4,7 +4,7 @@
 // Check() on two game shards built from data/shards/: every verdict, legacy IDs, drift,
 // --table, --key, --limit, and a key declared after its table's rows.
 
-#include "checker.h"
+#include "check/checker.h"
 
 #include <sqlite3.h>
 

@@ -7,7 +7,7 @@
 // sqlite3 unique key refused the second value of each pair; golden_a.sql and golden_b.sql are
 // the same pairs as two shards dumped by mariadb-dump. data/collations/regenerate.sh makes them.
 
-#include "collation.h"
+#include "check/collation.h"
 
 #include <sqlite3.h>
 
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "collect.h"
+#include "check/collect.h"
 #include "mergecheck_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/text.h"

@@ -5,7 +5,7 @@
 // (collect.h), how Compare matches tables and keys across inputs and reports drift
 // (compare.h), and the values the re-read of input A recovers for hashed keys (reread.h).
 
-#include "compare.h"
+#include "check/compare.h"
 
 #include <gtest/gtest.h>
 
@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "collect.h"
-#include "reread.h"
+#include "check/collect.h"
+#include "check/reread.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 

@@ -1,7 +1,7 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-#include "key_set.h"
+#include "check/key_set.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck::testing {
 

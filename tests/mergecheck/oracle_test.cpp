@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "checker.h"
+#include "check/checker.h"
 #include "mergecheck_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "test_util.h"

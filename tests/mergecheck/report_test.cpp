@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "check/verdict.h"
 #include "steadyflake/mergecheck/mergecheck.h"
-#include "verdict.h"
 
 namespace steadyflake::mergecheck {
 namespace {

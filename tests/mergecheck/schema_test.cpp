@@ -1,7 +1,7 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-#include "schema.h"
+#include "source/schema.h"
 
 #include <gtest/gtest.h>
 

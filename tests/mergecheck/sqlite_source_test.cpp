@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "mergecheck_test_util.h"
-#include "source.h"
+#include "source/source.h"
 #include "steadyflake/error.h"
 #include "test_util.h"
 

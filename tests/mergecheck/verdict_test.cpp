@@ -3,7 +3,7 @@
 //
 // Decide() on reports built by hand: which of overlap, shared server ids and drift decide.
 
-#include "verdict.h"
+#include "check/verdict.h"
 
 #include <gtest/gtest.h>
 

@@ -9,85 +9,14 @@
 #include <system_error>
 #include <utility>
 
-#include "collation.h"
+#include "dump/ddl_tokens.h"
+#include "source/schema.h"
 
 namespace steadyflake::mergecheck::dump {
 namespace {
 
 using Token = Lexer::Token;
 using Kind = Token::Kind;
-
-void Expect(Lexer& lx, std::string_view keyword) {
-  const Token t = lx.Next();
-  if (!t.IsWord(keyword)) {
-    throw SyntaxError{t.offset,
-                      "expected " + std::string(keyword) + ", found '" + std::string(t.raw) + "'"};
-  }
-}
-
-void ExpectPunct(Lexer& lx, char c) {
-  const Token t = lx.Next();
-  if (!t.IsPunct(c)) {
-    throw SyntaxError{t.offset,
-                      std::string("expected '") + c + "', found '" +
-                          (t.kind == Kind::kEnd ? "end of statement" : std::string(t.raw)) + "'"};
-  }
-}
-
-bool AcceptWord(Lexer& lx, std::string_view keyword) {
-  if (!lx.Peek().IsWord(keyword)) return false;
-  lx.Next();
-  return true;
-}
-
-// A name, where SQLite also accepts a 'string'.
-bool IsNameToken(const Token& t, Dialect dialect) {
-  return t.IsName() || (dialect == Dialect::kSqlite && t.kind == Kind::kString);
-}
-
-std::string ExpectName(Lexer& lx, Dialect dialect, const char* what) {
-  Token t = lx.Next();
-  if (!IsNameToken(t, dialect)) {
-    throw SyntaxError{t.offset,
-                      std::string("expected ") + what + ", found '" +
-                          (t.kind == Kind::kEnd ? "end of statement" : std::string(t.raw)) + "'"};
-  }
-  return std::move(t.value);
-}
-
-// `[schema.]name`: the last part.
-std::string ExpectQualifiedName(Lexer& lx, Dialect dialect, const char* what) {
-  std::string name = ExpectName(lx, dialect, what);
-  while (lx.Peek().IsPunct('.')) {
-    lx.Next();
-    name = ExpectName(lx, dialect, what);
-  }
-  return name;
-}
-
-// Consumes tokens up to (not including) a ',' or ')' outside parentheses, or the end.
-void SkipToSeparator(Lexer& lx) {
-  int depth = 0;
-  for (;;) {
-    const Token& t = lx.Peek();
-    if (t.kind == Kind::kEnd) return;
-    if (depth == 0 && (t.IsPunct(',') || t.IsPunct(')'))) return;
-    if (t.IsPunct('(')) ++depth;
-    if (t.IsPunct(')')) --depth;
-    lx.Next();
-  }
-}
-
-// Consumes a balanced `( ... )`, the '(' being next.
-void SkipParenthesized(Lexer& lx) {
-  ExpectPunct(lx, '(');
-  SkipToSeparator(lx);
-  while (lx.Peek().IsPunct(',')) {
-    lx.Next();
-    SkipToSeparator(lx);
-  }
-  ExpectPunct(lx, ')');
-}
 
 // `(a, b COLLATE x DESC, `c`(10))`: fills spec.columns and returns true when every part is a
 // plain column (MySQL's prefix length and SQLite's COLLATE / ASC / DESC allowed); false for a
@@ -570,73 +499,6 @@ AlterKeys ParseAlterTable(std::string_view statement, Dialect dialect) {
     const Token t = lx.Next();
     if (t.kind == Kind::kEnd) break;
     if (!t.IsPunct(',')) throw SyntaxError{t.offset, "unexpected ')' in ALTER TABLE"};
-  }
-  return result;
-}
-
-InsertHeader ParseInsertHeader(std::string_view header, Dialect dialect) {
-  Lexer lx(header, dialect);
-  lx.Next();  // INSERT or REPLACE
-  for (;;) {
-    const Token& t = lx.Peek();
-    if (t.IsWord("OR")) {
-      lx.Next();
-      lx.Next();
-    } else if (t.IsWord("IGNORE") || t.IsWord("LOW_PRIORITY") || t.IsWord("DELAYED") ||
-               t.IsWord("HIGH_PRIORITY") || t.IsWord("INTO")) {
-      lx.Next();
-    } else {
-      break;
-    }
-  }
-  Token name = lx.Next();
-  if (!IsNameToken(name, dialect)) {
-    throw SyntaxError{name.offset, "expected a table name after INSERT INTO"};
-  }
-  while (lx.Peek().IsPunct('.')) {
-    lx.Next();
-    name = lx.Next();
-  }
-  InsertHeader result;
-  result.table = std::move(name.value);
-  result.table_offset = name.offset;
-  if (lx.Peek().IsPunct('(')) {
-    lx.Next();
-    result.has_columns = true;
-    for (;;) {
-      Token c = lx.Next();
-      if (c.IsPunct(')')) break;
-      if (c.IsPunct(',')) continue;
-      if (!c.IsName() && c.kind != Kind::kString) {
-        throw SyntaxError{c.offset, "expected a column name in INSERT's column list"};
-      }
-      result.columns.push_back(std::move(c.value));
-    }
-  }
-  return result;
-}
-
-std::vector<int> ResolveInsertColumns(const std::vector<std::string>& columns, const Table& table,
-                                      int rowid_alias, Dialect dialect) {
-  std::vector<int> result;
-  result.reserve(columns.size());
-  for (const std::string& c : columns) {
-    int index = -1;
-    for (size_t i = 0; i < table.columns.size(); ++i) {
-      if (EqualsIgnoreCase(table.columns[i].name, c)) {
-        index = static_cast<int>(i);
-        break;
-      }
-    }
-    if (index < 0 && dialect == Dialect::kSqlite &&
-        (EqualsIgnoreCase(c, "rowid") || EqualsIgnoreCase(c, "_rowid_") ||
-         EqualsIgnoreCase(c, "oid"))) {
-      index = rowid_alias;  // -1: a hidden rowid, not a column
-    } else if (index < 0) {
-      throw SyntaxError{
-          0, "INSERT names column '" + c + "', which table '" + table.name + "' does not have"};
-    }
-    result.push_back(index);
   }
   return result;
 }

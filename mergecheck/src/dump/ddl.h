@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "dump/sql_text.h"
-#include "schema.h"
+#include "source/schema.h"
 
 namespace steadyflake::mergecheck::dump {
 

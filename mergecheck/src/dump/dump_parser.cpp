@@ -22,12 +22,12 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 
 #include "dump/byte_stream.h"
 #include "dump/ddl.h"
 #include "dump/dump_error.h"
+#include "dump/dump_tables.h"
 #include "dump/literal_decoder.h"
 #include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
@@ -47,8 +47,8 @@ class Parser {
         chunk_(chunk_size == 0 ? 1 : chunk_size),
         scanner_(kind.dialect),
         visitor_(visitor),
-        only_(only),
-        progress_(progress) {}
+        progress_(progress),
+        tables_(kind.dialect, visitor, only) {}
 
   void Run() {
     in_ = OpenByteStream(path_, gzip_);
@@ -76,16 +76,6 @@ class Parser {
   }
 
  private:
-  // Per-table state: the schema, what the visitor wants of it, and where those columns go.
-  struct TableState {
-    Table table;
-    int rowid_alias = -1;  // SQLite's INTEGER PRIMARY KEY column, or -1
-    bool rows = false;     // rows go to the visitor (named in `only`, or `only` is empty)
-    size_t slots = 0;      // cells per row (what OnTable returned)
-    std::vector<int> slot_of_column;               // -1: not wanted
-    std::vector<std::pair<int, int>> extra_slots;  // (from, to): a column wanted twice
-  };
-
   enum class State { kStatement, kTuple, kAfterTuple, kSkipStatement };
 
   // A sentinel Step result: the input is finished.
@@ -283,100 +273,20 @@ class Parser {
         const Lexer::Token& kind =
             second.IsWord("TEMP") || second.IsWord("TEMPORARY") ? third : second;
         if (kind.IsWord("TABLE")) {
-          OnCreateTable(text);
+          if (tables_.OnCreateTable(text)) cached_header_.clear();
         } else if ((second.IsWord("UNIQUE") && third.IsWord("INDEX")) || second.IsWord("INDEX")) {
-          OnCreateIndex(text);
+          if (tables_.OnCreateIndex(text)) cached_header_.clear();
         }
       } catch (const SyntaxError& e) {
         FailAtPtr(p + e.offset, e.problem, kFixUnreadable);
       }
     } else if (first.IsWord("ALTER") && (second.IsWord("TABLE") || third.IsWord("TABLE"))) {
       try {
-        OnAlterTable(text);
+        if (tables_.OnAlterTable(text)) cached_header_.clear();
       } catch (const SyntaxError& e) {
         FailAtPtr(p + e.offset, e.problem, kFixUnreadable);
       }
     }
-  }
-
-  std::string TableKey(std::string_view name) const {
-    std::string key(name);
-    if (!mysql_) {  // SQLite's names are case-insensitive; MySQL's (on Linux) are not
-      for (char& ch : key) {
-        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-      }
-    }
-    return key;
-  }
-
-  TableState* FindTable(std::string_view name) {
-    auto it = tables_.find(TableKey(name));
-    return it == tables_.end() ? nullptr : it->second.get();
-  }
-
-  bool RowsWanted(const std::string& name) const {
-    if (only_.empty()) return true;
-    for (const std::string& n : only_) {
-      if (mysql_ ? n == name : EqualsIgnoreCase(n, name)) return true;
-    }
-    return false;
-  }
-
-  // Tells the visitor about `state.table` and records which columns it wants.
-  void Announce(TableState& state) {
-    cached_header_.clear();  // the column mapping may change
-    const std::vector<int> wanted = visitor_.OnTable(state.table);
-    state.slots = wanted.size();
-    state.slot_of_column.assign(state.table.columns.size(), -1);
-    state.extra_slots.clear();
-    for (size_t slot = 0; slot < wanted.size(); ++slot) {
-      const int column = wanted[slot];
-      assert(column >= 0 && static_cast<size_t>(column) < state.table.columns.size() &&
-             "OnTable returned a column index outside the table");
-      if (column < 0 || static_cast<size_t>(column) >= state.table.columns.size()) continue;
-      int& first = state.slot_of_column[static_cast<size_t>(column)];
-      if (first < 0) {
-        first = static_cast<int>(slot);
-      } else {
-        state.extra_slots.emplace_back(first, static_cast<int>(slot));
-      }
-    }
-  }
-
-  void OnCreateTable(std::string_view text) {
-    std::optional<CreateTable> created = ParseCreateTable(text, kind_.dialect);
-    if (!created) return;
-    if (!mysql_ && IsSqliteInternalTable(created->table.name)) return;
-    auto state = std::make_unique<TableState>();
-    state->table = std::move(created->table);
-    state->rowid_alias = created->rowid_alias;
-    state->rows = RowsWanted(state->table.name);
-    TableState& ref = *state;
-    tables_[TableKey(ref.table.name)] = std::move(state);
-    Announce(ref);
-  }
-
-  void OnCreateIndex(std::string_view text) {
-    std::optional<IndexKey> index = ParseCreateIndex(text, kind_.dialect);
-    if (!index) return;
-    TableState* state = FindTable(index->table);
-    if (state == nullptr) return;  // sqlite_* or a table this dump does not create
-    if (AddKey(state->table, index->key)) Announce(*state);
-  }
-
-  void OnAlterTable(std::string_view text) {
-    AlterKeys alter = ParseAlterTable(text, kind_.dialect);
-    TableState* state = FindTable(alter.table);
-    if (state == nullptr) return;
-    bool changed = false;
-    for (const KeySpec& key : alter.keys) changed = AddKey(state->table, key) || changed;
-    // Foreign keys are kept as declared, each one a change: the visitor sees them on the
-    // table it is told about again.
-    for (const ForeignKeySpec& fk : alter.foreign_keys) {
-      AddForeignKey(state->table, fk);
-      changed = true;
-    }
-    if (changed) Announce(*state);
   }
 
   // Checks the end-of-input rules (dump_parser.h, rules 2 and 3).
@@ -418,7 +328,7 @@ class Parser {
   // Fills insert_table_, slot_of_value_ and insert_arity_ for an INSERT's header (ddl.h).
   void StartRows(std::string_view header) {
     const InsertHeader parsed = ParseInsertHeader(header, kind_.dialect);
-    TableState* state = FindTable(parsed.table);
+    DumpTable* state = tables_.Find(parsed.table);
     insert_table_ = state;
     slot_of_value_.clear();
     insert_arity_ = 0;
@@ -485,7 +395,7 @@ class Parser {
     const char* row_start = p;
     need_.at = p;
     ++p;
-    TableState* table = insert_table_;
+    DumpTable* table = insert_table_;
     const bool emit = table != nullptr && table->rows;
     if (emit) {
       cells_.assign(table->slots, Cell{});
@@ -570,7 +480,6 @@ class Parser {
   const size_t chunk_;
   StatementScanner scanner_;
   SourceVisitor& visitor_;
-  const std::vector<std::string>& only_;
   ScanProgress& progress_;
 
   std::unique_ptr<ByteStream> in_;
@@ -589,12 +498,12 @@ class Parser {
   bool saw_commit_ = false;
   bool saw_trailer_ = false;
 
-  std::unordered_map<std::string, std::unique_ptr<TableState>> tables_;
+  DumpTables tables_;
 
   // The INSERT being read.
-  TableState* insert_table_ = nullptr;  // null: rows skipped (sqlite_* tables)
-  std::vector<int> slot_of_value_;      // per value in a row: its cell, or -1
-  size_t insert_arity_ = 0;             // values per row
+  DumpTable* insert_table_ = nullptr;  // null: rows skipped (sqlite_* tables)
+  std::vector<int> slot_of_value_;     // per value in a row: its cell, or -1
+  size_t insert_arity_ = 0;            // values per row
   uint64_t insert_offset_ = 0;
   std::string cached_header_;  // "INSERT INTO item VALUES" of the last INSERT, for reuse
 

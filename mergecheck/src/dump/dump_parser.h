@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "dump/sql_text.h"
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck::dump {
 

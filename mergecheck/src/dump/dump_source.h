@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "dump/dump_parser.h"
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck {
 

@@ -50,7 +50,7 @@
 
 #include "dump/sql_text.h"
 #include "dump/statement_scanner.h"
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck::dump {
 

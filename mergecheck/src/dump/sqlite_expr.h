@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "source.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck::dump {
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "dump/dump_source.h"
-#include "schema.h"
-#include "source.h"
+#include "source/schema.h"
+#include "source/source.h"
 #include "steadyflake/error.h"
 #include "test_util.h"
 

@@ -6,9 +6,9 @@
 // `sqlite3 .dump`, mysqldump or mariadb-dump, any of them gzip-compressed; detected by content)
 // read-only, and compares every PRIMARY KEY and UNIQUE key of every table present in both.
 //
-// Pipeline (one room and one test each): source readers (src/sqlite_source, src/dump/)
-// -> schema (src/schema.h) -> key sets (src/key_set, filled by src/collect) -> comparison
-// (src/compare, src/reread) -> verdict (src/verdict) -> report (src/report_*).
+// Pipeline, one room of src/ per stage (docs/architecture.md): the source contract and schema
+// (src/source/) -> the readers (src/sqlite/, src/dump/) -> the check: key sets, collations,
+// comparison, verdict (src/check/) -> the merge plan (src/plan/) -> reports (src/report/).
 //
 // Thread-safety: Check() is reentrant; it reads the two inputs on two threads of its own.
 // Memory grows with the number of key values (at most 24 bytes each), not with row width.

@@ -1,0 +1,283 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "check/collation.h"
+
+#include <unicode/ucol.h>
+#include <unicode/ustring.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+// utf8mb4_general_ci's weight of each code point of the Basic Multilingual Plane.
+const std::array<uint16_t, 65536>& GeneralCiWeights() {
+  static const std::array<uint16_t, 65536>* const table = [] {
+    struct Entry {
+      uint16_t point;
+      uint16_t weight;
+    };
+    static constexpr Entry kExceptions[] = {
+#include "utf8mb4_general_ci.inc"
+    };
+    auto* weights = new std::array<uint16_t, 65536>;
+    for (std::size_t i = 0; i < weights->size(); ++i) (*weights)[i] = static_cast<uint16_t>(i);
+    for (const Entry& e : kExceptions) (*weights)[e.point] = e.weight;
+    return weights;
+  }();
+  return *table;
+}
+
+// What every character above U+FFFF weighs under utf8mb4_general_ci (checked by the script
+// that generates the table).
+constexpr uint16_t kAbovePlaneWeight = 0xFFFD;
+
+// utf8mb4_unicode_ci's weights (UCA 4.0.0) of the code points of the Basic Multilingual Plane
+// that do not weigh UCA's implicit weights: `at[point]` is (offset into `pool` << 4 | count),
+// or kImplicit.
+struct UnicodeCiTable {
+  static constexpr uint32_t kImplicit = 0xFFFFFFFF;
+  std::array<uint32_t, 65536> at;
+  std::vector<uint16_t> pool;
+};
+
+const UnicodeCiTable& UnicodeCiWeights() {
+  static const UnicodeCiTable* const table = [] {
+// One string literal of 200 KB: clang's -Wpedantic warns past C++'s minimum of 64 KB, which
+// both compilers exceed by far.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+    static constexpr char kEntries[] =
+#include "utf8mb4_unicode_ci.inc"
+        ;
+#pragma GCC diagnostic pop
+    auto* t = new UnicodeCiTable;
+    t->at.fill(UnicodeCiTable::kImplicit);
+    const auto hex = [](const char* p, int digits) {
+      uint32_t value = 0;
+      for (int i = 0; i < digits; ++i) {
+        const char c = p[i];
+        value = value << 4 | static_cast<uint32_t>(c <= '9' ? c - '0' : c - 'A' + 10);
+      }
+      return value;
+    };
+    // Entries: "CCCC" (code point), n (one hex digit), n weights "WWWW".
+    for (const char* p = kEntries; *p != '\0';) {
+      const uint32_t point = hex(p, 4);
+      const uint32_t count = hex(p + 4, 1);
+      p += 5;
+      t->at[point] = static_cast<uint32_t>(t->pool.size()) << 4 | count;
+      for (uint32_t i = 0; i < count; ++i, p += 4) {
+        t->pool.push_back(static_cast<uint16_t>(hex(p, 4)));
+      }
+    }
+    return t;
+  }();
+  return *table;
+}
+
+// Appends one unit of a key: 3 bytes, 0 and a 16-bit weight.
+void AppendWeight(uint16_t weight, std::string& out) {
+  out.push_back('\0');
+  out.push_back(static_cast<char>(weight >> 8));
+  out.push_back(static_cast<char>(weight & 0xFF));
+}
+
+// The key of `text` under a collation of per-character weights with PAD SPACE (MariaDB's
+// utf8mb4_general_ci and utf8mb4_unicode_ci): the weights of its characters, each a unit
+// (AppendWeight), without the trailing units that weigh what a space weighs (`space`): a
+// shorter string compares as if padded with spaces. `weigh(point, out)` appends the units of
+// one character. Each byte of a sequence that is not UTF-8 (ICU's U8_NEXT says which: overlong
+// forms, surrogates, cut-off sequences; a column MySQL would have refused) is a unit of its
+// own: 1, 0 and the byte.
+template <typename Weigh>
+void AppendWeightedKey(std::string_view text, uint16_t space, Weigh weigh, std::string& out) {
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const auto size = static_cast<int32_t>(text.size());
+  std::size_t keep = out.size();  // the key without its trailing space units
+  for (int32_t i = 0; i < size;) {
+    const int32_t start = i;
+    UChar32 point = 0;
+    U8_NEXT(s, i, size, point);
+    if (point < 0) {
+      for (int32_t b = start; b < i; ++b) {
+        out.push_back('\x01');
+        out.push_back('\0');
+        out.push_back(static_cast<char>(s[b]));
+      }
+      keep = out.size();
+      continue;
+    }
+    const std::size_t before = out.size();
+    weigh(static_cast<uint32_t>(point), out);
+    for (std::size_t u = before; u < out.size(); u += 3) {
+      const uint16_t weight = static_cast<uint16_t>(static_cast<unsigned char>(out[u + 1]) << 8 |
+                                                    static_cast<unsigned char>(out[u + 2]));
+      if (weight != space) keep = u + 3;
+    }
+  }
+  out.resize(keep);
+}
+
+void AppendGeneralCiKey(std::string_view text, std::string& out) {
+  const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
+  AppendWeightedKey(
+      text, weights[' '],
+      [&](uint32_t point, std::string& units) {
+        AppendWeight(point <= 0xFFFF ? weights[point] : kAbovePlaneWeight, units);
+      },
+      out);
+}
+
+void AppendUnicodeCiKey(std::string_view text, std::string& out) {
+  const UnicodeCiTable& table = UnicodeCiWeights();
+  AppendWeightedKey(
+      text, 0x0209,  // a space's weight in UCA 4.0.0 (also NO-BREAK SPACE's, U+3000's...)
+      [&](uint32_t point, std::string& units) {
+        if (point > 0xFFFF) {
+          AppendWeight(kAbovePlaneWeight, units);
+          return;
+        }
+        const uint32_t at = table.at[point];
+        if (at == UnicodeCiTable::kImplicit) {
+          // UCA's implicit weights: CJK ideographs from 0xFB40, everything else from 0xFBC0.
+          const bool han =
+              (point >= 0x4E00 && point <= 0x9FA5) || (point >= 0xF900 && point <= 0xFAFF);
+          AppendWeight(static_cast<uint16_t>((han ? 0xFB40 : 0xFBC0) + (point >> 15)), units);
+          AppendWeight(static_cast<uint16_t>((point & 0x7FFF) | 0x8000), units);
+          return;
+        }
+        for (uint32_t i = 0; i < (at & 0xF); ++i) AppendWeight(table.pool[(at >> 4) + i], units);
+      },
+      out);
+}
+
+// ICU's root collator at `strength` (1-3), opened once and shared: ucol_getSortKey takes a
+// const collator and is safe from several threads at once.
+const UCollator* IcuCollator(int strength) {
+  const auto open = [](UCollationStrength level) {
+    UErrorCode status = U_ZERO_ERROR;
+    UCollator* collator = ucol_open("", &status);
+    if (U_FAILURE(status)) return static_cast<UCollator*>(nullptr);
+    ucol_setStrength(collator, level);
+    return collator;
+  };
+  static const UCollator* const kPrimary = open(UCOL_PRIMARY);
+  static const UCollator* const kSecondary = open(UCOL_SECONDARY);
+  static const UCollator* const kTertiary = open(UCOL_TERTIARY);
+  return strength <= 1 ? kPrimary : strength == 2 ? kSecondary : kTertiary;
+}
+
+}  // namespace
+
+const Collation* Collation::Find(std::string_view name) {
+  // MySQL's `binary` is found as BINARY: the same rule.
+  static const std::array<Collation, 25> kKnown = {
+      Collation("BINARY", Rule::kBytes),
+      Collation("NOCASE", Rule::kAsciiNoCase),
+      Collation("RTRIM", Rule::kPadSpace),
+      Collation("utf8mb4_bin", Rule::kPadSpace),
+      Collation("utf8mb3_bin", Rule::kPadSpace),
+      Collation("utf8_bin", Rule::kPadSpace),
+      Collation("latin1_bin", Rule::kPadSpace),
+      Collation("ascii_bin", Rule::kPadSpace),
+      Collation("utf8mb4_nopad_bin", Rule::kBytes),
+      Collation("utf8mb4_0900_bin", Rule::kBytes),
+      Collation("utf8mb4_general_ci", Rule::kGeneralCi),
+      Collation("utf8mb3_general_ci", Rule::kGeneralCi),
+      Collation("utf8_general_ci", Rule::kGeneralCi),
+      Collation("utf8mb4_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8mb3_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8_unicode_ci", Rule::kUnicodeCi),
+      Collation("utf8mb4_0900_ai_ci", Rule::kIcu, 1, false),
+      Collation("utf8mb4_0900_as_ci", Rule::kIcu, 2, false),
+      Collation("utf8mb4_0900_as_cs", Rule::kIcu, 3, false),
+      Collation("utf8mb4_uca1400_ai_ci", Rule::kIcu, 1, true),
+      Collation("utf8mb4_uca1400_as_ci", Rule::kIcu, 2, true),
+      Collation("utf8mb4_uca1400_as_cs", Rule::kIcu, 3, true),
+      Collation("utf8mb4_uca1400_nopad_ai_ci", Rule::kIcu, 1, false),
+      Collation("utf8mb4_uca1400_nopad_as_ci", Rule::kIcu, 2, false),
+      Collation("utf8mb4_uca1400_nopad_as_cs", Rule::kIcu, 3, false),
+  };
+  for (const Collation& c : kKnown) {
+    if (EqualsIgnoreCase(c.name(), name)) return &c;
+  }
+  return nullptr;
+}
+
+void Collation::AppendKey(std::string_view text, std::string& out) const {
+  switch (rule_) {
+    case Rule::kBytes:
+      out.append(text);
+      return;
+    case Rule::kPadSpace:
+      while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+      out.append(text);
+      return;
+    case Rule::kAsciiNoCase:
+      for (const char c : text) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+      return;
+    case Rule::kGeneralCi:
+      AppendGeneralCiKey(text, out);
+      return;
+    case Rule::kUnicodeCi:
+      AppendUnicodeCiKey(text, out);
+      return;
+    case Rule::kIcu:
+      AppendIcuKey(text, out);
+      return;
+  }
+}
+
+void Collation::AppendIcuKey(std::string_view text, std::string& out) const {
+  // UTF-16 for ICU; a byte sequence that is not UTF-8 becomes U+FFFD.
+  std::u16string utf16(text.size(), u'\0');
+  int32_t length = 0;
+  UErrorCode status = U_ZERO_ERROR;
+  u_strFromUTF8WithSub(utf16.data(), static_cast<int32_t>(utf16.size()), &length, text.data(),
+                       static_cast<int32_t>(text.size()), 0xFFFD, nullptr, &status);
+  const UCollator* collator = IcuCollator(strength_);
+  if (U_FAILURE(status) || collator == nullptr) {
+    out.append(text);  // cannot happen for a buffer as long as the text; compare the bytes
+    return;
+  }
+  if (pad_) {
+    // PAD SPACE as MariaDB pads: trailing characters equal to a space at this strength (a
+    // space, NO-BREAK SPACE, U+3000 ...) are ignored.
+    static constexpr char16_t kSpace[] = u" ";
+    while (length > 0) {
+      const int32_t units = length >= 2 &&
+                                    U16_IS_TRAIL(utf16[static_cast<std::size_t>(length - 1)]) &&
+                                    U16_IS_LEAD(utf16[static_cast<std::size_t>(length - 2)])
+                                ? 2
+                                : 1;
+      if (ucol_strcoll(collator, utf16.data() + length - units, units, kSpace, 1) != UCOL_EQUAL) {
+        break;
+      }
+      length -= units;
+    }
+  }
+  uint8_t buffer[512];
+  int32_t size = ucol_getSortKey(collator, utf16.data(), length, buffer, sizeof buffer);
+  if (size <= static_cast<int32_t>(sizeof buffer)) {
+    out.append(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(size));
+    return;
+  }
+  std::string key(static_cast<std::size_t>(size), '\0');
+  size =
+      ucol_getSortKey(collator, utf16.data(), length, reinterpret_cast<uint8_t*>(key.data()), size);
+  out.append(key.data(), static_cast<std::size_t>(size));
+}
+
+}  // namespace steadyflake::mergecheck

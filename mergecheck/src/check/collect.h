@@ -1,0 +1,246 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// Collection, the checker's first stage: reads one input into a key set per table and key
+// (key_set.h), then sorts the sets and decodes integer IDs into server ids. CollectBoth reads
+// the two inputs on two threads.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLECT_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLECT_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "check/collation.h"
+#include "check/key_set.h"
+#include "source/schema.h"
+#include "source/source.h"
+#include "steadyflake/layout.h"
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// One key of a table as collected from one input.
+struct KeyState {
+  Key key;
+  std::vector<std::string> names;  // column names as declared
+  std::vector<std::string> lower;  // the same, lowercase, for matching across inputs
+  std::vector<int> cell;           // per key column: its index into OnRow's cells
+  std::vector<Affinity> affinity;  // per key column
+  // Per key column: the name of the collation its text values compare under ("" for none) and
+  // the Collation; nullptr compares bytes (the name was empty, or unknown: see `unknown`).
+  // Input A's schema decides: Collector::Recollate puts A's into B's keys where they differ.
+  std::vector<std::string> collation_names;
+  std::vector<const Collation*> collation;
+  // Per key column: MySQL's prefix length (Key::prefixes), 0 for the whole value.
+  std::vector<int> prefix;
+  // The collations the input's schema gives the key's columns that may hold text (TEXT or BLOB
+  // affinity), distinct, in column order: what the report names. Those compared as bytes because
+  // this checker does not know them.
+  std::vector<std::string> collations;
+  std::vector<std::string> unknown;
+  bool decoded = false;  // a single column of INTEGER affinity: IDs
+  KeySet set;
+  uint64_t ids = 0;               // decoded: rows whose value is an ID of the layout
+  uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
+  std::vector<uint64_t> servers;  // decoded: distinct server ids, ascending
+};
+
+struct TableState {
+  Table table;              // the last definition seen
+  std::vector<int> wanted;  // columns OnRow receives, ascending
+  std::vector<KeyState> keys;
+  bool selected = true;  // by --table
+  bool stale = false;    // keys changed after rows were read: reread the table
+  uint64_t rows = 0;
+  // No key at all (none declared, no --key): a merge appends its rows. Then every column is
+  // wanted, and `whole_rows` holds a 64-bit hash of each row (its values after affinity, in
+  // the order of the columns' lowercase names, generated columns left out, so both inputs
+  // agree whatever their column
+  // order), for the rows present in both (Report::keyless).
+  bool keyless = false;
+  std::vector<int> by_name;  // keyless: positions in OnRow's cells, by column name
+  KeySet whole_rows;
+};
+
+// Which integers are steadyflake IDs of a layout: an ID's time is after the epoch + 2 s and not
+// after the cutoff; anything else (auto-increment values, negatives, values above the layout's
+// largest ID) is legacy.
+struct IdBounds {
+  int shift = 0;           // sequence + server bits
+  int64_t max_id = 0;      // the layout's largest ID
+  int64_t first_tick = 0;  // IDs' ticks are above it
+  int64_t last_tick = 0;   // and not above it (-1: none is)
+  bool Holds(int64_t id) const {
+    return id >= 0 && id <= max_id && (id >> shift) <= last_tick && (id >> shift) > first_tick;
+  }
+};
+IdBounds IdBoundsOf(const Layout& layout, int64_t cutoff_ms);
+
+// True when Options::tables (--table) selects `table`: it names it, or names nothing.
+bool Selected(const Options& options, const std::string& table);
+
+// What one row's key is: NULL (not counted), an integer of a single-column key, two integers of
+// a two-column key, or a hash (key_set.h 2.).
+enum class KeyKind { kNull, kInteger, kPair, kHash };
+
+// Buffers KeyOf reuses from row to row.
+struct KeyScratch {
+  std::string encoding;
+  std::string collated;
+  ValueBuffer buffer;
+};
+
+// The part of `v` a MySQL prefix key of `length` holds: its first `length` characters (UTF-8)
+// when it is text, its first `length` bytes when it is a blob; all of anything else.
+std::string_view KeyPrefix(const Value& v, int length);
+
+// Appends to scratch.encoding the encoding of `v`, the value of key column `i`: text under the
+// column's collation (its equality key, not its bytes), anything else as it is.
+inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScratch& scratch) {
+  if (key.prefix[i] > 0) v.bytes = KeyPrefix(v, key.prefix[i]);
+  if (v.tag == Value::Tag::kText && key.collation[i] != nullptr && !key.collation[i]->bytewise()) {
+    scratch.collated.clear();
+    key.collation[i]->AppendKey(v.bytes, scratch.collated);
+    v.bytes = scratch.collated;
+  }
+  AppendEncoding(v, scratch.encoding);
+}
+
+// The key `key` of the row `cells`: sets `integer` (kInteger), `pair` (kPair) or `hash`
+// (kHash). Called for every key of every row, so it is inline.
+inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
+                     int64_t& integer, IntegerPair& pair, Hash128& hash) {
+  scratch.encoding.clear();
+  const bool two = key.cell.size() == 2;
+  bool held = false;  // two columns: the first value, an integer, is held back for a pair
+  Value first;
+  for (std::size_t i = 0; i < key.cell.size(); ++i) {
+    const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
+                                  scratch.buffer);
+    if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
+    if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
+      integer = v.integer;
+      return KeyKind::kInteger;
+    }
+    if (two && v.tag == Value::Tag::kInteger && (i == 0 || held)) {
+      if (i == 1) {
+        pair = IntegerPair{first.integer, v.integer};
+        return KeyKind::kPair;
+      }
+      first = v;
+      held = true;
+      continue;
+    }
+    if (held) AppendKeyValue(key, 0, first, scratch);  // no pair after all: hash it
+    held = false;
+    AppendKeyValue(key, i, v, scratch);
+  }
+  hash = HashBytes(scratch.encoding);
+  return KeyKind::kHash;
+}
+
+// The hash KeyOf gives a row whose key values (after affinity) are `values`, none NULL.
+Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values);
+
+// True when a text column of `key` compares under a collation that is not plain bytes: two
+// different values may be one key.
+bool Collated(const KeyState& key);
+
+// The columns of `now` (a table's definition as the source gives it during a reread) that hold
+// what `final_state`'s wanted columns hold, matched by name.
+std::vector<int> MapWanted(const TableState& final_state, const Table& now);
+
+// Reads one input into key sets. Not thread-safe: one thread runs it and owns it until joined.
+class Collector : public SourceVisitor {
+ public:
+  // Thrown by Run when another thread set its `cancelled` flag.
+  struct Cancelled : std::exception {
+    const char* what() const noexcept override { return "merge check cancelled"; }
+  };
+
+  // `input`: 0 for A, 1 for B (passed to Options::progress). `options` and `source` must
+  // outlive the Collector.
+  Collector(const Options& options, int input, Source& source)
+      : options_(options), input_(input), source_(source) {}
+
+  // Reads the input, rereads stale tables, then sorts the sets and decodes IDs (IDs whose time
+  // is after `cutoff_ms` are legacy). Throws Cancelled once `cancelled` is set (it is checked
+  // every 65,536 rows), and what the source or an --key naming a missing column throws.
+  void Run(const Layout& layout, int64_t cutoff_ms, const std::atomic<bool>& cancelled);
+
+  std::vector<int> OnTable(const Table& table) override;
+  std::vector<std::vector<int>> Groups(const Table& table) override;
+  void OnPass(const Table& table, std::span<const int> present, bool first) override;
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
+
+  // One key whose text must compare under other collations than this input's schema gives:
+  // the target's (input A's), per key column by name.
+  struct Recollation {
+    std::string table;
+    std::vector<std::string> lower;            // the key's columns, lowercase
+    std::vector<std::string> collation_names;  // per key column
+  };
+  // Makes each key of `changes` compare under its collations and reads those tables again
+  // (once), then sorts and decodes them as Run does. Throws as Run does.
+  void Recollate(const std::vector<Recollation>& changes, const Layout& layout, int64_t cutoff_ms);
+
+  // The tables in the order the source defined them.
+  const std::vector<TableState>& tables() const { return tables_; }
+  // The table named `name`, or nullptr.
+  const TableState* Find(const std::string& name) const {
+    const auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &tables_[it->second];
+  }
+  // Rows read by the first pass (of every table, selected or not).
+  uint64_t rows() const { return rows_; }
+
+ private:
+  void Tick();
+  void BuildKeys(TableState& t);
+  // Rereads the tables marked stale (their sets cleared first), then sorts, decodes and
+  // dedupes their keys (every table's, the first time).
+  void Finish(const Layout& layout, int64_t cutoff_ms);
+
+  const Options& options_;
+  const int input_;
+  Source& source_;
+  const std::atomic<bool>* cancelled_ = nullptr;  // during Run
+  std::vector<TableState> tables_;                // in the order the source defined them
+  std::unordered_map<std::string, std::size_t> index_;
+  TableState* last_ = nullptr;  // the table of the previous row
+  std::vector<int> wanted_;     // what OnTable returned last
+  // Of the current pass (source.h): whether its rows are counted, and which keys it computes.
+  bool counting_ = true;
+  PassKeys pass_keys_;
+  bool rereading_ = false;
+  bool sorted_ = false;  // Finish ran: the sets of tables not stale are final
+  uint64_t rows_ = 0;
+  uint64_t since_progress_ = 0;
+  KeyScratch scratch_;
+};
+
+// Runs a.Run on the calling thread and b.Run on a thread of its own. When one input fails, the
+// other stops early; then throws that input's error (input A's first when both fail).
+//
+// Threads: each thread owns its Collector (and the key sets in it) until it is joined; the only
+// state the threads share is a cancellation flag (set by the thread whose input failed) and the
+// Options (read-only, except the progress callback, which must be thread-safe).
+void CollectBoth(Collector& a, Collector& b, const Layout& layout, int64_t cutoff_ms);
+
+// The report's summary of one input: its path and format, the tables, rows and bytes read, and
+// the key values held.
+InputReport DescribeInput(const std::string& path, const Source& source,
+                          const Collector& collector);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLECT_H_

@@ -1,0 +1,232 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// Key values as the database compares them, and the compact sets the checker intersects.
+//
+// 1. A Cell from a source becomes a Value by ApplyAffinity: the conversions SQLite applies when
+//    a value is stored in a column of that affinity (text '5' in an INTEGER column is 5, 5 in a
+//    TEXT column is '5'), so two values collide here exactly when the database would call them
+//    equal. Text and blobs compare by bytes; in a BLOB column text and blob bytes are the same
+//    value (a dump without --hex-blob gives binary columns as strings).
+// 2. A single-column key keeps its integer values as themselves (8 bytes each), and a
+//    two-column key whose values are both integers keeps the pair (16 bytes: (player_id, slot),
+//    the commonest composite key of a game); every other value, and every other composite key,
+//    is kept as a 128-bit hash of its canonical encoding (16 bytes). Memory is therefore
+//    independent of row width, and the values of integers and pairs in both inputs are known
+//    without reading an input again.
+// 3. KeySet arrays grow by 1.25x, so a set holds at most 10 bytes per integer key and 20 bytes
+//    per pair or hashed key (the target is 24).
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_KEY_SET_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECK_KEY_SET_H_
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "source/schema.h"
+#include "source/source.h"
+
+namespace steadyflake::mergecheck {
+
+// A value after its column's affinity. `bytes` points into the Cell or a ValueBuffer.
+struct Value {
+  // In the order SQLite sorts them: NULL, numbers, text, blobs.
+  enum class Tag : uint8_t { kNull, kInteger, kReal, kBigInteger, kText, kBlob };
+  Tag tag = Tag::kNull;
+  int64_t integer = 0;     // kInteger
+  double real = 0;         // kReal: never integral within int64 (that is a kInteger), never NaN
+  std::string_view bytes;  // kBigInteger (decimal digits), kText, kBlob
+};
+
+// Room for a number converted to text (an integer or real stored in a TEXT column).
+struct ValueBuffer {
+  char text[40];
+};
+
+namespace key_set_internal {
+Value ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buffer);
+}  // namespace key_set_internal
+
+// `cell` as the database holds it in a column of `affinity` (see 1. above). A REAL that is an
+// integer within int64 becomes that kInteger (SQLite compares 5 and 5.0 as equal); NaN is NULL.
+// `buffer` must outlive the result. Inline for the commonest key: an integer in a column that
+// keeps integers as they are.
+inline Value ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buffer) {
+  if (cell.type == Cell::Type::kInteger && affinity != Affinity::kText &&
+      affinity != Affinity::kReal) {
+    Value v;
+    v.tag = Value::Tag::kInteger;
+    v.integer = cell.integer;
+    return v;
+  }
+  return key_set_internal::ApplyAffinity(cell, affinity, buffer);
+}
+
+// Appends the canonical encoding of `value` to `out`: a tag byte, then 8 bytes for a number or a
+// 4-byte length and the bytes. Values that compare equal encode equally; a sequence of
+// encodings is unambiguous, so composite keys concatenate them.
+void AppendEncoding(const Value& value, std::string& out);
+
+// Two integers of a two-column key, in SQLite's order.
+struct IntegerPair {
+  int64_t first = 0;
+  int64_t second = 0;
+  friend auto operator<=>(const IntegerPair&, const IntegerPair&) = default;
+};
+
+struct Hash128 {
+  uint64_t hi = 0;
+  uint64_t lo = 0;
+  friend auto operator<=>(const Hash128&, const Hash128&) = default;
+};
+
+// XXH3 128-bit hash of `bytes` (libxxhash). A collision between two different keys, which
+// would show as a false overlap, has probability about n^2 / 2^129 for n keys.
+Hash128 HashBytes(std::string_view bytes);
+
+// An owned copy of a Value, for reports (the comparison turns it into a ReportValue).
+struct OwnedValue {
+  Value::Tag tag = Value::Tag::kNull;
+  int64_t integer = 0;
+  double real = 0;
+  std::string bytes;
+};
+OwnedValue Own(const Value& value);
+// <0, 0, >0 in SQLite's order: NULL < numbers (by value) < text (bytes) < blobs (bytes).
+int Compare(const OwnedValue& a, const OwnedValue& b);
+bool TupleLess(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
+bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);
+// Sorts `tuples` by TupleLess, drops duplicates (TupleEqual) and keeps the first `limit` (all
+// when 0).
+void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
+
+// A growable array of trivially copyable values in memory from malloc. It grows with realloc,
+// which moves a large block by remapping its pages (mremap) instead of copying them into fresh
+// pages as std::vector does: growing to millions of keys then costs neither copies nor page
+// faults on the part already filled. Move-only.
+template <typename T>
+class ValueArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  ValueArray() = default;
+  ValueArray(const ValueArray&) = delete;
+  ValueArray& operator=(const ValueArray&) = delete;
+  ValueArray(ValueArray&& other) noexcept { Swap(other); }
+  ValueArray& operator=(ValueArray&& other) noexcept {
+    ValueArray gone(std::move(other));
+    Swap(gone);
+    return *this;
+  }
+  ~ValueArray() { std::free(data_); }
+
+  void push_back(const T& value) {
+    if (size_ == capacity_) Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4);
+    data_[size_++] = value;
+  }
+  // Keeps the first `size` values. REQUIRES: size <= size().
+  void Truncate(std::size_t size) { size_ = size; }
+
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  std::span<const T> span() const { return {data_, size_}; }
+
+ private:
+  void Reserve(std::size_t capacity) {
+    void* grown = std::realloc(data_, capacity * sizeof(T));
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = static_cast<T*>(grown);
+    capacity_ = capacity;
+  }
+  void Swap(ValueArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+// The values of one key in one input. Not thread-safe; each reading thread owns its sets.
+class KeySet {
+ public:
+  // Adds one row's key: an integer value of a single-column key, two integers of a two-column
+  // key, or the hash of anything else.
+  void AddInteger(int64_t value) { Push(integers_, value); }
+  void AddPair(const IntegerPair& pair) { Push(pairs_, pair); }
+  void AddHash(const Hash128& hash) { Push(hashes_, hash); }
+
+  // Sorts the arrays, keeping duplicates (rows() counts them).
+  void Sort();
+  // REQUIRES: Sort() was called. Removes duplicate values; rows() is unchanged.
+  void Dedupe();
+  // Drops everything (a table that must be read again).
+  void Clear();
+
+  // Rows added (NULL keys are never added).
+  uint64_t rows() const { return rows_; }
+  std::span<const int64_t> integers() const { return integers_.span(); }
+  std::span<const IntegerPair> pairs() const { return pairs_.span(); }
+  std::span<const Hash128> hashes() const { return hashes_.span(); }
+  // Bytes the arrays hold, including spare capacity.
+  std::size_t bytes_held() const {
+    return integers_.capacity() * sizeof(int64_t) + pairs_.capacity() * sizeof(IntegerPair) +
+           hashes_.capacity() * sizeof(Hash128);
+  }
+
+ private:
+  template <typename T>
+  void Push(ValueArray<T>& values, const T& value) {
+    values.push_back(value);
+    ++rows_;
+  }
+
+  ValueArray<int64_t> integers_;
+  ValueArray<IntegerPair> pairs_;
+  ValueArray<Hash128> hashes_;
+  uint64_t rows_ = 0;
+};
+
+// Counts the values in both of `a` and `b` (each sorted, without duplicates) and appends the
+// first `limit` of them (all when 0) to `common`, ascending.
+template <typename T>
+uint64_t Intersect(std::span<const T> a, std::span<const T> b, uint64_t limit,
+                   std::vector<T>& common) {
+  uint64_t count = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      if (limit == 0 || count < limit) common.push_back(*i);
+      ++count;
+      ++i;
+      ++j;
+    }
+  }
+  return count;
+}
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECK_KEY_SET_H_

@@ -1,0 +1,243 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The whole-row comparison. Each input is read once more, only the tables with overlapping
+// keys, every column: by an indexed lookup of each common value where the values are integers
+// or pairs and the input is a SQLite file, else by a scan. A row whose key (computed as the
+// Collector computed it, KeyOf) is one of the common values gives a 64-bit hash of the whole row:
+// its values after affinity (generated columns left out: a dump may not hold them), in the
+// order of the columns' lowercase names, so two inputs that
+// declare the columns in another order still agree. A common value is identical when A's rows and
+// B's rows under it hash alike.
+
+#include "check/rows.h"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+#include <utility>
+
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// A common value and the hash of a row that has it.
+using Found = std::pair<KeyId, uint64_t>;
+
+class RowHasher : public SourceVisitor {
+ public:
+  RowHasher(int input, RowTargets& targets) : input_(input), targets_(targets) {}
+
+  std::vector<int> OnTable(const Table& table) override {
+    const auto it = targets_.find(table.name);
+    current_ = it == targets_.end() ? nullptr : &it->second;
+    if (current_ == nullptr) return {};
+    std::vector<int> all;
+    by_name_.clear();
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      all.push_back(static_cast<int>(i));
+      if (!table.columns[i].generated) by_name_.push_back(static_cast<int>(i));
+    }
+    std::sort(by_name_.begin(), by_name_.end(), [&](int x, int y) {
+      return AsciiLower(table.columns[static_cast<std::size_t>(x)].name) <
+             AsciiLower(table.columns[static_cast<std::size_t>(y)].name);
+    });
+    // Each target's key, its cells pointing at its columns of this definition (by name).
+    keys_.clear();
+    usable_.clear();
+    for (const RowTarget& target : *current_) {
+      // What KeyOf reads of the key, without its (large) set.
+      const KeyState& collected = *target.key[input_];
+      KeyState key;
+      key.lower = collected.lower;
+      key.affinity = collected.affinity;
+      key.collation = collected.collation;
+      key.prefix = collected.prefix;
+      key.cell.resize(key.lower.size());
+      bool usable = true;
+      for (std::size_t j = 0; j < key.lower.size(); ++j) {
+        int found = -1;
+        for (std::size_t i = 0; i < table.columns.size() && found < 0; ++i) {
+          if (AsciiLower(table.columns[i].name) == key.lower[j]) found = static_cast<int>(i);
+        }
+        usable = usable && found >= 0;
+        key.cell[j] = found;
+      }
+      keys_.push_back(std::move(key));
+      usable_.push_back(usable);
+    }
+    found_[table.name].resize(current_->size());
+    affinity_.clear();
+    for (const Column& c : table.columns) affinity_.push_back(c.affinity);
+    return all;
+  }
+
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (current_ == nullptr) return;
+    std::vector<std::vector<Found>>& found = found_[table.name];
+    bool hashed = false;
+    uint64_t row = 0;
+    for (std::size_t t = 0; t < keys_.size(); ++t) {
+      if (!usable_[t]) continue;
+      int64_t integer = 0;
+      IntegerPair pair;
+      Hash128 hash;
+      KeyId id;
+      switch (KeyOf(keys_[t], cells, scratch_, integer, pair, hash)) {
+        case KeyKind::kNull:
+          continue;
+        case KeyKind::kInteger:
+          id = IdOfInteger(integer);
+          break;
+        case KeyKind::kPair:
+          id = IdOfPair(pair);
+          break;
+        case KeyKind::kHash:
+          id = IdOfHash(hash);
+          break;
+      }
+      const std::vector<KeyId>& common = (*current_)[t].common;
+      if (!std::binary_search(common.begin(), common.end(), id)) continue;
+      if (!hashed) {
+        row = RowHash(cells);
+        hashed = true;
+      }
+      found[t].emplace_back(id, row);
+    }
+  }
+
+  // By table, per target: the common values found and their rows' hashes.
+  std::map<std::string, std::vector<std::vector<Found>>>& found() { return found_; }
+
+ private:
+  uint64_t RowHash(std::span<const Cell> cells) {
+    scratch_.encoding.clear();
+    for (const int c : by_name_) {
+      const auto i = static_cast<std::size_t>(c);
+      AppendEncoding(ApplyAffinity(cells[i], affinity_[i], scratch_.buffer), scratch_.encoding);
+    }
+    return HashBytes(scratch_.encoding).lo;
+  }
+
+  const int input_;
+  RowTargets& targets_;
+  std::vector<RowTarget>* current_ = nullptr;  // the current table's targets
+  std::vector<KeyState> keys_;                 // per target of the current table
+  std::vector<bool> usable_;                   // per target: all its columns are here
+  std::vector<int> by_name_;
+  std::vector<Affinity> affinity_;
+  KeyScratch scratch_;
+  std::map<std::string, std::vector<std::vector<Found>>> found_;
+};
+
+// The values of `common` whose rows in `a` and `b` are the same rows.
+std::vector<KeyId> Identical(std::vector<Found>& a, std::vector<Found>& b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  b.erase(std::unique(b.begin(), b.end()), b.end());
+  std::vector<KeyId> identical;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (i->first < j->first) {
+      ++i;
+    } else if (j->first < i->first) {
+      ++j;
+    } else {
+      // The rows under one value on each side (one, unless the key was not unique there).
+      const KeyId id = i->first;
+      bool same = true;
+      for (; i != a.end() && j != b.end() && i->first == id && j->first == id; ++i, ++j) {
+        same = same && i->second == j->second;
+      }
+      same = same && (i == a.end() || i->first != id) && (j == b.end() || j->first != id);
+      while (i != a.end() && i->first == id) ++i;
+      while (j != b.end() && j->first == id) ++j;
+      if (same) identical.push_back(id);
+    }
+  }
+  return identical;
+}
+
+// Fills `hasher` from input `input`: a table whose common values are all integers and pairs
+// by an indexed lookup of each value, when the source can look rows up (a SQLite file: the
+// cost is that of the overlap, not of the table); any other table by a scan.
+void Gather(int input, Source& source, RowHasher& hasher, const RowTargets& targets) {
+  std::vector<std::string> scan;
+  for (const auto& [name, list] : targets) {
+    bool integers = true;
+    for (const RowTarget& target : list) {
+      for (const KeyId& id : target.common) integers = integers && id.kind != KeyId::Kind::kHash;
+    }
+    bool looked_up = integers;
+    for (std::size_t t = 0; looked_up && t < list.size(); ++t) {
+      std::vector<std::vector<int64_t>> tuples;
+      for (const KeyId& id : list[t].common) {
+        const auto lo = static_cast<int64_t>(id.bits.lo);
+        if (id.kind == KeyId::Kind::kInteger) {
+          tuples.push_back({lo});
+        } else {
+          tuples.push_back({static_cast<int64_t>(id.bits.hi), lo});
+        }
+      }
+      looked_up = source.LookUp(hasher, name, list[t].key[input]->names, tuples);
+    }
+    if (!looked_up) scan.push_back(name);
+  }
+  if (!scan.empty()) source.Scan(hasher, scan);
+}
+
+}  // namespace
+
+KeyId IdOfInteger(int64_t value) {
+  return KeyId{KeyId::Kind::kInteger, Hash128{0, static_cast<uint64_t>(value)}};
+}
+
+KeyId IdOfPair(const IntegerPair& pair) {
+  return KeyId{KeyId::Kind::kPair,
+               Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)}};
+}
+
+KeyId IdOfHash(const Hash128& hash) { return KeyId{KeyId::Kind::kHash, hash}; }
+
+KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple) {
+  const auto integer = [](const OwnedValue& v) { return v.tag == Value::Tag::kInteger; };
+  if (tuple.size() == 1 && integer(tuple[0])) return IdOfInteger(tuple[0].integer);
+  if (tuple.size() == 2 && integer(tuple[0]) && integer(tuple[1])) {
+    return IdOfPair(IntegerPair{tuple[0].integer, tuple[1].integer});
+  }
+  return IdOfHash(HashOfValues(key, tuple));
+}
+
+void CompareRows(Source& a, Source& b, RowTargets& targets) {
+  if (targets.empty()) return;
+  RowHasher hashers[2] = {RowHasher(0, targets), RowHasher(1, targets)};
+  std::exception_ptr errors[2];
+  std::thread thread_b([&] {
+    try {
+      Gather(1, b, hashers[1], targets);
+    } catch (...) {
+      errors[1] = std::current_exception();
+    }
+  });
+  try {
+    Gather(0, a, hashers[0], targets);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  thread_b.join();
+  if (errors[0]) std::rethrow_exception(errors[0]);
+  if (errors[1]) std::rethrow_exception(errors[1]);
+  for (auto& [name, list] : targets) {
+    auto& in_a = hashers[0].found()[name];
+    auto& in_b = hashers[1].found()[name];
+    in_a.resize(list.size());
+    in_b.resize(list.size());
+    for (std::size_t t = 0; t < list.size(); ++t) list[t].identical = Identical(in_a[t], in_b[t]);
+  }
+}
+
+}  // namespace steadyflake::mergecheck

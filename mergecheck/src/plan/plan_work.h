@@ -1,0 +1,75 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal types and functions that may change between releases.
+//
+// What the phases of MakePlan (plan.cpp) hand each other: the facts the check's collections
+// give beyond the report, each overlapping key's conflicts sorted by what the plan does with
+// them, and the values each remapped key gives up.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_PLAN_PLAN_WORK_H_
+#define STEADYFLAKE_MERGECHECK_SRC_PLAN_PLAN_WORK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "steadyflake/mergecheck/mergecheck.h"
+
+namespace steadyflake::mergecheck {
+
+// What the plan needs of one single-column key beyond its KeyReport.
+struct KeyFacts {
+  int64_t max_a = std::numeric_limits<int64_t>::min();  // largest integer value in A
+  int64_t max_b = std::numeric_limits<int64_t>::min();
+  std::string type_a;  // the column's declared type in A
+  std::string type_b;
+};
+
+// A single-column FOREIGN KEY of B: the table and column as declared, the referenced ones
+// lowercase; an empty ref_column is the referenced table's primary key.
+struct ForeignKeyRef {
+  std::string table;
+  std::string column;
+  std::string ref_table;
+  std::string ref_column;
+};
+
+// What the check's collections say beyond the report (CollectPlanFacts, plan.cpp).
+struct PlanFacts {
+  std::map<std::size_t, KeyFacts> keys;    // by index into Report::keys
+  std::map<uint64_t, uint64_t> b_servers;  // B's server ids by count of IDs
+  std::vector<ForeignKeyRef> b_foreign_keys;
+};
+
+// The conflicts of one overlapping key, by what the plan does with them.
+struct KeyWork {
+  enum Kind { kRemap, kRename, kOther };
+  Kind kind = kOther;  // a single-column integer key that refers to none, a text key, the rest
+  std::vector<std::size_t> differing;  // indexes into KeyReport::conflicts
+  std::vector<std::size_t> identical;  // rows identical in A and B: dropped from B
+};
+using Work = std::map<std::size_t, KeyWork>;  // by index into Report::keys
+
+// The keys (indexes into Report::keys) a column (table, column) refers to.
+using Refers = std::function<std::vector<std::size_t>(const std::string&, const std::string&)>;
+// The old values of each remapped key, ascending.
+using Remapped = std::map<std::size_t, std::vector<int64_t>>;
+
+// `v` as an int64, or nullopt (not an integer, or above INT64_MAX).
+std::optional<int64_t> Int64Of(const ReportValue& v);
+
+// "table (column, ...)", for messages.
+std::string KeyName(const KeyReport& k);
+
+// The old values of each remapped key of `work`: integers a remap can give.
+Remapped RemappedValues(const Report& report, const Work& work);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_PLAN_PLAN_WORK_H_

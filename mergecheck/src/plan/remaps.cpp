@@ -1,0 +1,139 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// PlanRemaps (remaps.h): per integer key, fresh IDs when B's values are steadyflake IDs in a
+// 64-bit column, else an offset that moves B's values above the largest of A and B, if the
+// column's type holds the result; then the key's references follow it, but an ambiguous one
+// (its values lie among several remapped keys') is unresolved, once per column.
+
+#include "plan/remaps.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// The largest value a MySQL integer column of `declared` type holds (SQLite's hold int64).
+int64_t IntegerTypeMax(const std::string& declared, bool mysql) {
+  if (!mysql) return std::numeric_limits<int64_t>::max();
+  const std::string t = AsciiLower(declared);
+  const bool is_unsigned = t.find("unsigned") != std::string::npos;
+  int bits = 32;
+  if (t.find("bigint") != std::string::npos) return std::numeric_limits<int64_t>::max();
+  if (t.find("mediumint") != std::string::npos) {
+    bits = 24;
+  } else if (t.find("smallint") != std::string::npos) {
+    bits = 16;
+  } else if (t.find("tinyint") != std::string::npos) {
+    bits = 8;
+  }
+  return is_unsigned ? (int64_t{1} << bits) - 1 : (int64_t{1} << (bits - 1)) - 1;
+}
+
+void FreshIds(const KeyReport& k, const std::vector<int64_t>& olds, const PlanOptions& options,
+              Plan::Remap& remap) {
+  if (!options.next_id) {
+    throw Error(Error::Code::kInvalidArgument,
+                KeyName(k) + " needs fresh IDs, and no generator was given");
+  }
+  remap.method = "fresh IDs";
+  remap.reason = "steadyflake IDs (" + GroupThousands(k.ids_b) + " of " +
+                 GroupThousands(k.ids_b + k.legacy_b) + " values of B): fresh IDs of server " +
+                 std::to_string(options.server_id);
+  for (const int64_t old : olds) remap.values.emplace_back(old, options.next_id());
+}
+
+// False, with an Unresolved in `plan`, when the offset would take a value past `type_max`.
+bool Offset(const KeyReport& k, const std::vector<int64_t>& olds, const KeyFacts& f,
+            int64_t type_max, bool ids, Plan::Remap& remap, Plan& plan) {
+  const int64_t top = std::max(f.max_a, f.max_b);
+  int64_t offset = 0;
+  int64_t last = 0;
+  const bool overflow = __builtin_sub_overflow(top, olds.front(), &offset) ||
+                        __builtin_add_overflow(offset, 1, &offset) ||
+                        __builtin_add_overflow(olds.back(), offset, &last);
+  const std::string type = f.type_b.empty() ? std::string("its type") : f.type_b;
+  remap.method = "offset";
+  remap.reason =
+      std::string(ids ? "IDs in a narrow column (" + type + ")" : "legacy values in " + type) +
+      ": moved above the largest value of A and B, " + std::to_string(top);
+  if (overflow || last > type_max) {
+    plan.unresolved.push_back({k.table,
+                               k.columns,
+                               {},
+                               "an offset above the largest value (" + std::to_string(top) +
+                                   ") takes " + std::to_string(olds.size()) + " values past " +
+                                   type + "'s largest, " + std::to_string(type_max) +
+                                   "; widen the column in both shards first"});
+    return false;
+  }
+  remap.offset = offset;
+  for (const int64_t old : olds) remap.values.emplace_back(old, old + remap.offset);
+  return true;
+}
+
+// The key's references follow the remap; an ambiguous one is listed unresolved once per column.
+void FollowReferences(const KeyReport& k, std::set<std::pair<std::string, std::string>>& ambiguous,
+                      Plan::Remap& remap, Plan& plan) {
+  for (const ReferenceReport& r : k.references) {
+    if (r.also.empty()) {
+      remap.references.push_back(r);
+    } else if (ambiguous.insert({r.table, r.column}).second) {
+      std::string keys = k.table + "." + k.columns[0];
+      for (const std::string& other : r.also) keys += ", " + other;
+      plan.unresolved.push_back({r.table,
+                                 {r.column},
+                                 {},
+                                 "its values all lie among those of several remapped keys (" +
+                                     keys +
+                                     "), so it is not rewritten; name the one it refers "
+                                     "to with a --refs line '" +
+                                     r.table + "." + r.column + " -> TABLE.COLUMN'"});
+    }
+  }
+}
+
+}  // namespace
+
+void PlanRemaps(const Report& report, const Work& work, const PlanFacts& facts, bool mysql,
+                const PlanOptions& options, Remapped& remapped, Plan& plan) {
+  std::set<std::pair<std::string, std::string>> ambiguous;  // inferred columns listed once
+  for (const auto& [i, w] : work) {
+    if (w.kind != KeyWork::kRemap || w.differing.empty()) continue;
+    const KeyReport& k = report.keys[i];
+    Plan::Remap remap;
+    remap.table = k.table;
+    remap.column = k.columns[0];
+    for (const std::size_t c : w.differing) {
+      if (!Int64Of(k.conflicts[c][0])) {
+        plan.unresolved.push_back(
+            {k.table, k.columns, k.conflicts[c], "not an integer a remap can give"});
+      }
+    }
+    const std::vector<int64_t>& olds = remapped[i];
+    if (olds.empty()) continue;
+    const KeyFacts& f = facts.keys.at(i);
+    const int64_t type_max =
+        std::min(IntegerTypeMax(f.type_a, mysql), IntegerTypeMax(f.type_b, mysql));
+    const bool ids = k.ids_b > 0 && k.ids_b >= k.legacy_b;
+    if (type_max == std::numeric_limits<int64_t>::max() && ids) {
+      FreshIds(k, olds, options, remap);
+    } else if (!Offset(k, olds, f, type_max, ids, remap, plan)) {
+      remapped.erase(i);
+      continue;
+    }
+    FollowReferences(k, ambiguous, remap, plan);
+    plan.remaps.push_back(std::move(remap));
+  }
+}
+
+}  // namespace steadyflake::mergecheck

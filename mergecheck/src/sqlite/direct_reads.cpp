@@ -1,0 +1,75 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "sqlite/direct_reads.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sqlite/page_file.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// Runs `walk` (a pass's walk of its b-tree; returns the pages it visited), turning a damaged
+// page into the error that names it and the b-tree's owner.
+template <typename Walk>
+uint64_t Walking(const Pass& pass, const SqliteFile& file, Walk&& walk) {
+  try {
+    return walk();
+  } catch (const DamagedPage& corrupt) {
+    file.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), pass.structure->owner});
+  }
+}
+
+}  // namespace
+
+void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to) {
+  std::vector<Cell> cells(to.width);
+  for (const int i : pass.present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
+  uint64_t unpublished = 0;
+  const uint64_t start = direct.bytes_read();
+  const uint64_t pages = Walking(pass, to.file, [&] {
+    return direct.Walk(pass.structure->root, [&](int64_t rowid) {
+      for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
+      to.visitor.OnRow(to.table, cells, static_cast<uint64_t>(rowid));
+      to.progress.CountRow(unpublished, direct, start);
+    });
+  });
+  to.progress.FinishPass(unpublished, pages, direct.page_size());
+}
+
+void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to) {
+  std::vector<Cell> cells(to.width);
+  // A REAL column stores an integral value as an integer; SQLite gives it back as a REAL.
+  std::vector<bool> real(pass.fields.size());
+  for (std::size_t i = 0; i < real.size(); ++i) {
+    const int column = pass.structure->fields[static_cast<std::size_t>(pass.fields[i])];
+    real[i] = to.table.columns[static_cast<std::size_t>(column)].affinity == Affinity::kReal;
+  }
+  std::vector<std::array<char, 32>> real_text(real.size());
+  uint64_t unpublished = 0;
+  uint64_t ordinal = 0;
+  const uint64_t start = direct.bytes_read();
+  const uint64_t pages = Walking(pass, to.file, [&] {
+    return direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
+      for (std::size_t i = 0; i < record.size(); ++i) {
+        Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
+        cell = record[i];
+        if (real[i] && cell.type == Cell::Type::kInteger) {
+          cell.type = Cell::Type::kReal;
+          cell.real = static_cast<double>(cell.integer);
+          cell.bytes = RealLiteral(cell.real, real_text[i]);
+        }
+      }
+      to.visitor.OnRow(to.table, cells, ordinal++);
+      to.progress.CountRow(unpublished, direct, start);
+    });
+  });
+  to.progress.FinishPass(unpublished, pages, direct.page_size());
+}
+
+}  // namespace steadyflake::mergecheck

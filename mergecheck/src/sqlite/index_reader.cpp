@@ -1,0 +1,130 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// IndexReader's record decoding (file format 2.1): a header of serial types, then the fields.
+
+#include "sqlite/index_reader.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+using page_file_internal::Get32;
+using page_file_internal::GetVarint;
+
+// The bytes a field of serial type `type` takes in the record body.
+uint64_t FieldSize(uint64_t type) {
+  static constexpr uint8_t kSizes[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+  return type < 12 ? kSizes[type] : (type - 12) / 2;
+}
+
+int64_t BigEndian(const unsigned char* p, uint64_t size) {
+  // Sign-extend from the first byte, then shift the rest in.
+  auto v = static_cast<int64_t>(static_cast<int8_t>(p[0]));
+  for (uint64_t i = 1; i < size; ++i) {
+    v = static_cast<int64_t>(static_cast<uint64_t>(v) << 8 | p[i]);
+  }
+  return v;
+}
+
+}  // namespace
+
+const unsigned char* IndexReader::Assemble(uint32_t page, const unsigned char* start,
+                                           uint64_t local, uint64_t size, uint32_t first) {
+  const uint32_t usable = pages_.file().usable();
+  if (size > uint64_t{pages_.file().pages()} * usable) {
+    Fail(page, "a cell's payload is larger than the file");
+  }
+  // Grown page by page, so a crafted size costs no more memory than the chain really holds.
+  payload_.assign(start, start + local);
+  uint32_t next = first;
+  uint64_t chain = 0;
+  while (payload_.size() < size) {
+    if (next == 0) Fail(page, "a cell's overflow chain ends before its payload");
+    if (++chain > pages_.file().pages()) Fail(page, "a cell's payload is larger than the file");
+    const unsigned char* data = overflow_.Page(next);
+    const uint64_t n = std::min<uint64_t>(size - payload_.size(), usable - 4);
+    payload_.insert(payload_.end(), data + 4, data + 4 + n);
+    next = Get32(data);
+  }
+  return payload_.data();
+}
+
+void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigned char* end,
+                         std::span<const int> fields) {
+  uint64_t size = 0;
+  const int n = GetVarint(cell, end, size);
+  if (n == 0) Fail(page, "a cell is cut off");
+  const unsigned char* start = cell + n;
+  const uint64_t local = page_file_internal::LocalPayload(size, true, pages_.file().usable());
+  if (local > static_cast<uint64_t>(end - start) ||
+      (local < size && local + 4 > static_cast<uint64_t>(end - start))) {
+    Fail(page, "a cell lies outside the page");
+  }
+  const unsigned char* record =
+      local == size ? start : Assemble(page, start, local, size, Get32(start + local));
+  const unsigned char* const record_end = record + size;
+  // The header: its size, then one serial type per field; read up to the last field wanted.
+  uint64_t header_size = 0;
+  int m = GetVarint(record, record_end, header_size);
+  if (m == 0 || header_size > size || header_size < static_cast<uint64_t>(m)) {
+    Fail(page, "a record's header is larger than its payload");
+  }
+  record_.clear();
+  uint64_t offset = header_size;
+  const unsigned char* const header_end = record + header_size;
+  for (const unsigned char* p = record + m; p < header_end && record_.size() <= last_field_;) {
+    uint64_t type = *p;
+    if (type < 0x80) {
+      ++p;  // a one-byte varint: every serial type but long text and blobs
+    } else {
+      m = GetVarint(p, header_end, type);
+      if (m == 0) Fail(page, "a record's header is damaged");
+      p += m;
+    }
+    if (type == 10 || type == 11) Fail(page, "a record's header is damaged");
+    // Checked field by field: a sum checked once could wrap around 2^64.
+    if (FieldSize(type) > size - offset) Fail(page, "a record's fields run past its payload");
+    record_.push_back(Field{type, offset});
+    offset += FieldSize(type);
+  }
+
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    Cell& out = cells_[i];
+    const auto index = static_cast<std::size_t>(fields[i]);
+    if (index >= record_.size()) {
+      out.type = Cell::Type::kNull;
+      continue;
+    }
+    const Field& field = record_[index];
+    const unsigned char* p = record + field.offset;
+    switch (field.type) {
+      case 0:
+        out.type = Cell::Type::kNull;
+        break;
+      case 7: {
+        uint64_t bits = static_cast<uint64_t>(BigEndian(p, 8));
+        std::memcpy(&out.real, &bits, sizeof bits);
+        out.type = Cell::Type::kReal;
+        out.bytes = RealLiteral(out.real, reals_[i]);
+        break;
+      }
+      case 8:
+      case 9:
+        out.type = Cell::Type::kInteger;
+        out.integer = static_cast<int64_t>(field.type - 8);
+        break;
+      default:
+        if (field.type < 7) {
+          out.type = Cell::Type::kInteger;
+          out.integer = BigEndian(p, FieldSize(field.type));
+        } else {
+          out.type = field.type % 2 == 0 ? Cell::Type::kBlob : Cell::Type::kText;
+          out.bytes = std::string_view(reinterpret_cast<const char*>(p), FieldSize(field.type));
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,154 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// The records of an index b-tree (an index, or a WITHOUT ROWID table) read straight from its
+// pages (https://www.sqlite.org/fileformat.html 1.6 and 2.1): the key columns of a table come
+// from its smallest index holding them, without stepping SQLite's virtual machine through every
+// row. SqliteSource uses it under the same conditions as RowidReader (rowid_reader.h), and only
+// for UTF-8 databases.
+//
+// Records come out in the index's order (a sorted index gives sorted keys, which the key sets
+// then need not sort), each field decoded as the Cell SQLite would return for it. Invariants it
+// checks, throwing DamagedPage naming the page: 1. every page number is within the file; 2. a
+// page is an interior (0x02) or leaf (0x0a) index b-tree page; 3. cell pointers, cells and
+// records lie within their page and payload; 4. an overflow chain is as long as its payload
+// says; 5. the tree is at most kMaxDepth deep and visits no more pages than the file holds.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
+#define STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "source/source.h"
+#include "sqlite/page_file.h"
+
+namespace steadyflake::mergecheck {
+
+class IndexReader {
+ public:
+  static constexpr int kMaxDepth = 64;
+
+  explicit IndexReader(const PageFile& file) : pages_(file), overflow_(file) {}
+
+  // Calls on_record(std::span<const Cell> cells) for every record of the index b-tree rooted at
+  // `root`: cells[i] is field fields[i] of the record (kNull when the record has fewer fields).
+  // Text and blobs point into the page or the reader's buffers, valid during the call. Returns
+  // the number of pages visited. Throws DamagedPage.
+  template <typename OnRecord>
+  uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record);
+
+  uint32_t page_size() const { return pages_.file().page_size(); }
+  // Bytes read from the file so far by this reader (all its walks), for progress.
+  uint64_t bytes_read() const { return pages_.bytes_read() + overflow_.bytes_read(); }
+
+ private:
+  struct Field {
+    uint64_t type;    // the serial type
+    uint64_t offset;  // of its bytes, from the start of the record
+  };
+
+  [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }
+
+  // Decodes `fields` of the record whose payload starts at `cell` (its payload-size varint) on
+  // page `page`, which ends at `end`, into cells_.
+  void Decode(uint32_t page, const unsigned char* cell, const unsigned char* end,
+              std::span<const int> fields);
+  // The payload of `size` bytes whose first `local` are at `start` and the rest in the overflow
+  // chain from page `first`, assembled in payload_.
+  const unsigned char* Assemble(uint32_t page, const unsigned char* start, uint64_t local,
+                                uint64_t size, uint32_t first);
+
+  PageReader pages_;
+  PageReader overflow_;  // overflow pages, so they do not break the runs of b-tree pages
+  std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
+  std::vector<unsigned char> payload_;
+  std::vector<Field> record_;   // the fields of the record, up to last_field_
+  std::size_t last_field_ = 0;  // the last of the fields wanted
+  std::vector<Cell> cells_;
+  std::vector<std::array<char, 32>> reals_;  // a REAL's text (Cell::bytes), per field
+};
+
+template <typename OnRecord>
+uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record) {
+  using page_file_internal::Get16;
+  using page_file_internal::Get32;
+  struct Frame {
+    uint32_t page;
+    uint32_t child;  // the child being visited: cell index, or ncells for the right-most one
+  };
+  Frame stack[kMaxDepth];
+  int depth = 0;
+  uint64_t pages = 0;
+  uint32_t page = root;
+  const uint32_t usable = pages_.file().usable();
+  const uint32_t page_size = pages_.file().page_size();
+  cells_.resize(fields.size());
+  reals_.resize(fields.size());
+  last_field_ = 0;
+  for (const int f : fields) last_field_ = std::max(last_field_, static_cast<std::size_t>(f));
+  // The page of frame `d` (a copy) and its header, cell count and cell `i`'s offset.
+  const auto base_of = [&](int d) { return interior_[static_cast<std::size_t>(d)].data(); };
+  const auto header_of = [&](int d) { return base_of(d) + (stack[d].page == 1 ? 100 : 0); };
+  const auto child_of = [&](int d, uint32_t i) {
+    const unsigned char* h = header_of(d);
+    return i < Get16(h + 3) ? Get32(base_of(d) + Get16(h + 12 + 2 * i)) : Get32(h + 8);
+  };
+  for (;;) {
+    // Descend into `page`.
+    const unsigned char* base = pages_.Page(page);
+    const unsigned char* header = base + (page == 1 ? 100 : 0);
+    const unsigned char* const end = base + usable;
+    if (++pages > pages_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");
+    const bool leaf = header[0] == 0x0a;
+    if (!leaf && header[0] != 0x02) Fail(page, "it is not an index b-tree page");
+    const uint32_t cells = Get16(header + 3);
+    const unsigned char* pointers = header + (leaf ? 8 : 12);
+    if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");
+    for (uint32_t i = 0; i < cells; ++i) {
+      const uint32_t offset = Get16(pointers + 2 * i);
+      // An interior cell is a 4-byte left child, then a payload like a leaf cell's.
+      if (offset < (leaf ? 8u : 12u) || offset + (leaf ? 0u : 4u) >= usable) {
+        Fail(page, "a cell lies outside the page");
+      }
+      if (leaf) {
+        Decode(page, base + offset, end, fields);
+        on_record(std::span<const Cell>(cells_));
+      }
+    }
+    if (!leaf) {
+      // In order: each child's subtree, then the record of the cell that points to it.
+      if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
+      if (interior_.size() <= static_cast<std::size_t>(depth)) interior_.emplace_back(page_size);
+      std::memcpy(interior_[static_cast<std::size_t>(depth)].data(), base, page_size);
+      stack[depth] = Frame{page, 0};
+      page = child_of(depth++, 0);
+      continue;
+    }
+    // Climb: after child i of an interior page comes its cell i's record, then child i + 1.
+    for (;;) {
+      if (depth == 0) return pages;
+      Frame& top = stack[depth - 1];
+      const uint32_t count = Get16(header_of(depth - 1) + 3);
+      if (top.child < count) {
+        const unsigned char* pbase = base_of(depth - 1);
+        Decode(top.page, pbase + Get16(header_of(depth - 1) + 12 + 2 * top.child) + 4,
+               pbase + usable, fields);
+        on_record(std::span<const Cell>(cells_));
+        page = child_of(depth - 1, ++top.child);
+        break;
+      }
+      --depth;
+    }
+  }
+}
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_

@@ -1,0 +1,121 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal classes that may change between releases.
+//
+// A SQLite database file read page by page with pread(2), for the readers that bypass SQLite
+// (RowidReader, CheckBtrees). It is never memory-mapped: a file truncated under a map turns
+// the next read into SIGBUS, while a short pread is an error the caller can report
+// (https://www.sqlite.org/fileformat.html 1.3 for the header fields used).
+//
+// The file descriptor is borrowed, not owned: closing any descriptor of a file releases every
+// POSIX lock this process holds on it, SQLite's shared lock included, so the owner (the SQLite
+// reader) keeps one descriptor open until its SQLite connection is closed.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_PAGE_FILE_H_
+#define STEADYFLAKE_MERGECHECK_SRC_SQLITE_PAGE_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace steadyflake::mergecheck {
+
+// A damaged page: what() says how, page() which page (0: the file as a whole).
+class DamagedPage : public std::runtime_error {
+ public:
+  DamagedPage(uint32_t page, const std::string& what) : std::runtime_error(what), page_(page) {}
+  uint32_t page() const noexcept { return page_; }
+
+ private:
+  uint32_t page_;
+};
+
+class PageFile {
+ public:
+  // Reads the header of the database open as `fd` and its size now. Throws DamagedPage{0, why}
+  // if it is shorter than a header or the header gives no valid page size.
+  explicit PageFile(int fd);
+
+  // Copies pages [first, first + count) into `out` (count * page_size() bytes). Throws
+  // DamagedPage naming `first` if any of them lies beyond the end of the file as it was
+  // measured, or the file is shorter now (truncated since).
+  void Read(uint32_t first, uint32_t count, unsigned char* out) const;
+
+  uint32_t page_size() const { return page_size_; }
+  uint32_t usable() const { return usable_; }  // page size minus each page's reserved bytes
+  uint32_t pages() const { return pages_; }
+  // The header's text encoding: 1 UTF-8, 2 UTF-16le, 3 UTF-16be (0 in a database still empty).
+  uint32_t text_encoding() const { return text_encoding_; }
+
+ private:
+  int fd_;
+  uint32_t page_size_ = 0;
+  uint32_t usable_ = 0;
+  uint32_t pages_ = 0;
+  uint32_t text_encoding_ = 0;
+};
+
+// Pages of a PageFile one at a time, read ahead in runs when they are asked for in order (the
+// leaves of a table written in key order, or VACUUMed, lie in order in the file).
+class PageReader {
+ public:
+  explicit PageReader(const PageFile& file);
+
+  // Page `number`'s bytes, valid until the next call. Throws DamagedPage.
+  const unsigned char* Page(uint32_t number);
+
+  const PageFile& file() const { return file_; }
+  // Bytes read from the file so far (whole runs, read-ahead included), for progress.
+  uint64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  const PageFile& file_;
+  uint64_t bytes_read_ = 0;
+  uint32_t window_pages_;  // pages read at once in a run
+  uint32_t first_ = 0;     // the first page in buffer_ (0: none)
+  uint32_t count_ = 0;     // pages in buffer_
+  uint32_t last_ = 0;      // the page asked for last
+  std::vector<unsigned char> buffer_;
+};
+
+namespace page_file_internal {
+
+// SQLite's varint at p (at most 9 bytes, all before end); returns its length, 0 if cut off.
+inline int GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& value) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (p + i >= end) return 0;
+    v = (v << 7) | (p[i] & 0x7f);
+    if ((p[i] & 0x80) == 0) {
+      value = v;
+      return i + 1;
+    }
+  }
+  if (p + 8 >= end) return 0;
+  value = (v << 8) | p[8];
+  return 9;
+}
+
+inline uint32_t Get16(const unsigned char* p) { return uint32_t{p[0]} << 8 | p[1]; }
+inline uint32_t Get32(const unsigned char* p) {
+  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
+}
+
+// The bytes of a cell's payload of `payload` bytes that are stored on its b-tree page itself,
+// for pages of `usable` bytes (file format 1.6); the rest is in overflow pages.
+inline uint64_t LocalPayload(uint64_t payload, bool index, uint64_t usable) {
+  const uint64_t max_local = index ? (usable - 12) * 64 / 255 - 23 : usable - 35;
+  if (payload <= max_local) return payload;
+  const uint64_t min_local = (usable - 12) * 32 / 255 - 23;
+  const uint64_t k = min_local + (payload - min_local) % (usable - 4);
+  return k <= max_local ? k : min_local;
+}
+
+}  // namespace page_file_internal
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_SQLITE_PAGE_FILE_H_

@@ -1,0 +1,130 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// The rowids of a SQLite rowid table read straight from its b-tree pages
+// (https://www.sqlite.org/fileformat.html 1.6): about ten times faster than stepping
+// `SELECT rowid` through SQLite, which is what lets the checker beat SQLite's own join.
+// SqliteSource uses it only while it holds SQLite's read lock on a file that alone holds the
+// database (a rollback-journal database, or a WAL database whose log is empty), and only for
+// tables whose wanted columns are at most the INTEGER PRIMARY KEY (the rowid).
+//
+// Invariants it checks on every page, throwing DamagedPage naming the page:
+// 1. every page number is within the file; 2. a page is an interior (0x05) or leaf (0x0d)
+// table b-tree page; 3. its cell pointers and cells lie within its usable bytes; 4. the tree is
+// at most kMaxDepth deep and visits no more pages than the file holds (a loop); 5. rowids come
+// out strictly ascending.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_ROWID_READER_H_
+#define STEADYFLAKE_MERGECHECK_SRC_SQLITE_ROWID_READER_H_
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "sqlite/page_file.h"
+
+namespace steadyflake::mergecheck {
+
+class RowidReader {
+ public:
+  static constexpr int kMaxDepth = 64;
+
+  explicit RowidReader(const PageFile& file) : reader_(file) {}
+
+  // Calls on_rowid(rowid) for every row of the table b-tree rooted at `root`, ascending, and
+  // returns the number of pages visited. Throws DamagedPage.
+  template <typename OnRowid>
+  uint64_t Walk(uint32_t root, OnRowid&& on_rowid);
+
+  uint32_t page_size() const { return reader_.file().page_size(); }
+  // Bytes read from the file so far by this reader (all its walks), for progress.
+  uint64_t bytes_read() const { return reader_.bytes_read(); }
+
+ private:
+  [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }
+
+  PageReader reader_;
+  std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
+};
+
+template <typename OnRowid>
+uint64_t RowidReader::Walk(uint32_t root, OnRowid&& on_rowid) {
+  using page_file_internal::Get16;
+  using page_file_internal::Get32;
+  using page_file_internal::GetVarint;
+  struct Frame {
+    uint32_t page;
+    uint32_t next;  // the next child to visit: cell index, or ncells for the right-most pointer
+  };
+  Frame stack[kMaxDepth];
+  int depth = 0;
+  uint64_t pages = 0;
+  bool any = false;
+  int64_t last = 0;
+  uint32_t page = root;
+  const uint32_t usable = reader_.file().usable();
+  const uint32_t page_size = reader_.file().page_size();
+  for (;;) {
+    // Descend into `page`.
+    const unsigned char* base = reader_.Page(page);
+    const unsigned char* header = base + (page == 1 ? 100 : 0);
+    const unsigned char* const end = base + usable;
+    // A sound tree visits each page once: more visits than pages is a loop.
+    if (++pages > reader_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");
+    if (header[0] == 0x0d) {
+      const uint32_t cells = Get16(header + 3);
+      const unsigned char* pointers = header + 8;
+      if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");
+      for (uint32_t i = 0; i < cells; ++i) {
+        const uint32_t offset = Get16(pointers + 2 * i);
+        const unsigned char* cell = base + offset;
+        if (offset < 8 || cell >= end) Fail(page, "a cell lies outside the page");
+        uint64_t payload = 0;
+        uint64_t rowid = 0;
+        const int n = GetVarint(cell, end, payload);
+        if (n == 0 || GetVarint(cell + n, end, rowid) == 0) Fail(page, "a cell is cut off");
+        const auto value = static_cast<int64_t>(rowid);
+        if (any && value <= last) Fail(page, "its rowids are out of order");
+        any = true;
+        last = value;
+        on_rowid(value);
+      }
+    } else if (header[0] == 0x05) {
+      if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
+      const uint32_t cells = Get16(header + 3);
+      if (header + 12 + 2 * cells > end) Fail(page, "its cell count is too large");
+      if (interior_.size() <= static_cast<std::size_t>(depth)) interior_.emplace_back(page_size);
+      std::memcpy(interior_[static_cast<std::size_t>(depth)].data(), base, page_size);
+      stack[depth++] = Frame{page, 0};
+    } else {
+      Fail(page, "it is not a table b-tree page");
+    }
+    // Find the next child to descend into, climbing up as interior pages run out.
+    for (;;) {
+      if (depth == 0) return pages;
+      Frame& top = stack[depth - 1];
+      const unsigned char* pbase = interior_[static_cast<std::size_t>(depth - 1)].data();
+      const unsigned char* pheader = pbase + (top.page == 1 ? 100 : 0);
+      const uint32_t cells = Get16(pheader + 3);
+      if (top.next < cells) {
+        const uint32_t offset = Get16(pheader + 12 + 2 * top.next);
+        if (offset < 12 || offset + 4 > usable) Fail(top.page, "a cell lies outside the page");
+        page = Get32(pbase + offset);
+        ++top.next;
+        break;
+      }
+      if (top.next == cells) {
+        page = Get32(pheader + 8);
+        ++top.next;
+        break;
+      }
+      --depth;
+    }
+  }
+}
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_SQLITE_ROWID_READER_H_

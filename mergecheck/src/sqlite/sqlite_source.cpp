@@ -1,0 +1,289 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The SQLite reader: schema from the database itself (sqlite_schema.h), rows straight from the
+// b-tree pages where it can (pass_plan.h, direct_reads.h), else by one SELECT of the wanted
+// columns per table (select_reader.h). This file holds the Source itself: transactions,
+// snapshots and the structure check.
+//
+// Trust (docs/merging.md "What a SQLite input is"): the file is opened as sqlite_file.h says.
+// Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
+// a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
+// every scan as at the start of the first, or the scan fails with "changed during the check".
+// The first scan also checks the structure of every b-tree page in the file (CheckBtrees, on a
+// thread beside the key scan), so damage in a page no key is read from is still found.
+//
+// Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
+// read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
+// columns the visitor needs together (a key) from the smallest b-tree that holds all of it, the
+// rowid table's own for the INTEGER PRIMARY KEY (RowidReader), else an index or a WITHOUT ROWID
+// table's own b-tree (IndexReader, UTF-8 databases only). A table with a group no b-tree holds
+// (a --key on columns no index covers), or a whole-row read, is one SELECT of its wanted
+// columns.
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "source/source.h"
+#include "sqlite/btree_check.h"
+#include "sqlite/direct_reads.h"
+#include "sqlite/index_reader.h"
+#include "sqlite/page_file.h"
+#include "sqlite/pass_plan.h"
+#include "sqlite/rowid_reader.h"
+#include "sqlite/scan_progress.h"
+#include "sqlite/select_reader.h"
+#include "sqlite/sqlite_file.h"
+#include "sqlite/sqlite_schema.h"
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+// The b-tree checker's thread: started beside the key scan, stopped and joined however the
+// scan ends.
+class BtreeCheckThread {
+ public:
+  BtreeCheckThread() = default;
+  BtreeCheckThread(const BtreeCheckThread&) = delete;
+  BtreeCheckThread& operator=(const BtreeCheckThread&) = delete;
+  ~BtreeCheckThread() {
+    stop_.store(true, std::memory_order_relaxed);
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void Start(const PageFile& file, const std::vector<Btree>& trees) {
+    thread_ = std::thread([this, &file, &trees] {
+      try {
+        damage_ = CheckBtrees(file, trees, stop_);
+      } catch (...) {
+        failure_ = std::current_exception();  // std::bad_alloc
+      }
+    });
+  }
+
+  // Waits for the check; the damage it found, if any.
+  std::optional<BtreeDamage> Finish() {
+    if (thread_.joinable()) thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+    return damage_;
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::optional<BtreeDamage> damage_;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
+
+// What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
+// direct readers over them, made on first use.
+struct DirectReaders {
+  std::optional<PageFile> pages;
+  std::optional<RowidReader> rowids;
+  std::optional<IndexReader> records;
+  bool utf8 = false;  // index records hold text as the database encodes it: UTF-8 only
+};
+
+class SqliteSource final : public Source {
+ public:
+  explicit SqliteSource(const std::string& path)
+      : path_(path), file_(path), schema_(file_), progress_(file_) {}
+
+  std::string format() const override { return "sqlite"; }
+
+  std::string reader() const override {
+    if (!pages_usable_) return "SQLite: its -wal log holds rows the database file does not";
+    if (tables_sql_ == 0 && tables_direct_ > 0) return "b-tree pages";
+    if (tables_direct_ == 0) return "SQLite";
+    std::string text = "b-tree pages (";
+    text.append(std::to_string(tables_direct_))
+        .append(tables_direct_ == 1 ? " table) and SQLite (" : " tables) and SQLite (")
+        .append(std::to_string(tables_sql_))
+        .append(tables_sql_ == 1 ? " table)" : " tables)");
+    return text;
+  }
+
+  bool LookUp(SourceVisitor& visitor, const std::string& name,
+              const std::vector<std::string>& columns,
+              const std::vector<std::vector<int64_t>>& tuples) override {
+    bool looked_up = false;
+    InTransaction([&] {
+      std::vector<Btree> trees;
+      for (const TableRef& ref : schema_.ReadSchema(trees)) {
+        if (ref.name != name) continue;
+        std::vector<Structure> structures;
+        const Table table = schema_.ReadTable(ref, structures);
+        Lookup lookup{KeyedColumns(table, structures, columns), &tuples};
+        if (lookup.columns.empty()) break;
+        SelectRows(file_, progress_, table, visitor.OnTable(table), visitor, &lookup);
+        looked_up = true;
+      }
+    });
+    return looked_up;
+  }
+
+  uint64_t bytes_read() const override { return progress_.bytes(); }
+  uint64_t rows_read() const override { return progress_.rows(); }
+  // The pages read are the progress through the file; each b-tree's pages are read once per
+  // pass, so a check reads about the file's size, plus the second pass over overlaps.
+  uint64_t file_read() const override { return bytes_read(); }
+  uint64_t file_size() const override {
+    struct stat st;
+    return ::fstat(file_.fd(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  }
+
+  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
+    progress_.Start();
+    tables_direct_ = tables_sql_ = 0;
+    InTransaction([&] { ScanInTransaction(visitor, only); });
+  }
+
+ private:
+  // Runs `read` in one read transaction. One content from the first scan's start to the end of
+  // this transaction, or no verdict: a file that changed is the error then, whatever `read`
+  // threw; the visitor's own exceptions pass through.
+  template <typename Read>
+  void InTransaction(Read&& read) {
+    file_.Exec("BEGIN");
+    std::exception_ptr failure;
+    try {
+      read();
+    } catch (const Error&) {
+      failure = std::current_exception();  // unless the file changed: that is the news then
+    } catch (...) {
+      sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;  // the visitor's own
+    }
+    sqlite3_exec(file_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+    if (first_state_.has_value() && file_.Observe() != *first_state_) file_.ThrowChanged();
+    if (failure) std::rethrow_exception(failure);
+  }
+
+  // The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
+  // b-tree is keyed by them: a lookup elsewhere is a whole scan per value. Else empty.
+  static std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
+                                       const std::vector<std::string>& columns) {
+    std::vector<int> found;
+    for (const std::string& column : columns) {
+      for (std::size_t i = 0; i < table.columns.size(); ++i) {
+        if (EqualsIgnoreCase(table.columns[i].name, column)) found.push_back(static_cast<int>(i));
+      }
+    }
+    const bool keyed = std::any_of(structures.begin(), structures.end(), [&](const Structure& st) {
+      if (st.fields.size() < found.size()) return false;
+      return std::is_permutation(found.begin(), found.end(), st.fields.begin());
+    });
+    if (found.size() != columns.size() || !keyed) return {};
+    return found;
+  }
+
+  void ScanInTransaction(SourceVisitor& visitor, const std::vector<std::string>& only) {
+    // A deferred BEGIN takes SQLite's read lock at its first read: the schema, here. From then
+    // on no writer changes what this connection reads, nor the file itself unless it is a WAL
+    // database with frames in its log.
+    std::vector<Btree> trees;
+    const std::vector<TableRef> refs = schema_.ReadSchema(trees);
+    const FileState state = file_.Observe();
+    if (!first_state_.has_value()) {
+      first_state_ = state;
+    } else if (state != *first_state_) {
+      file_.ThrowChanged();
+    }
+    const bool check_structure = !structure_checked_;
+    structure_checked_ = true;
+    DirectReaders direct = OpenPages();
+    BtreeCheckThread structure;
+    if (check_structure && direct.pages.has_value()) structure.Start(*direct.pages, trees);
+    for (const TableRef& ref : refs) {
+      std::vector<Structure> structures;
+      const Table table = schema_.ReadTable(ref, structures);
+      const std::vector<int> wanted = visitor.OnTable(table);
+      bool selected = only.empty();
+      for (const std::string& o : only) selected = selected || o == ref.name;
+      if (selected) ReadTable(table, wanted, structures, direct, visitor);
+    }
+    if (!check_structure) return;
+    if (direct.pages.has_value()) {
+      if (const std::optional<BtreeDamage> damage = structure.Finish()) file_.ThrowDamaged(*damage);
+    } else {
+      file_.QuickCheck(trees);
+    }
+  }
+
+  // The pages, when the file alone holds this transaction's snapshot.
+  DirectReaders OpenPages() {
+    DirectReaders direct;
+    pages_usable_ = file_.FileHoldsSnapshot();
+    if (pages_usable_) {
+      try {
+        direct.pages.emplace(file_.fd());
+      } catch (const DamagedPage&) {
+        // SQLite read the header a moment ago: leave the error to it.
+      }
+    }
+    direct.utf8 = direct.pages.has_value() && direct.pages->text_encoding() == 1;
+    return direct;
+  }
+
+  // The rows of one table: in passes over its b-trees where they hold every group the visitor
+  // needs, else by SELECT.
+  void ReadTable(const Table& table, const std::vector<int>& wanted,
+                 std::vector<Structure>& structures, DirectReaders& direct,
+                 SourceVisitor& visitor) {
+    std::vector<Pass> passes;
+    if (direct.pages.has_value() && !wanted.empty()) {
+      if (!direct.utf8) std::erase_if(structures, [](const Structure& st) { return !st.rowids; });
+      passes = PlanPasses(wanted, visitor.Groups(table), structures);
+    }
+    if (passes.empty()) {
+      SelectRows(file_, progress_, table, wanted, visitor);
+      ++tables_sql_;
+      return;
+    }
+    const DirectPassTarget to{visitor, table, wanted.size(), progress_, file_};
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const Pass& pass = passes[i];
+      visitor.OnPass(table, pass.present, i == 0);
+      if (pass.structure->rowids) {
+        if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
+        ReadRowids(*direct.rowids, pass, to);
+      } else {
+        if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
+        ReadRecords(*direct.records, pass, to);
+      }
+    }
+    ++tables_direct_;
+  }
+
+  const std::string path_;  // as given, for messages
+  SqliteFile file_;
+  SchemaReader schema_;
+  ScanProgress progress_;
+  std::optional<FileState> first_state_;  // at the start of the first scan
+  bool structure_checked_ = false;
+  // What the last scan read, for reader(): tables read from the pages and by SELECT, and
+  // whether the file alone held the snapshot (no -wal frames), which the pages need.
+  int tables_direct_ = 0;
+  int tables_sql_ = 0;
+  bool pages_usable_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Source> OpenSqliteSource(const std::string& path) {
+  return std::make_unique<SqliteSource>(path);
+}
+
+}  // namespace steadyflake::mergecheck
