@@ -54,8 +54,17 @@ run() {
 }
 expect_rc() { [[ "$RC" == "$1" ]] || fail "exit status $RC, expected $1"; }
 
-printf '# the owner column is not named after the player table\nitem.owner_id -> player.id\n' \
-  >"$T/refs"
+# The references the fixture declares no FOREIGN KEY for: found by name or inferred, each is a
+# proposal merge-plan never applies until the operator confirms it here.
+cat >"$T/refs" <<'REFS'
+# the owner column is not named after the player table
+item.owner_id -> player.id
+guild_member.player_id -> player.id
+mail.to_player -> player.id
+player_slot.player_id -> player.id
+player_slot.item_id -> item.id
+item.template_id -> item_template.id
+REFS
 
 # The tables in an order that satisfies the declared FOREIGN KEYs.
 TABLES="player guild guild_member item_template item mail player_slot"
@@ -124,7 +133,7 @@ check_plan_json() {
   [[ $(plan_json "sum(len(r['values']) for r in p['remaps'] if r['table']=='player')") == 260 ]] ||
     fail "plan.json: not 260 player remaps"
   [[ $(plan_json "[x['found'] for r in p['remaps'] if r['table']=='player' for x in r['references'] \
-        if x['table']=='mail'][0]") == inferred ]] || fail "plan.json: mail.to_player is not inferred"
+        if x['table']=='mail'][0]") == --refs ]] || fail "plan.json: mail.to_player not from --refs"
   [[ $(plan_json "[x['found'] for r in p['remaps'] if r['table']=='player' for x in r['references'] \
         if x['table']=='item'][0]") == --refs ]] || fail "plan.json: item.owner_id not from --refs"
   [[ $(plan_json "[r['method'] for r in p['remaps'] if r['table']=='item'][0]") == "fresh IDs" ]] ||
@@ -397,11 +406,24 @@ test_merge_plan_errors() {
   # whose player id only A has) and differs from A's row.
   cp "$T/b.db" "$T/b3.db"
   sqlite3 "$T/b3.db" "INSERT INTO player_slot VALUES(299, 1, NULL);"
-  run merge-plan "$T/a.db" "$T/b3.db" --out "$T/plan" --server-id 103 --state-dir "$T/state"
+  run merge-plan "$T/a.db" "$T/b3.db" --out "$T/plan" --server-id 103 --state-dir "$T/state" \
+    --refs "$T/refs"
   expect_rc 4
   grep -q "^UNRESOLVED player_slot (player_id, slot) = (299, 1): differs from A's row" "$T/out" ||
     fail "unresolved slot: $(grep UNRESOLVED "$T/out")"
   [[ -s "$T/plan/plan.json" && -s "$T/plan/rewrite-b.sql" ]] || fail "exit 4 wrote no plan"
+
+  # Unresolved (exit 4): without --refs, a reference found by name or inferred is a proposal:
+  # the player key it may refer to is held, not remapped, and the line that confirms it named.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --state-dir "$T/state"
+  expect_rc 4
+  plan_json "'\\n'.join(u['table'] + '.' + ','.join(u['columns']) + ': ' + u['reason'] \
+    for u in p['unresolved'])" >"$T/unresolved"
+  grep -q "^mail.to_player: may refer to player.id (found by inference .*--refs line 'mail.to_player -> player.id'" "$T/unresolved" ||
+    fail "proposal: $(head -5 "$T/unresolved")"
+  [[ $(grep -c "^player.id: not remapped while 4 unconfirmed references" "$T/unresolved") == 260 ]] ||
+    fail "held key: $(grep "^player.id" "$T/unresolved" | head -3)"
+  ! grep -q "^remap player " "$T/out" || fail "a key with unconfirmed references was remapped"
 }
 
 "test_$CASE"

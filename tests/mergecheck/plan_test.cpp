@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -46,7 +47,12 @@ PlanOptions Fixed() {
   PlanOptions options;
   options.server_id = 103;
   options.made_at = "2026-11-23T00:00:00Z";
-  options.check.references.push_back({"item", "owner_id", "player", "id"});
+  // The references the fixture declares no FOREIGN KEY for, confirmed as an operator would:
+  // found by name or inferred, they are proposals a plan never applies unconfirmed.
+  options.check.references = {
+      {"item", "owner_id", "player", "id"},     {"guild_member", "player_id", "player", "id"},
+      {"mail", "to_player", "player", "id"},    {"player_slot", "player_id", "player", "id"},
+      {"player_slot", "item_id", "item", "id"}, {"item", "template_id", "item_template", "id"}};
   auto next = std::make_shared<int64_t>(int64_t{1} << 60);
   options.next_id = [next] { return (*next)++; };
   return options;
@@ -74,9 +80,9 @@ TEST(Plan, DecidesEveryConflictOfTheFixture) {
   for (const ReferenceReport& r : player->references)
     refs.push_back(r.table + "." + r.column + " " + r.found);
   EXPECT_EQ(refs,
-            (std::vector<std::string>{"guild.leader_id foreign key", "guild_member.player_id name",
-                                      "item.owner_id --refs", "mail.to_player inferred",
-                                      "player_slot.player_id name"}));
+            (std::vector<std::string>{"guild.leader_id foreign key",
+                                      "guild_member.player_id --refs", "item.owner_id --refs",
+                                      "mail.to_player --refs", "player_slot.player_id --refs"}));
   const Plan::Remap* item = RemapOf(plan, "item");
   ASSERT_NE(item, nullptr);
   EXPECT_EQ(item->method, "fresh IDs");
@@ -119,6 +125,126 @@ TEST(Plan, TheRewriteLeavesNoOverlapAndRefusesASecondRun) {
   // The same inputs, time and IDs give the same plan.
   EXPECT_EQ(FormatPlanSql(MakePlan(shards.a, shards.b, Fixed())), sql);
   EXPECT_EQ(FormatPlanJson(MakePlan(shards.a, shards.b, Fixed())), FormatPlanJson(plan));
+}
+
+const Plan::Unresolved* UnresolvedOf(const Plan& plan, const std::string& table,
+                                     const std::string& column) {
+  for (const Plan::Unresolved& u : plan.unresolved) {
+    if (u.table == table && u.columns == std::vector<std::string>{column}) return &u;
+  }
+  return nullptr;
+}
+
+// Found by name or inferred, a reference is a proposal: the key it may refer to is held (not
+// remapped, its values unresolved), so no row is left on A's entity of the same value.
+TEST(Plan, UnconfirmedReferencesHoldTheKeyTheyMayReferTo) {
+  Shards shards;
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  const Plan plan = MakePlan(shards.a, shards.b, options);
+  EXPECT_EQ(RemapOf(plan, "player"), nullptr);
+  EXPECT_EQ(RemapOf(plan, "item"), nullptr);
+  EXPECT_EQ(RemapOf(plan, "item_template"), nullptr);
+  const Plan::Remap* guild = RemapOf(plan, "guild");  // its one reference is a FOREIGN KEY
+  ASSERT_NE(guild, nullptr);
+  for (const auto& [table, column, key] : {std::tuple{"guild_member", "player_id", "player.id"},
+                                           {"player_slot", "player_id", "player.id"},
+                                           {"mail", "to_player", "player.id"},
+                                           {"item", "owner_id", "player.id"},
+                                           {"player_slot", "item_id", "item.id"},
+                                           {"item", "template_id", "item_template.id"}}) {
+    const Plan::Unresolved* u = UnresolvedOf(plan, table, column);
+    ASSERT_NE(u, nullptr) << table << "." << column;
+    EXPECT_NE(u->reason.find(std::string("--refs line '") + table + "." + column + " -> " + key),
+              std::string::npos)
+        << u->reason;
+  }
+  std::size_t held = 0;
+  for (const Plan::Unresolved& u : plan.unresolved) {
+    if (u.table != "player" || u.columns != std::vector<std::string>{"id"}) continue;
+    ++held;
+    EXPECT_EQ(u.value.size(), 1u);
+    EXPECT_NE(u.reason.find("not remapped while 4 unconfirmed references"), std::string::npos)
+        << u.reason;
+  }
+  EXPECT_EQ(held, 260u);  // each of B's differing players
+  // The item identical in A and B whose owner_id may refer to a held player is not dropped:
+  // only item_template's rows are.
+  ASSERT_EQ(plan.drops.size(), 1u);
+  EXPECT_EQ(plan.drops[0].table, "item_template");
+  // No row of B follows a held key: player_slot's keys stay, each unresolved, saying why.
+  for (const Plan::Follow& f : plan.follows) EXPECT_NE(f.via, "player.id") << f.table;
+  const Plan::Unresolved* slot = nullptr;
+  for (const Plan::Unresolved& u : plan.unresolved) {
+    if (u.table == "player_slot" && u.columns.size() == 2) slot = &u;
+  }
+  ASSERT_NE(slot, nullptr);
+  EXPECT_NE(slot->reason.find("would follow the remap of player.id, which is held"),
+            std::string::npos)
+      << slot->reason;
+}
+
+// Two small shards of a game whose character_homebind is keyed by the character's guid (a 1:1
+// extension table, a row for 108 of the 135 characters, guids 1-150 but the tens), with no
+// FOREIGN KEY: its guids all lie among the characters'. Guild ids 1-110 lie in the same range,
+// but not among them (the tens): a key of its own.
+struct Homebind {
+  TempDir dir;
+  std::string a = dir.File("a.db");
+  std::string b = dir.File("b.db");
+  Homebind() {
+    for (const auto& [path, shard] : {std::pair{a, "a"}, std::pair{b, "b"}}) {
+      std::string sql =
+          "BEGIN; CREATE TABLE characters(guid INTEGER PRIMARY KEY, name TEXT, uid TEXT);"
+          "CREATE TABLE character_homebind(guid INTEGER PRIMARY KEY, map INTEGER, uid TEXT);"
+          "CREATE TABLE guild(id INTEGER PRIMARY KEY, uid TEXT);";
+      for (int id = 1; id <= 110; ++id) {
+        sql += "INSERT INTO guild VALUES(" + std::to_string(id) + ", '" + shard +
+               std::to_string(id) + "');";
+      }
+      for (int guid = 1; guid <= 150; ++guid) {
+        if (guid % 10 == 0) continue;
+        const std::string owner = std::string(shard) + std::to_string(guid);
+        sql += "INSERT INTO characters VALUES(" + std::to_string(guid) + ", 'n" + owner + "', '" +
+               owner + "');";
+        if (guid > 120) continue;
+        sql += "INSERT INTO character_homebind VALUES(" + std::to_string(guid) + ", " +
+               std::to_string(shard[0] == 'a' ? guid : guid + 1000) + ", '" + owner + "');";
+      }
+      ExecSql(path, sql + "COMMIT;");
+    }
+  }
+};
+
+TEST(Plan, AKeyInsideAnotherIsHeldWithItUntilConfirmed) {
+  Homebind shards;
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  const Plan unconfirmed = MakePlan(shards.a, shards.b, options);
+  ASSERT_EQ(unconfirmed.remaps.size(), 1u);  // neither character key moves on a guess
+  EXPECT_EQ(unconfirmed.remaps[0].table, "guild");
+  const Plan::Unresolved* child = UnresolvedOf(unconfirmed, "character_homebind", "guid");
+  ASSERT_NE(child, nullptr);
+  EXPECT_NE(child->reason.find("'character_homebind.guid -> characters.guid'"), std::string::npos)
+      << child->reason;
+
+  options.check.references = {{"character_homebind", "guid", "characters", "guid"}};
+  const Plan plan = MakePlan(shards.a, shards.b, options);
+  ASSERT_EQ(plan.remaps.size(), 2u);
+  EXPECT_EQ(plan.remaps[0].table, "characters");
+  EXPECT_EQ(plan.remaps[1].table, "guild");
+  ASSERT_EQ(plan.follows.size(), 1u);
+  EXPECT_EQ(plan.follows[0].table, "character_homebind");
+  EXPECT_EQ(plan.follows[0].values, 108u);
+  EXPECT_TRUE(plan.unresolved.empty());
+  // After the rewrite every homebind row of B still belongs to its own character.
+  const std::string rewritten = shards.dir.File("b2.db");
+  std::filesystem::copy_file(shards.b, rewritten);
+  ExecSql(rewritten, FormatPlanSql(plan));
+  EXPECT_EQ(testing::QueryInt(rewritten,
+                              "SELECT count(*) FROM character_homebind h JOIN characters c "
+                              "USING(guid) WHERE h.uid = c.uid"),
+            108);
 }
 
 TEST(Plan, RefusesAServerIdAShardHoldsAndFreshIdsWithoutAGenerator) {

@@ -134,8 +134,8 @@ class DropCheck : public SourceVisitor {
   ValueBuffer buffer_;
 };
 
-std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report, const Work& work,
-                                        const Remapped& remapped) {
+std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report, const PlanFacts& facts,
+                                        const Work& work, const Remapped& remapped) {
   std::map<std::string, DropCheck::TablePlan> tables;
   for (const auto& [i, w] : work) {
     if (w.identical.empty()) continue;
@@ -150,13 +150,17 @@ std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report, const W
     }
     tables[k.table].probes.push_back(std::move(probe));
   }
-  // The columns of those tables that refer to a remapped key.
+  // The columns of those tables that refer, or may refer, to a remapped or held key:
+  // confirmed references, proposals and ambiguous columns alike.
   for (const auto& [i, values] : remapped) {
-    for (const ReferenceReport& r : report.keys[i].references) {
-      const auto t = tables.find(r.table);
-      if (t == tables.end() || !r.also.empty()) continue;
-      t->second.refs.push_back({AsciiLower(r.column), &values});
-    }
+    const auto guard = [&, &values = values](const std::vector<ReferenceReport>& refs) {
+      for (const ReferenceReport& r : refs) {
+        const auto t = tables.find(r.table);
+        if (t != tables.end()) t->second.refs.push_back({AsciiLower(r.column), &values});
+      }
+    };
+    guard(report.keys[i].references);
+    if (const auto c = facts.children.find(i); c != facts.children.end()) guard(c->second);
   }
   std::vector<std::string> only;
   for (auto it = tables.begin(); it != tables.end();) {
@@ -175,9 +179,11 @@ std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report, const W
 
 }  // namespace
 
-void SettleDrops(Source& b, const Report& report, Work& work, Remapped& remapped, Plan& plan) {
+void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& work,
+                 Remapped& remapped, Plan& plan) {
   for (int round = 0; round < 8; ++round) {
-    const std::vector<UnsafeDrop> unsafe = FindUnsafeDrops(b, report, work, remapped);
+    const std::vector<UnsafeDrop> unsafe =
+        FindUnsafeDrops(b, report, facts, work, RemappedValues(report, work, /*held=*/true));
     if (unsafe.empty()) break;
     for (const UnsafeDrop& u : unsafe) {
       KeyWork& w = work[u.key];

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,10 +53,14 @@ std::string KeyName(const KeyReport& k) {
   return out + ")";
 }
 
-Remapped RemappedValues(const Report& report, const Work& work) {
+bool Confirmed(const ReferenceReport& r) {
+  return r.also.empty() && (r.found == "foreign key" || r.found == "--refs");
+}
+
+Remapped RemappedValues(const Report& report, const Work& work, bool held) {
   Remapped out;
   for (const auto& [i, w] : work) {
-    if (w.kind != KeyWork::kRemap) continue;
+    if (w.kind != KeyWork::kRemap || (w.held() && !held)) continue;
     std::vector<int64_t>& olds = out[i];
     for (const std::size_t c : w.differing) {
       if (const std::optional<int64_t> v = Int64Of(report.keys[i].conflicts[c][0])) {
@@ -91,11 +96,54 @@ std::string DeclaredType(const TableState* t, const std::string& lower_column) {
   return c < 0 ? std::string() : t->table.columns[static_cast<std::size_t>(c)].declared_type;
 }
 
+// True when the column of key `child` has a reference (any) onto key `parent`: then their
+// relationship is known, and neither is a candidate child of the other.
+bool RefersTo(const Report& report, std::size_t child, std::size_t parent) {
+  const KeyReport& c = report.keys[child];
+  for (const ReferenceReport& r : report.keys[parent].references) {
+    if (r.table == c.table && EqualsIgnoreCase(r.column, c.columns[0])) return true;
+  }
+  return false;
+}
+
+// A key inside another is evidence only with this many values in B: small auto-increment
+// tables (ids 1-20) all lie inside each other by chance (check/references.h's kMinDistinct).
+constexpr std::size_t kMinInside = 100;
+
+// PlanFacts::inside: for each overlapping single-column integer key of B (`keys`: its index
+// into Report::keys and its sorted values), the others of another table whose values hold all
+// of its at least kMinInside values.
+void FindKeysInsideKeys(const Report& report,
+                        const std::vector<std::pair<std::size_t, std::span<const int64_t>>>& keys,
+                        PlanFacts& facts) {
+  for (const auto& [child, values] : keys) {
+    if (values.empty()) continue;
+    for (const auto& [parent, outer] : keys) {
+      const KeyReport& c = report.keys[child];
+      const KeyReport& p = report.keys[parent];
+      if (p.table == c.table || outer.size() < values.size() || values.front() < outer.front() ||
+          values.back() > outer.back()) {
+        continue;
+      }
+      const bool enough = values.size() >= kMinInside;
+      if (!enough || RefersTo(report, child, parent) || RefersTo(report, parent, child)) continue;
+      if (std::includes(outer.begin(), outer.end(), values.begin(), values.end())) {
+        facts.inside[child].push_back(p.table + "." + p.columns[0]);
+        ReferenceReport r{c.table, c.columns[0], "values inside", values.size()};
+        r.distinct = values.size();
+        r.key_values = outer.size();
+        facts.children[parent].push_back(std::move(r));
+      }
+    }
+  }
+}
+
 // What the check's collections say beyond the report: each single-column key's largest values
 // and declared types, B's server ids by count, B's single-column FOREIGN KEYs.
 void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& report,
                       const Options& check, int64_t cutoff_ms, PlanFacts& facts) {
   const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
+  std::vector<std::pair<std::size_t, std::span<const int64_t>>> integer_keys;
   for (const TableState& t : cb.tables()) {
     for (const ForeignKey& fk : t.table.foreign_keys) {
       if (fk.columns.size() != 1) continue;
@@ -118,6 +166,7 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
     const KeyState* kb = FindKey(tb, lower);
     if (ka != nullptr && !ka->set.integers().empty()) f.max_a = ka->set.integers().back();
     if (kb != nullptr && !kb->set.integers().empty()) f.max_b = kb->set.integers().back();
+    if (kb != nullptr && k.overlap > 0) integer_keys.push_back({i, kb->set.integers()});
     if (k.id_use == KeyReport::IdUse::kAnalysed && kb != nullptr) {
       const int q = check.layout.sequence_bits();
       for (const int64_t id : kb->set.integers()) {
@@ -126,6 +175,7 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
       }
     }
   }
+  FindKeysInsideKeys(report, integer_keys, facts);
 }
 
 // Fresh IDs under a server id either shard issued could repeat its IDs: refused.
@@ -156,7 +206,8 @@ std::optional<uint64_t> MostCommonServer(const std::map<uint64_t, uint64_t>& ser
 }
 
 // The referring columns of every integer key (by lowercase table and column): a key that is
-// itself such a column follows the key it refers to, never remapped alone.
+// itself such a column follows the key it refers to, never remapped alone. (It follows only
+// through a confirmed one: a key with an unconfirmed one onto it is held, never remapped.)
 Refers ReferringColumns(const Report& report) {
   auto referring =
       std::make_shared<std::map<std::pair<std::string, std::string>, std::vector<std::size_t>>>();
@@ -174,14 +225,25 @@ Refers ReferringColumns(const Report& report) {
 
 // 1. Which conflicts of each key differ and which are identical rows (drop candidates), and
 // what kind of key it is.
-Work ClassifyConflicts(const Report& report, const Refers& refers) {
+Work ClassifyConflicts(const Report& report, const Refers& refers, const PlanFacts& facts) {
   Work work;
   for (std::size_t i = 0; i < report.keys.size(); ++i) {
     const KeyReport& k = report.keys[i];
     if (k.overlap == 0) continue;
     KeyWork& w = work[i];
+    const auto inside = facts.inside.find(i);
     if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) {
-      w.kind = KeyWork::kRemap;
+      if (inside != facts.inside.end()) {
+        w.inside = inside->second;  // kOther: a candidate reference
+      } else {
+        w.kind = KeyWork::kRemap;
+        for (const ReferenceReport& r : k.references) {
+          if (!Confirmed(r)) w.proposals.push_back(&r);
+        }
+        if (const auto c = facts.children.find(i); c != facts.children.end()) {
+          for (const ReferenceReport& r : c->second) w.proposals.push_back(&r);
+        }
+      }
     } else if (k.columns.size() == 1 && !k.decoded && !k.conflicts.empty() &&
                k.conflicts[0][0].type == ReportValue::Type::kText) {
       w.kind = KeyWork::kRename;
@@ -213,10 +275,25 @@ std::string RemappedVia(const Report& report, const KeyReport& k,
   return "";
 }
 
+// Why a differing conflict of a key that follows no remap is unresolved, and what to do.
+std::string NoFollowReason(const KeyReport& k, const KeyWork& w) {
+  if (w.inside.empty()) {
+    return "differs from A's row, and no remap or rename changes it; edit or delete the row in "
+           "B, or declare the key's references (--refs) if a column refers to a remapped key";
+  }
+  std::string keys;
+  for (const std::string& p : w.inside) keys += (keys.empty() ? "" : ", ") + p;
+  return "its values in B all lie among those of " + keys +
+         " (a child keyed by its id, or an extension of its table), so it is never remapped on "
+         "its own; if it refers to that key, confirm it with a --refs line '" +
+         k.table + "." + k.columns[0] + " -> " + w.inside.front() + "' and plan again";
+}
+
 // 5. Every other key: a differing conflict follows a remap when a referring column of the key
 // holds a remapped value; else it is unresolved.
 void PlanFollows(const Report& report, const Work& work, const Remapped& remapped,
                  const Refers& refers, Plan& plan) {
+  const Remapped held = RemappedValues(report, work, /*held=*/true);
   for (const auto& [i, w] : work) {
     if (w.kind != KeyWork::kOther) continue;
     const KeyReport& k = report.keys[i];
@@ -227,11 +304,13 @@ void PlanFollows(const Report& report, const Work& work, const Remapped& remappe
         ++via[by];
         continue;
       }
+      const std::string waits = RemappedVia(report, k, k.conflicts[c], held, refers);
       plan.unresolved.push_back(
           {k.table, k.columns, k.conflicts[c],
-           "differs from A's row, and no remap or rename changes it; edit or delete the row "
-           "in B, or declare the key's references (--refs) if a column refers to a remapped "
-           "key"});
+           waits.empty() ? NoFollowReason(k, w)
+                         : "would follow the remap of " + waits +
+                               ", which is held until the references onto it are confirmed "
+                               "(listed above)"});
     }
     for (const auto& [name, count] : via) plan.follows.push_back({k.table, k.columns, count, name});
   }
@@ -284,9 +363,9 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   plan.b_server = MostCommonServer(facts.b_servers);
 
   const Refers refers = ReferringColumns(report);
-  Work work = ClassifyConflicts(report, refers);  // 1.
+  Work work = ClassifyConflicts(report, refers, facts);  // 1.
   Remapped remapped = RemappedValues(report, work);
-  SettleDrops(*b, report, work, remapped, plan);                                      // 2.
+  SettleDrops(*b, report, facts, work, remapped, plan);                               // 2.
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.
   PlanRenames(*a, *b, report, work, facts, options, plan);                            // 4.
   PlanFollows(report, work, remapped, refers, plan);                                  // 5.

@@ -45,6 +45,13 @@ struct PlanFacts {
   std::map<std::size_t, KeyFacts> keys;    // by index into Report::keys
   std::map<uint64_t, uint64_t> b_servers;  // B's server ids by count of IDs
   std::vector<ForeignKeyRef> b_foreign_keys;
+  // Per single-column integer key with values in both inputs: the other such keys ("table.
+  // column") whose values in B hold all of its values in B, at least 100 of them, so it is no
+  // chance: it may be a child keyed by that key's id, or a 1:1 extension of its table.
+  std::map<std::size_t, std::vector<std::string>> inside;
+  // The same, seen from the other key: per key, a proposal (found "values inside") for each
+  // key inside it. While one is unconfirmed the key is held (KeyWork::proposals).
+  std::map<std::size_t, std::vector<ReferenceReport>> children;
 };
 
 // The conflicts of one overlapping key, by what the plan does with them.
@@ -53,8 +60,20 @@ struct KeyWork {
   Kind kind = kOther;  // a single-column integer key that refers to none, a text key, the rest
   std::vector<std::size_t> differing;  // indexes into KeyReport::conflicts
   std::vector<std::size_t> identical;  // rows identical in A and B: dropped from B
+  // kRemap: the unconfirmed references onto the key (proposals, ambiguous columns). While
+  // there is one, the key is held: not remapped, its differing values unresolved, so nothing
+  // is left pointing at A's entity of the same value.
+  std::vector<const ReferenceReport*> proposals = {};
+  // kOther: the keys this one's values lie among (PlanFacts::inside), when no confirmed
+  // reference says which it follows: a candidate reference, never remapped on its own.
+  std::vector<std::string> inside = {};
+  bool held() const { return !proposals.empty(); }
 };
 using Work = std::map<std::size_t, KeyWork>;  // by index into Report::keys
+
+// True for a reference the plan may rewrite: a declared FOREIGN KEY or an operator's --refs
+// line. One found by name or inferred is a proposal until the operator confirms it.
+bool Confirmed(const ReferenceReport& r);
 
 // The keys (indexes into Report::keys) a column (table, column) refers to.
 using Refers = std::function<std::vector<std::size_t>(const std::string&, const std::string&)>;
@@ -67,8 +86,9 @@ std::optional<int64_t> Int64Of(const ReportValue& v);
 // "table (column, ...)", for messages.
 std::string KeyName(const KeyReport& k);
 
-// The old values of each remapped key of `work`: integers a remap can give.
-Remapped RemappedValues(const Report& report, const Work& work);
+// The old values of each remapped key of `work`: integers a remap can give. With `held`, also
+// those of the held keys (whose rows a drop must not take either).
+Remapped RemappedValues(const Report& report, const Work& work, bool held = false);
 
 }  // namespace steadyflake::mergecheck
 

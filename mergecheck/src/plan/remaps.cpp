@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,24 +80,43 @@ bool Offset(const KeyReport& k, const std::vector<int64_t>& olds, const KeyFacts
   return true;
 }
 
-// The key's references follow the remap; an ambiguous one is listed unresolved once per column.
-void FollowReferences(const KeyReport& k, std::set<std::pair<std::string, std::string>>& ambiguous,
-                      Plan::Remap& remap, Plan& plan) {
-  for (const ReferenceReport& r : k.references) {
-    if (r.also.empty()) {
-      remap.references.push_back(r);
-    } else if (ambiguous.insert({r.table, r.column}).second) {
-      std::string keys = k.table + "." + k.columns[0];
-      for (const std::string& other : r.also) keys += ", " + other;
-      plan.unresolved.push_back({r.table,
-                                 {r.column},
-                                 {},
-                                 "its values all lie among those of several remapped keys (" +
-                                     keys +
-                                     "), so it is not rewritten; name the one it refers "
-                                     "to with a --refs line '" +
-                                     r.table + "." + r.column + " -> TABLE.COLUMN'"});
+// A key with unconfirmed references onto it is not remapped: each proposal is unresolved,
+// naming how it was found and the --refs line that confirms it, and so is each of the key's
+// differing values, which stay where they are with the rows that may refer to them.
+void HoldKey(const KeyReport& k, const KeyWork& w, Plan& plan) {
+  const std::string key = k.table + "." + k.columns[0];
+  for (const ReferenceReport* r : w.proposals) {
+    std::string how = r->found == "name" ? std::string("its name")
+                      : r->found == "values inside"
+                          ? "its values: a key of its own, all " + GroupThousands(r->distinct) +
+                                " of its values in B among the key's " +
+                                GroupThousands(r->key_values)
+                          : "inference (" + GroupThousands(r->distinct) + " of " +
+                                GroupThousands(r->key_values) + " values)";
+    std::string fix = "if it refers to " + key + ", confirm it with a --refs line '" + r->table +
+                      "." + r->column + " -> " + key + "'";
+    if (!r->also.empty()) {
+      how += ", and it fits ";
+      for (std::size_t i = 0; i < r->also.size(); ++i) how += (i ? ", " : "") + r->also[i];
+      how += " as well";
+      fix = "name the key it refers to with a --refs line '" + r->table + "." + r->column +
+            " -> TABLE.COLUMN'";
     }
+    plan.unresolved.push_back(
+        {r->table,
+         {r->column},
+         {},
+         "may refer to " + key + " (found by " + how + "; " + GroupThousands(r->rows) +
+             " rows hold a conflicting value): " + "a proposal, never rewritten unconfirmed; " +
+             fix + " and plan again"});
+  }
+  const std::string reason =
+      "not remapped while " + GroupThousands(w.proposals.size()) +
+      (w.proposals.size() == 1 ? " unconfirmed reference" : " unconfirmed references") +
+      " may point at it (listed above): a new value would leave those rows on A's entity of "
+      "this value";
+  for (const std::size_t c : w.differing) {
+    plan.unresolved.push_back({k.table, k.columns, k.conflicts[c], reason});
   }
 }
 
@@ -106,10 +124,13 @@ void FollowReferences(const KeyReport& k, std::set<std::pair<std::string, std::s
 
 void PlanRemaps(const Report& report, const Work& work, const PlanFacts& facts, bool mysql,
                 const PlanOptions& options, Remapped& remapped, Plan& plan) {
-  std::set<std::pair<std::string, std::string>> ambiguous;  // inferred columns listed once
   for (const auto& [i, w] : work) {
     if (w.kind != KeyWork::kRemap || w.differing.empty()) continue;
     const KeyReport& k = report.keys[i];
+    if (w.held()) {
+      HoldKey(k, w, plan);
+      continue;
+    }
     Plan::Remap remap;
     remap.table = k.table;
     remap.column = k.columns[0];
@@ -131,7 +152,8 @@ void PlanRemaps(const Report& report, const Work& work, const PlanFacts& facts, 
       remapped.erase(i);
       continue;
     }
-    FollowReferences(k, ambiguous, remap, plan);
+    // Every reference is confirmed here: an unconfirmed one holds the key (HoldKey).
+    for (const ReferenceReport& r : k.references) remap.references.push_back(r);
     plan.remaps.push_back(std::move(remap));
   }
 }
