@@ -11,7 +11,7 @@ set -euo pipefail
 interpreter=$1 modules=$2 vectors=$3 work=$4 version=${5:-}
 if ! command -v "$interpreter" >/dev/null 2>&1; then
   echo "SKIP: $interpreter not found; install the Debian package $interpreter" \
-    "(scripts/setup installs lua5.4)"
+    "(scripts/setup installs it)"
   exit 77
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -95,7 +95,9 @@ static int64_t check_whole(lua_State* L, int idx, const char* what) {
 static uint64_t check_count(lua_State* L, int idx, const char* what) {
   const int64_t value = check_whole(L, idx, what);
   if (value < 0) {
-    lua_pushfstring(L, "steadyflake: %s must be >= 0, not %d", what, (int)value);
+    char text[STEADYFLAKE_FORMAT_BUFFER_SIZE];
+    steadyflake_format(value, text, sizeof text);
+    lua_pushfstring(L, "steadyflake: %s must be >= 0, not %s", what, text);
     raise_message(L, lua_tostring(L, -1));
   }
   return (uint64_t)value;
@@ -326,10 +328,12 @@ static void check_option_names(lua_State* L) {
       }
     }
     if (!known) {
+      const int is_name = lua_type(L, -1) == LUA_TSTRING;
       lua_pushfstring(L,
-                      "steadyflake.new: unknown option %s (the options are server_id, layout, "
+                      "steadyflake.new: unknown option %s%s (the options are server_id, layout, "
                       "state_dir and max_lead_ms)",
-                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+                      is_name ? "" : "key of type ",
+                      is_name ? lua_tostring(L, -1) : luaL_typename(L, -1));
       raise_message(L, lua_tostring(L, -1));
     }
   }
