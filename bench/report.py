@@ -7,7 +7,8 @@
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a
 shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [BINDINGS.jsonl...]; a
 *.jsonl file holds one JSON object per case of a binding's benchmark: bindings/lua/bench.lua's,
-or bench/run's reading of `go test -bench` (those carry "binding": "go").
+bindings/lua_c/bench.lua's ("binding": "lua_c"), or bench/run's reading of `go test -bench`
+(those carry "binding": "go").
 """
 import datetime
 import json
@@ -69,13 +70,13 @@ def main():
     out_path, spike_png, *paths = sys.argv[1:]
     lua_paths = [p for p in paths if p.endswith(".jsonl")]
     runs, context = load([p for p in paths if not p.endswith(".jsonl")])
-    lua, go = [], []
+    lua, go, lua_c = [], [], []
     for path in lua_paths:
         with open(path) as f:
             for line in f:
                 if line.strip():
                     case = json.loads(line)
-                    (go if case.get("binding") == "go" else lua).append(case)
+                    {"go": go, "lua_c": lua_c}.get(case.get("binding"), lua).append(case)
     rows, targets = [], []
 
     def ratio(label, numerator, denominator, goal, better_text, at_most=False):
@@ -138,6 +139,13 @@ def main():
           items_per_second(objectid) if objectid else None, 10, "")
     ratio("4b. next() items/s vs UUID v4 (libuuid)", items_per_second(next1) if next1 else None,
           items_per_second(uuid) if uuid else None, 100, "")
+    # Issue 32: the Lua C module's next() against any call in the same interpreter.
+    lua_c_ips = {c["name"]: c["ids_per_second"] for c in lua_c}
+    if lua_c:
+        ratio("12. Lua C module next() vs a Lua function returning a constant, ns/call",
+              1 / lua_c_ips["lua_c_next"] if "lua_c_next" in lua_c_ips else None,
+              1 / lua_c_ips["lua_function_constant"] if "lua_function_constant" in lua_c_ips
+              else None, 3, "the cost", at_most=True)
     # Merge checker (issues 3 and 11): each table shape beside its own ATTACH … JOIN, when the
     # benchmarks ran.
     cases = {
@@ -236,6 +244,13 @@ def main():
             "kept as a Lua value (a boxed `int64_t`, allocated and later collected).",
             lua, next((c["ids_per_second"] for c in lua if c["name"] == "ffi_steadyflake_next"),
                       None), "the bare FFI call")
+    if lua_c:
+        binding_table(
+            "The Lua C module",
+            "`bindings/lua_c/bench.lua` (" + lua_c[0].get("lua", "Lua ?") + ", `steadyflake.so`) "
+            "on the `38/3/22@1ms` layout, processor time (`os.clock`). The baseline is a call of "
+            "a Lua function that returns a constant, in the same run; the IDs are summed.",
+            lua_c, lua_c_ips.get("lua_function_constant"), "a Lua function call")
     if go:
         capi = g("BM_CApi_Next")
         binding_table(

@@ -235,6 +235,39 @@ size_t steadyflake_next_batch(steadyflake_generator* generator, int64_t* ids, si
   });
 }
 
+void steadyflake_generator_stats(steadyflake_generator* generator, steadyflake_stats* out,
+                                 char** errptr) {
+  Guard(errptr, false, [&] {
+    if (generator == nullptr) Invalid("steadyflake_generator_stats: generator is NULL");
+    if (out == nullptr) Invalid("steadyflake_generator_stats: out is NULL");
+    if (!generator->Usable()) throw Error(Error::Code::kState, kForked);
+    const Generator::Stats stats = generator->engine->stats();
+    out->issued = stats.issued;
+    out->waits = stats.waits;
+    out->would_wait = stats.would_wait;
+    out->lead_ns = stats.lead.count();
+    out->max_lead_seen_ns = stats.max_lead_seen.count();
+    out->skew_ns = stats.skew.count();
+    out->reservation_headroom_ns = stats.reservation_headroom.count();
+    out->state_errors = stats.state_errors;
+    out->lost = stats.lost ? 1 : 0;
+    return true;
+  });
+}
+
+char* steadyflake_generator_state_error(steadyflake_generator* generator) {
+  if (generator == nullptr || !generator->Usable()) return nullptr;
+  char* message = nullptr;
+  Guard(static_cast<char**>(nullptr), false, [&] {
+    const std::string text = generator->engine->state_error();
+    if (!text.empty()) SetError(&message, text.c_str());
+    return true;
+  });
+  // SetError's fallback is the static kOutOfMemory, which the caller would not be able to tell
+  // from a real message; steadyflake_free knows it, so returning it is safe.
+  return message;
+}
+
 void steadyflake_decode(const char* layout, int64_t id, steadyflake_parts* out, char** errptr) {
   Guard(errptr, false, [&] {
     const Layout parsed = ParseLayout(layout);

@@ -145,6 +145,39 @@ STEADYFLAKE_C_EXPORT int steadyflake_try_next(steadyflake_generator* generator, 
 STEADYFLAKE_C_EXPORT size_t steadyflake_next_batch(steadyflake_generator* generator, int64_t* ids,
                                                    size_t n, char** errptr);
 
+/* What a game server exports as metrics (steadyflake::Generator::Stats), read at the call.
+   Durations are in nanoseconds. */
+typedef struct {
+  /* IDs handed out since open (next, try_next, next_batch). */
+  uint64_t issued;
+  /* next / next_batch calls that had to wait (for the clock, or the state file). */
+  uint64_t waits;
+  /* try_next calls that returned 0. */
+  uint64_t would_wait;
+  /* How far the next ID's time runs ahead of the generator's clock (0 when idle), and the
+     largest such lead seen at a tick. */
+  int64_t lead_ns;
+  int64_t max_lead_seen_ns;
+  /* The generator's clock minus the wall clock (moved ahead by a state file from the future). */
+  int64_t skew_ns;
+  /* The reservation's end minus now; negative once the clock passed it (IDs then wait). */
+  int64_t reservation_headroom_ns;
+  /* Failed attempts to extend the reservation since open. */
+  uint64_t state_errors;
+  /* 1 once the server id was lost to another holder (it never issues again), else 0. */
+  int64_t lost;
+} steadyflake_stats;
+
+/* Fills *out with the generator's counters. On NULL arguments, or a handle unusable after
+   fork(), sets *errptr and leaves *out unchanged. */
+STEADYFLAKE_C_EXPORT void steadyflake_generator_stats(steadyflake_generator* generator,
+                                                      steadyflake_stats* out, char** errptr);
+
+/* Why the latest attempt to extend the reservation failed, or why the server id was lost: a
+   malloc'd message to free with steadyflake_free ("out of memory" when it could not be
+   copied), or NULL when all is well, generator is NULL or unusable after fork(). */
+STEADYFLAKE_C_EXPORT char* steadyflake_generator_state_error(steadyflake_generator* generator);
+
 /* ---- IDs without a generator. ---- */
 
 /* Splits `id` under `layout` into *out. On a bad layout, an id outside [0, the layout's
