@@ -7,7 +7,8 @@
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a
 shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [BINDINGS.jsonl...]; a
 *.jsonl file holds one JSON object per case of a binding's benchmark: bindings/lua/bench.lua's,
-or bench/run's reading of `go test -bench` (those carry "binding": "go").
+or bench/run's reading of `go test -bench` (those carry "binding": "go"), or
+bindings/node/bench.js's ("binding": "node").
 """
 import datetime
 import json
@@ -69,13 +70,14 @@ def main():
     out_path, spike_png, *paths = sys.argv[1:]
     lua_paths = [p for p in paths if p.endswith(".jsonl")]
     runs, context = load([p for p in paths if not p.endswith(".jsonl")])
-    lua, go = [], []
+    lua, go, node = [], [], []
     for path in lua_paths:
         with open(path) as f:
             for line in f:
                 if line.strip():
                     case = json.loads(line)
-                    (go if case.get("binding") == "go" else lua).append(case)
+                    binding = case.get("binding")
+                    (go if binding == "go" else node if binding == "node" else lua).append(case)
     rows, targets = [], []
 
     def ratio(label, numerator, denominator, goal, better_text, at_most=False):
@@ -138,6 +140,11 @@ def main():
           items_per_second(objectid) if objectid else None, 10, "")
     ratio("4b. next() items/s vs UUID v4 (libuuid)", items_per_second(next1) if next1 else None,
           items_per_second(uuid) if uuid else None, 100, "")
+    # Issue 32: the Node addon's next() beside Node's own UUIDs, in the same run.
+    node_rate = {c["name"]: c["ids_per_second"] for c in node}
+    if node:
+        ratio("32. Node `next()` items/s vs `crypto.randomUUID()`", node_rate.get("node_next"),
+              node_rate.get("node_crypto_randomUUID"), 10, "")
     # Merge checker (issues 3 and 11): each table shape beside its own ATTACH … JOIN, when the
     # benchmarks ran.
     cases = {
@@ -245,6 +252,14 @@ def main():
             "run: C++ calling the C ABI, so the ratio is the price of cgo's call.",
             go, 1e9 / capi["cpu_time"] if capi and capi.get("time_unit") == "ns" else None,
             "`BM_CApi_Next`")
+    if node:
+        binding_table(
+            "The Node addon",
+            "`bindings/node/bench.js` (Node " + node[0].get("node", "?") + ", N-API) on the "
+            "`38/3/22@1ms` layout. The baseline is `crypto.randomUUID()` in the same run; "
+            "`node_js_snowflake_bigint` is a snowflake generator in plain JavaScript (BigInt, "
+            "`Date.now()` per ID), written in bench.js, on the same layout.",
+            node, node_rate.get("node_crypto_randomUUID"), "`crypto.randomUUID()`")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
               "issued and lead over time (`BM_Burst_Game`).", "", f"![spike]({spike_png})", ""]
