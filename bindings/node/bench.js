@@ -21,7 +21,9 @@ const path = require('node:path');
 const steadyflake = require(path.join(__dirname));
 
 const seconds = Number(process.argv[2] || '0.5');
-const kLayout = { name: '38/3/22@1ms', serverBits: 3, sequenceBits: 22, tickMs: 1, epochMs: 1704067200000 };
+const kLayout = {
+  name: '38/3/22@1ms', serverBits: 3, sequenceBits: 22, tickMs: 1, epochMs: 1704067200000,
+};
 
 // A classic snowflake in plain JavaScript: the tick from the wall clock, a sequence within it,
 // a spin to the next tick when the sequence runs out; a clock that steps back keeps the last

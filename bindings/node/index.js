@@ -35,9 +35,10 @@ function addonPath() {
   const found = candidates.find((candidate) => fs.existsSync(candidate));
   if (found === undefined) {
     throw new Error(
-      `steadyflake: the native addon steadyflake.node is not built; looked for ${candidates.join(
-        ' and ')}. Build it (cmake -S . -B build && cmake --build build --target steadyflake_node, ` +
-        'which needs the Debian package libnode-dev) or set STEADYFLAKE_NODE_ADDON to its path');
+      'steadyflake: the native addon steadyflake.node is not built; looked for ' +
+        `${candidates.join(' and ')}. Build it (cmake -S . -B build && cmake --build build ` +
+        '--target steadyflake_node, which needs the Debian package libnode-dev) or set ' +
+        'STEADYFLAKE_NODE_ADDON to its path');
   }
   return found;
 }

@@ -47,8 +47,14 @@ function runChild(script, args = []) {
     [...args, '-e', `const steadyflake = require(${JSON.stringify(addon)});\n${script}`],
     { encoding: 'utf8', env: process.env, timeout: 60000 },
   );
-  assert.equal(result.status, 0, `child failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  assert.equal(result.status, 0,
+    `child failed (${result.status}):\n${result.stdout}${result.stderr}`);
   return result.stdout.trim();
+}
+
+// Asserts that fn throws an error of class `name` whose message matches `pattern`.
+function throwsA(name, pattern, fn) {
+  assert.throws(fn, { name, message: pattern });
 }
 
 // The position of an ID in its generator's sequence space: ticks since the epoch times the
@@ -96,14 +102,16 @@ test('vectors', () => {
 
 test('decode arguments', () => {
   // The layout defaults to "game".
-  assert.deepEqual(steadyflake.decode(67108864n), { timeMs: 1704067200010, serverId: 0, sequence: 0 });
-  assert.throws(() => steadyflake.decode(67108864), { name: 'TypeError', message: /bigint or a decimal string.*2\^53/ });
-  assert.throws(() => steadyflake.decode({}), { name: 'TypeError', message: /decode: id must be/ });
-  assert.throws(() => steadyflake.decode('12x'), { name: 'Error', message: /'12x'/ });
-  assert.throws(() => steadyflake.decode(1n, '70/0/0@1ms'), { name: 'Error', message: /70\/0\/0@1ms/ });
-  assert.throws(() => steadyflake.decode(-5n), { name: 'Error', message: /-5 is negative/ });
-  assert.throws(() => steadyflake.decode(2n ** 63n), { name: 'RangeError', message: /9223372036854775808n does not fit in 64 bits/ });
-  assert.throws(() => steadyflake.decode(1n, 7), { name: 'TypeError', message: /decode: layout must be a string/ });
+  assert.deepEqual(steadyflake.decode(67108864n),
+    { timeMs: 1704067200010, serverId: 0, sequence: 0 });
+  throwsA('TypeError', /bigint or a decimal string.*2\^53/, () => steadyflake.decode(67108864));
+  throwsA('TypeError', /decode: id must be/, () => steadyflake.decode({}));
+  throwsA('Error', /'12x'/, () => steadyflake.decode('12x'));
+  throwsA('Error', /70\/0\/0@1ms/, () => steadyflake.decode(1n, '70/0/0@1ms'));
+  throwsA('Error', /-5 is negative/, () => steadyflake.decode(-5n));
+  throwsA('RangeError', /9223372036854775808n does not fit in 64 bits/,
+    () => steadyflake.decode(2n ** 63n));
+  throwsA('TypeError', /decode: layout must be a string/, () => steadyflake.decode(1n, 7));
   // A field a number cannot hold exactly comes as a bigint.
   const id = ((2n ** 60n - 1n) << 2n) | 3n;
   const wide = steadyflake.decode(id, '1/60/2@1ms');
@@ -111,11 +119,14 @@ test('decode arguments', () => {
 });
 
 test('compose errors', () => {
-  assert.throws(() => steadyflake.compose('game', 1704067200000, 65536, 0), { name: 'Error', message: /65536/ });
-  assert.throws(() => steadyflake.compose('snowflake', 1000, 1, 0), { name: 'Error', message: /unix_ms 1000/ });
-  assert.throws(() => steadyflake.compose('game', 1704067200000, -1, 0), { name: 'RangeError', message: /compose: serverId is -1/ });
-  assert.throws(() => steadyflake.compose('game', 1704067200000.5, 1, 0), { name: 'RangeError', message: /compose: timeMs/ });
-  assert.throws(() => steadyflake.compose('game', 1704067200000, 1, '0'), { name: 'TypeError', message: /compose: sequence/ });
+  throwsA('Error', /65536/, () => steadyflake.compose('game', 1704067200000, 65536, 0));
+  throwsA('Error', /unix_ms 1000/, () => steadyflake.compose('snowflake', 1000, 1, 0));
+  throwsA('RangeError', /compose: serverId is -1/,
+    () => steadyflake.compose('game', 1704067200000, -1, 0));
+  throwsA('RangeError', /compose: timeMs/,
+    () => steadyflake.compose('game', 1704067200000.5, 1, 0));
+  throwsA('TypeError', /compose: sequence/,
+    () => steadyflake.compose('game', 1704067200000, 1, '0'));
   assert.equal(steadyflake.compose(undefined, 1704067200010, 0n, 0n), 67108864n);
 });
 
@@ -123,35 +134,40 @@ test('parse and format', () => {
   assert.equal(steadyflake.parse('0009'), 9n);
   assert.equal(steadyflake.parse('9223372036854775807'), 2n ** 63n - 1n);
   for (const bad of ['', '-1', '+1', ' 1', '12a', '9223372036854775808']) {
-    assert.throws(() => steadyflake.parse(bad), (err) => err instanceof Error && err.message.length > 0, `parse(${JSON.stringify(bad)})`);
+    assert.throws(() => steadyflake.parse(bad),
+      (err) => err instanceof Error && err.message.length > 0, `parse(${JSON.stringify(bad)})`);
   }
-  assert.throws(() => steadyflake.parse(12), { name: 'TypeError', message: /parse: text must be a string/ });
-  assert.throws(() => steadyflake.parse('1\u00002'), { name: 'TypeError', message: /NUL/ });
+  throwsA('TypeError', /parse: text must be a string/, () => steadyflake.parse(12));
+  throwsA('TypeError', /NUL/, () => steadyflake.parse('1\u00002'));
   assert.equal(steadyflake.format(-1n), '-1');
   assert.equal(steadyflake.format(-(2n ** 63n)), '-9223372036854775808');
   assert.equal(steadyflake.format(2n ** 63n - 1n), '9223372036854775807');
   assert.throws(() => steadyflake.format(2n ** 63n), { name: 'RangeError' });
   assert.throws(() => steadyflake.format(-(2n ** 63n) - 1n), { name: 'RangeError' });
-  assert.throws(() => steadyflake.format(42), { name: 'TypeError', message: /format: id must be a bigint/ });
+  throwsA('TypeError', /format: id must be a bigint/, () => steadyflake.format(42));
   assert.throws(() => steadyflake.format('42'), { name: 'TypeError' });
 });
 
 test('constructor errors name the field', () => {
-  assert.throws(() => new Generator({ layout: 'game' }), { name: 'TypeError', message: /serverId is required/ });
-  assert.throws(() => new Generator({ serverId: 65536 }), { name: 'Error', message: /65536/ });
-  assert.throws(() => new Generator({ serverId: 1, layout: 'nope' }), { name: 'Error', message: /'nope'/ });
-  assert.throws(() => new Generator({ serverId: 1, maxLeadMs: 86400001 }), { name: 'Error', message: /max_lead 86400001/ });
-  assert.throws(() => new Generator({ serverId: 1, maxLeadMs: 1.5 }), { name: 'RangeError', message: /maxLeadMs is 1.5/ });
-  assert.throws(() => new Generator({ serverId: 1.5 }), { name: 'RangeError', message: /serverId is 1.5/ });
-  assert.throws(() => new Generator({ serverId: -1n }), { name: 'RangeError', message: /serverId is -1n/ });
-  assert.throws(() => new Generator({ serverId: '7' }), { name: 'TypeError', message: /serverId must be a number or a bigint, not a string/ });
-  assert.throws(() => new Generator({ serverId: 1, stateDir: 5 }), { name: 'TypeError', message: /stateDir must be a string/ });
-  assert.throws(() => new Generator({ serverId: 1, stateDir: 'a\u0000b' }), { name: 'TypeError', message: /stateDir contains a NUL/ });
+  throwsA('TypeError', /serverId is required/, () => new Generator({ layout: 'game' }));
+  throwsA('Error', /65536/, () => new Generator({ serverId: 65536 }));
+  throwsA('Error', /'nope'/, () => new Generator({ serverId: 1, layout: 'nope' }));
+  throwsA('Error', /max_lead 86400001/, () => new Generator({ serverId: 1, maxLeadMs: 86400001 }));
+  throwsA('RangeError', /maxLeadMs is 1.5/, () => new Generator({ serverId: 1, maxLeadMs: 1.5 }));
+  throwsA('RangeError', /serverId is 1.5/, () => new Generator({ serverId: 1.5 }));
+  throwsA('RangeError', /serverId is -1n/, () => new Generator({ serverId: -1n }));
+  throwsA('TypeError', /serverId must be a number or a bigint, not a string/,
+    () => new Generator({ serverId: '7' }));
+  throwsA('TypeError', /stateDir must be a string/,
+    () => new Generator({ serverId: 1, stateDir: 5 }));
+  throwsA('TypeError', /stateDir contains a NUL/,
+    () => new Generator({ serverId: 1, stateDir: 'a\u0000b' }));
   // A misspelt option would silently drop the state folder: refused.
-  assert.throws(() => new Generator({ serverId: 1, statedir: '/tmp/x' }), { name: 'TypeError', message: /unknown option 'statedir'/ });
-  assert.throws(() => new Generator(7), { name: 'TypeError', message: /options object/ });
-  assert.throws(() => new Generator(), { name: 'TypeError', message: /options object/ });
-  assert.throws(() => Generator({ serverId: 1 }), { name: 'TypeError', message: /new Generator/ });
+  throwsA('TypeError', /unknown option 'statedir'/,
+    () => new Generator({ serverId: 1, statedir: '/tmp/x' }));
+  throwsA('TypeError', /options object/, () => new Generator(7));
+  throwsA('TypeError', /options object/, () => new Generator());
+  throwsA('TypeError', /new Generator/, () => Generator({ serverId: 1 }));
   // A bigint server id and null for the optional ones are accepted.
   const gen = new Generator({ serverId: 2n, layout: null, stateDir: undefined, maxLeadMs: null });
   assert.equal(gen.decode(gen.next()).serverId, 2);
@@ -170,7 +186,8 @@ test('next increases', () => {
     }
     const parts = gen.decode(previous);
     assert.equal(parts.serverId, 7);
-    assert.ok(Math.abs(parts.timeMs - Date.now()) < 5000, `ID time ${parts.timeMs}, clock ${Date.now()}`);
+    assert.ok(Math.abs(parts.timeMs - Date.now()) < 5000,
+      `ID time ${parts.timeMs}, clock ${Date.now()}`);
     assert.deepEqual(steadyflake.decode(previous, 'snowflake'), parts);
     // Below 2^63: a sign error in the conversion would show as a negative bigint.
     assert.ok(previous > 0n && previous < 2n ** 63n);
@@ -190,7 +207,8 @@ test('nextString and tryNext', () => {
     const third = gen.tryNext();
     assert.equal(typeof third, 'bigint');
     assert.ok(third > second);
-    assert.deepEqual({ issued: gen.stats().issued, wouldWait: gen.stats().wouldWait }, { issued: 3, wouldWait: 0 });
+    const { issued, wouldWait } = gen.stats();
+    assert.deepEqual({ issued, wouldWait }, { issued: 3, wouldWait: 0 });
   } finally {
     gen.close();
   }
@@ -226,7 +244,8 @@ test('nextBatch', () => {
   try {
     const before = gen.next();
     const ids = gen.nextBatch(1000);
-    assert.ok(ids instanceof BigInt64Array, `nextBatch gave ${Object.prototype.toString.call(ids)}`);
+    assert.ok(ids instanceof BigInt64Array,
+      `nextBatch gave ${Object.prototype.toString.call(ids)}`);
     assert.equal(ids.length, 1000);
     assert.ok(ids[0] > before, 'the batch starts below an earlier ID');
     // One reservation: consecutive positions, across a tick boundary too.
@@ -235,7 +254,9 @@ test('nextBatch', () => {
       const parts = gen.decode(ids[i]);
       assert.equal(parts.serverId, 9);
       const current = position(parts, 'game');
-      if (current !== previous + 1n) assert.fail(`ids[${i}] = ${ids[i]} is not the one after ids[${i - 1}] = ${ids[i - 1]}`);
+      if (current !== previous + 1n) {
+        assert.fail(`ids[${i}] = ${ids[i]} is not the one after ids[${i - 1}] = ${ids[i - 1]}`);
+      }
       previous = current;
     }
     assert.ok(gen.next() > ids[999], 'next after the batch is not above it');
@@ -250,10 +271,10 @@ test('nextBatch', () => {
       if (big[i] <= big[i - 1]) assert.fail(`oversized batch: ID ${i} not above the one before`);
     }
     assert.equal(gen.stats().issued, 1 + 1000 + 1 + 0 + 2 + 205825);
-    assert.throws(() => gen.nextBatch(-1), { name: 'RangeError', message: /nextBatch: n is -1/ });
-    assert.throws(() => gen.nextBatch(1.5), { name: 'RangeError', message: /nextBatch: n is 1.5/ });
-    assert.throws(() => gen.nextBatch('3'), { name: 'TypeError', message: /nextBatch: n must be/ });
-    assert.throws(() => gen.nextBatch(), { name: 'TypeError', message: /not undefined/ });
+    throwsA('RangeError', /nextBatch: n is -1/, () => gen.nextBatch(-1));
+    throwsA('RangeError', /nextBatch: n is 1.5/, () => gen.nextBatch(1.5));
+    throwsA('TypeError', /nextBatch: n must be/, () => gen.nextBatch('3'));
+    throwsA('TypeError', /not undefined/, () => gen.nextBatch());
     // More than V8 can hold in one typed array: a RangeError, not the end of the process.
     assert.throws(() => gen.nextBatch(2 ** 40), { name: 'RangeError' });
   } finally {
@@ -267,13 +288,15 @@ test('stats', () => {
   gen.next();
   gen.nextBatch(10);
   assert.deepEqual(gen.stats(), {
-    issued: 11, wouldWait: 0, serverId: 13, layout: 'snowflake', stateDir: dir, maxLeadMs: 500, closed: false,
+    issued: 11, wouldWait: 0, serverId: 13, layout: 'snowflake', stateDir: dir, maxLeadMs: 500,
+    closed: false,
   });
   gen.close();
   assert.equal(gen.stats().closed, true);
   const plain = new Generator({ serverId: 14 });
   assert.deepEqual(plain.stats(), {
-    issued: 0, wouldWait: 0, serverId: 14, layout: 'game', stateDir: null, maxLeadMs: 2000, closed: false,
+    issued: 0, wouldWait: 0, serverId: 14, layout: 'game', stateDir: null, maxLeadMs: 2000,
+    closed: false,
   });
   plain.close();
 });
@@ -286,7 +309,8 @@ test('state folder: one holder, and IDs rise across a restart', () => {
   const last = borrowed[borrowed.length - 1];
   assert.ok(first.decode(last).timeMs - Date.now() > 1000, 'the batch did not borrow ahead');
   // One holder per server id and folder: the second is refused, naming the first.
-  assert.throws(() => new Generator({ serverId: 11, stateDir: dir }), { name: 'Error', message: /in use on this host by pid/ });
+  throwsA('Error', /in use on this host by pid/,
+    () => new Generator({ serverId: 11, stateDir: dir }));
   first.close();
   const again = new Generator({ serverId: 11, stateDir: dir });
   try {
@@ -326,7 +350,7 @@ test('close', () => {
     ['nextBatch', () => gen.nextBatch(2)],
     ['nextBatch', () => gen.nextBatch(0)],
   ]) {
-    assert.throws(call, { name: 'Error', message: new RegExp(`Generator\\.${name}\\(\\) called after close\\(\\)`) });
+    throwsA('Error', new RegExp(`Generator\\.${name}\\(\\) called after close\\(\\)`), call);
   }
   assert.equal(gen.decode(id).serverId, 5, 'decode after close');
   assert.equal(gen.stats().closed, true);
@@ -425,6 +449,7 @@ test('the example in docs/bindings.md runs', () => {
   fs.symlinkSync(packageDir, path.join(dir, 'node_modules', 'steadyflake'));
   const script = path.join(dir, 'example.js');
   fs.writeFileSync(script, example[1].replaceAll('/var/lib/game/ids', path.join(dir, 'ids')));
-  const result = childProcess.spawnSync(process.execPath, [script], { cwd: dir, encoding: 'utf8', env: process.env, timeout: 60000 });
+  const result = childProcess.spawnSync(process.execPath, [script],
+    { cwd: dir, encoding: 'utf8', env: process.env, timeout: 60000 });
   assert.equal(result.status, 0, `the example failed:\n${result.stdout}${result.stderr}`);
 });
