@@ -14,9 +14,10 @@
 #ifndef STEADYFLAKE_NODE_ADDON_H_
 #define STEADYFLAKE_NODE_ADDON_H_
 
-/* N-API 8 (Node 12.22, 14.17, 16 and later; Debian 12's Node 18): type tags are the newest
-   thing used. Set before node_api.h, which otherwise declares the newest version it knows. */
-#define NAPI_VERSION 8
+/* N-API 6 (Node 10.20, 12.17, 14 and later; Debian 12's Node 18): bigints, instance data and
+   napi_get_all_property_names are the newest things used. Set before node_api.h, which
+   otherwise declares the newest version it knows. */
+#define NAPI_VERSION 6
 
 #include <node_api.h>
 #include <stdbool.h>
