@@ -7,8 +7,8 @@
 Every target is a ratio of two figures from the same run, so the report stays meaningful on a
 shared, noisy machine. Usage: report.py OUT.md SPIKE_PNG_NAME JSON... [BINDINGS.jsonl...]; a
 *.jsonl file holds one JSON object per case of a binding's benchmark: bindings/lua/bench.lua's,
-bindings/lua_c/bench.lua's ("binding": "lua_c"), or bench/run's reading of `go test -bench`
-(those carry "binding": "go").
+bindings/lua_c/bench.lua's ("binding": "lua_c"), bindings/node/bench.js's ("binding": "node"),
+or bench/run's reading of `go test -bench` (those carry "binding": "go").
 """
 import datetime
 import json
@@ -70,13 +70,14 @@ def main():
     out_path, spike_png, *paths = sys.argv[1:]
     lua_paths = [p for p in paths if p.endswith(".jsonl")]
     runs, context = load([p for p in paths if not p.endswith(".jsonl")])
-    lua, go, lua_c = [], [], []
+    lua, go, lua_c, node = [], [], [], []
     for path in lua_paths:
         with open(path) as f:
             for line in f:
                 if line.strip():
                     case = json.loads(line)
-                    {"go": go, "lua_c": lua_c}.get(case.get("binding"), lua).append(case)
+                    bindings = {"go": go, "lua_c": lua_c, "node": node}
+                    bindings.get(case.get("binding"), lua).append(case)
     rows, targets = [], []
 
     def ratio(label, numerator, denominator, goal, better_text, at_most=False):
@@ -146,6 +147,13 @@ def main():
               1 / lua_c_ips["lua_c_next"] if "lua_c_next" in lua_c_ips else None,
               1 / lua_c_ips["lua_function_constant"] if "lua_function_constant" in lua_c_ips
               else None, 3, "the cost", at_most=True)
+    # Issue 32: the Node addon's next() beside Node's own UUIDs, in the same run. A per-call
+    # N-API method costs 12-20 ns before any work (docs/bindings.md), so 2x is the goal a call
+    # can keep; nextBatch() is the fast path.
+    node_rate = {c["name"]: c["ids_per_second"] for c in node}
+    if node:
+        ratio("13. Node `next()` items/s vs `crypto.randomUUID()`", node_rate.get("node_next"),
+              node_rate.get("node_crypto_randomUUID"), 2, "")
     # Merge checker (issues 3 and 11): each table shape beside its own ATTACH … JOIN, when the
     # benchmarks ran.
     cases = {
@@ -260,6 +268,14 @@ def main():
             "run: C++ calling the C ABI, so the ratio is the price of cgo's call.",
             go, 1e9 / capi["cpu_time"] if capi and capi.get("time_unit") == "ns" else None,
             "`BM_CApi_Next`")
+    if node:
+        binding_table(
+            "The Node addon",
+            "`bindings/node/bench.js` (Node " + node[0].get("node", "?") + ", N-API) on the "
+            "`38/3/22@1ms` layout. The baseline is `crypto.randomUUID()` in the same run; "
+            "`node_js_snowflake_bigint` is a snowflake generator in plain JavaScript (BigInt, "
+            "`Date.now()` per ID), written in bench.js, on the same layout.",
+            node, node_rate.get("node_crypto_randomUUID"), "`crypto.randomUUID()`")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
               "issued and lead over time (`BM_Burst_Game`).", "", f"![spike]({spike_png})", ""]
