@@ -57,7 +57,7 @@ run "$work/cpack.log" cpack -G DEB --config "$build/CPackConfig.cmake" -B "$out"
 deb() { echo "$out/${1}_${version}_${arch}.deb"; }
 made() { (cd "$out" && echo *.deb); }
 for package in $runtime $dev $tools; do
-  [[ -f $(deb $package) ]] || fail "cpack made no $(basename "$(deb $package)"); it made: $(made)"
+  [[ -f $(deb "$package") ]] || fail "cpack made no $(basename "$(deb "$package")"); it made: $(made)"
 done
 count=$(find "$out" -maxdepth 1 -name '*.deb' | wc -l)
 ((count == 3)) || fail "cpack made $count packages, expected 3: $(made)"
@@ -77,12 +77,12 @@ expect_depends() { # PACKAGE DEPENDENCY...: each the start of one of Depends' en
   done
 }
 for package in $runtime $dev $tools; do
-  expect_field $package Package $package
-  expect_field $package Version "$version"
-  expect_field $package Architecture "$arch"
-  expect_field $package Source steadyflake
-  [[ -n $(field $package Maintainer) ]] || fail "$package has no Maintainer"
-  [[ $(field $package Description) == *$'\n '* ]] || fail "$package has no extended Description"
+  expect_field "$package" Package "$package"
+  expect_field "$package" Version "$version"
+  expect_field "$package" Architecture "$arch"
+  expect_field "$package" Source steadyflake
+  [[ -n $(field "$package" Maintainer) ]] || fail "$package has no Maintainer"
+  [[ $(field "$package" Description) == *$'\n '* ]] || fail "$package has no extended Description"
 done
 expect_field $runtime Section libs
 expect_field $dev Section libdevel
@@ -104,7 +104,7 @@ soversion=${soname#libsteadyflake_c.so.}
 # What each package ships (files and links; `dpkg-deb -c` has the path in column 6).
 contents() { dpkg-deb -c "$(deb "$1")" | awk '$1 !~ /^d/ {print $6}' | sed 's|^\./||' | sort; }
 for package in $runtime $dev $tools; do
-  contents $package >"$work/$package.files"
+  contents "$package" >"$work/$package.files"
 done
 expect_files() { # PACKAGE PATH...
   local package=$1
@@ -114,7 +114,8 @@ expect_files() { # PACKAGE PATH...
   done
 }
 for package in $runtime $dev $tools; do
-  expect_files $package usr/share/doc/$package/copyright usr/share/doc/$package/changelog.Debian.gz
+  expect_files "$package" "usr/share/doc/$package/copyright" \
+    "usr/share/doc/$package/changelog.Debian.gz"
 done
 expect_files $runtime "usr/$libdir/$soname" "usr/$libdir/libsteadyflake_c.so.$upstream"
 headers=()
@@ -141,7 +142,7 @@ shared=$(sort "$work/$runtime.files" "$work/$dev.files" "$work/$tools.files" | u
 
 # 2. A fresh root holding the three packages and nothing else.
 for package in $runtime $dev $tools; do
-  dpkg-deb -x "$(deb $package)" "$root"
+  dpkg-deb -x "$(deb "$package")" "$root"
 done
 lib=$root/usr/$libdir
 got_soname=$(readelf -d "$lib/$soname" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
