@@ -148,7 +148,9 @@ lib=$root/usr/$libdir
 got_soname=$(readelf -d "$lib/$soname" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [[ $got_soname == "$soname" ]] || fail "$lib/$soname has SONAME '$got_soname', expected $soname"
 for archive in "$lib"/*.a; do
-  if objdump -h "$archive" | grep -q '\.debug_info'; then
+  # Into a variable, not a pipe: grep -q would close it early, and pipefail take that as failure.
+  sections=$(objdump -h "$archive")
+  if [[ $sections == *.debug_info* ]]; then
     fail "$archive keeps its debug sections (the packaging's strip script did not run)"
   fi
 done
