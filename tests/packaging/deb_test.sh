@@ -14,8 +14,10 @@
 #    and run; the extracted `steadyflake --version` and `steadyflake-server --help`;
 # 3. lintian on the three packages: any error (E:) fails; warnings are printed and pass
 #    (docs/packaging.md lists the ones left in, and why).
+# CMAKE and CPACK (environment) name the build's own cmake and cpack; default: those on PATH.
 # Exits 0 pass, 1 fail, 77 (skipped) when a Debian tool it needs is missing.
 set -euo pipefail
+cmake=${CMAKE:-cmake} cpack=${CPACK:-cpack}
 
 for tool in dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev file:file lintian:lintian; do
   if ! command -v "${tool%%:*}" >/dev/null 2>&1; then
@@ -53,7 +55,7 @@ mkdir -p "$work/out" "$work/root"
 out=$work/out root=$work/root
 
 # 1. The packages.
-run "$work/cpack.log" cpack -G DEB --config "$build/CPackConfig.cmake" -B "$out"
+run "$work/cpack.log" "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$out"
 deb() { echo "$out/${1}_${version}_${arch}.deb"; }
 made() { (cd "$out" && echo *.deb); }
 for package in $runtime $dev $tools; do
@@ -157,13 +159,13 @@ done
 export LD_LIBRARY_PATH=$lib
 
 # The C++ consumer through find_package(steadyflake), steadyflake::c included.
-run "$work/consumer-configure.log" cmake -S "$source/tests/find_package/consumer" \
+run "$work/consumer-configure.log" "$cmake" -S "$source/tests/find_package/consumer" \
   -B "$work/consumer" -G "$generator" -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_PREFIX_PATH="$root/usr" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
   -DSTEADYFLAKE_CONSUMER_CAPI=ON
 found=$(sed -n 's/^steadyflake_DIR:[A-Z]*=//p' "$work/consumer/CMakeCache.txt")
 [[ $found == "$root/usr/"* ]] || fail "find_package found steadyflake in '$found', not in $root/usr"
-run "$work/consumer-build.log" cmake --build "$work/consumer" -j 2
+run "$work/consumer-build.log" "$cmake" --build "$work/consumer" -j 2
 for program in consumer consumer17; do
   (cd "$work" && run "$work/$program.log" "$work/consumer/$program")
 done
