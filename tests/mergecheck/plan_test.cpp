@@ -247,6 +247,66 @@ TEST(Plan, AKeyInsideAnotherIsHeldWithItUntilConfirmed) {
             108);
 }
 
+// Realms that share one login database: account ids mean the same account in every shard.
+// account_tutorial is keyed by the account id, and this shard has no account table.
+struct SharedAccounts {
+  TempDir dir;
+  std::string a = dir.File("a.db");
+  std::string b = dir.File("b.db");
+  SharedAccounts() {
+    for (const auto& [path, shard] : {std::pair{a, "a"}, std::pair{b, "b"}}) {
+      std::string sql =
+          "BEGIN; CREATE TABLE characters(guid INTEGER PRIMARY KEY, account INTEGER, uid TEXT);"
+          "CREATE TABLE account_tutorial(accountId INTEGER PRIMARY KEY, tut INTEGER);";
+      for (int guid = 1; guid <= 150; ++guid) {
+        sql += "INSERT INTO characters VALUES(" + std::to_string(guid) + ", " +
+               std::to_string(guid % 40 + 1) + ", '" + shard + std::to_string(guid) + "');";
+      }
+      for (int account = 1; account <= 40; ++account) {
+        sql += "INSERT INTO account_tutorial VALUES(" + std::to_string(account) + ", " +
+               (shard[0] == 'a' ? "1" : "2") + ");";
+      }
+      ExecSql(path, sql + "COMMIT;");
+    }
+  }
+};
+
+TEST(Plan, AKeyNamedForATableElsewhereIsHeldUntilMarkedGlobal) {
+  SharedAccounts shards;
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  const Plan unmarked = MakePlan(shards.a, shards.b, options);
+  EXPECT_EQ(RemapOf(unmarked, "account_tutorial"), nullptr);
+  const Plan::Unresolved* named = UnresolvedOf(unmarked, "account_tutorial", "accountId");
+  ASSERT_NE(named, nullptr);
+  EXPECT_NE(named->reason.find("named for a table this shard does not have (account)"),
+            std::string::npos)
+      << named->reason;
+  EXPECT_NE(named->reason.find("global = [\"account_tutorial.accountId\"]"), std::string::npos);
+
+  options.global = {{"account_tutorial", "accountId"}};
+  const Plan plan = MakePlan(shards.a, shards.b, options);
+  EXPECT_EQ(RemapOf(plan, "account_tutorial"), nullptr);
+  ASSERT_NE(RemapOf(plan, "characters"), nullptr);  // the characters still move
+  std::size_t global = 0;
+  for (const Plan::Unresolved& u : plan.unresolved) {
+    EXPECT_EQ(u.table, "account_tutorial");
+    EXPECT_NE(u.reason.find("a global key"), std::string::npos) << u.reason;
+    global += u.value.size();
+  }
+  EXPECT_EQ(global, 40u);  // each differing account row, none remapped
+  // Every character of B keeps its account after the rewrite.
+  const std::string rewritten = shards.dir.File("b2.db");
+  std::filesystem::copy_file(shards.b, rewritten);
+  ExecSql(rewritten, FormatPlanSql(plan));
+  EXPECT_EQ(testing::QueryInt(rewritten,
+                              "SELECT count(*) FROM characters WHERE account = "
+                              "CAST(substr(uid, 2) AS INTEGER) % 40 + 1"),
+            150);
+  options.global = {{"account_tutorial", "account"}};
+  EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);  // no such column
+}
+
 TEST(Plan, RefusesAServerIdAShardHoldsAndFreshIdsWithoutAGenerator) {
   Shards shards;
   PlanOptions options = Fixed();

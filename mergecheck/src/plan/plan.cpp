@@ -138,6 +138,50 @@ void FindKeysInsideKeys(const Report& report,
   }
 }
 
+std::string Squeezed(const std::string& name) {
+  std::string out = AsciiLower(name);
+  out.erase(std::remove(out.begin(), out.end(), '_'), out.end());
+  return out;
+}
+
+bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column) {
+  return std::any_of(options.global.begin(), options.global.end(), [&](const Options::Column& g) {
+    return g.table == table && EqualsIgnoreCase(g.column, column);
+  });
+}
+
+// Throws unless every global column of the profile is a column of B.
+void CheckGlobalColumns(const Collector& cb, const PlanOptions& options) {
+  for (const Options::Column& g : options.global) {
+    const TableState* t = cb.Find(g.table);
+    if (t == nullptr || FindColumn(t->table, AsciiLower(g.column)) < 0) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "global " + g.table + "." + g.column + ": input B has no column " + g.table +
+                      "." + g.column + "; check the name (table names are case-sensitive)");
+    }
+  }
+}
+
+// The entity a key's column is named for when its table extends that entity but B has no table
+// of it (`account_tutorial(accountId PRIMARY KEY)` and no `account` table -> "account"): the
+// entity lives elsewhere, in a login database's tables. Else "" (`guild.guildid`, its own id;
+// `character_equipmentsets.setguid`, a table not named for the set).
+std::string ForeignName(const KeyReport& k, const PlanFacts& facts) {
+  const std::string column = Squeezed(k.columns[0]);
+  std::string prefix;
+  for (const std::string_view suffix : {"guid", "id"}) {
+    if (column.size() > suffix.size() && column.ends_with(suffix)) {
+      prefix = column.substr(0, column.size() - suffix.size());
+      break;
+    }
+  }
+  const std::string own = Squeezed(k.table);
+  if (prefix.empty() || prefix == own || !own.starts_with(prefix)) return "";
+  const bool here =
+      std::find(facts.b_tables.begin(), facts.b_tables.end(), prefix) != facts.b_tables.end();
+  return here ? "" : prefix;
+}
+
 // What the check's collections say beyond the report: each single-column key's largest values
 // and declared types, B's server ids by count, B's single-column FOREIGN KEYs.
 void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& report,
@@ -145,6 +189,7 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
   const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
   std::vector<std::pair<std::size_t, std::span<const int64_t>>> integer_keys;
   for (const TableState& t : cb.tables()) {
+    facts.b_tables.push_back(Squeezed(t.table.name));
     for (const ForeignKey& fk : t.table.foreign_keys) {
       if (fk.columns.size() != 1) continue;
       facts.b_foreign_keys.push_back(
@@ -225,20 +270,24 @@ Refers ReferringColumns(const Report& report) {
 
 // 1. Which conflicts of each key differ and which are identical rows (drop candidates), and
 // what kind of key it is.
-Work ClassifyConflicts(const Report& report, const Refers& refers, const PlanFacts& facts) {
+Work ClassifyConflicts(const Report& report, const Refers& refers, const PlanFacts& facts,
+                       const PlanOptions& options) {
   Work work;
   for (std::size_t i = 0; i < report.keys.size(); ++i) {
     const KeyReport& k = report.keys[i];
     if (k.overlap == 0) continue;
     KeyWork& w = work[i];
     const auto inside = facts.inside.find(i);
-    if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) {
+    if (k.columns.size() == 1 && IsGlobal(options, k.table, k.columns[0])) {
+      w.global = true;  // kOther: never remapped
+    } else if (k.columns.size() == 1 && k.decoded && refers(k.table, k.columns[0]).empty()) {
       if (inside != facts.inside.end()) {
         w.inside = inside->second;  // kOther: a candidate reference
       } else {
         w.kind = KeyWork::kRemap;
+        w.foreign_name = ForeignName(k, facts);
         for (const ReferenceReport& r : k.references) {
-          if (!Confirmed(r)) w.proposals.push_back(&r);
+          if (!Confirmed(r) && !IsGlobal(options, r.table, r.column)) w.proposals.push_back(&r);
         }
         if (const auto c = facts.children.find(i); c != facts.children.end()) {
           for (const ReferenceReport& r : c->second) w.proposals.push_back(&r);
@@ -277,6 +326,11 @@ std::string RemappedVia(const Report& report, const KeyReport& k,
 
 // Why a differing conflict of a key that follows no remap is unresolved, and what to do.
 std::string NoFollowReason(const KeyReport& k, const KeyWork& w) {
+  if (w.global) {
+    return "a global key (the profile): the same value is the same entity in every shard, so it "
+           "is never remapped; B's row differs from A's: edit or delete it in B, or decide "
+           "which shard's row stays";
+  }
   if (w.inside.empty()) {
     return "differs from A's row, and no remap or rename changes it; edit or delete the row in "
            "B, or declare the key's references (--refs) if a column refers to a remapped key";
@@ -352,6 +406,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   Plan plan;
   plan.check = CheckSources(path_a, *a, path_b, *b, check, cutoff_ms,
                             [&](const Collector& ca, const Collector& cb, Report& report) {
+                              CheckGlobalColumns(cb, options);
                               CollectPlanFacts(ca, cb, report, check, cutoff_ms, facts);
                             });
   const Report& report = plan.check;
@@ -363,7 +418,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   plan.b_server = MostCommonServer(facts.b_servers);
 
   const Refers refers = ReferringColumns(report);
-  Work work = ClassifyConflicts(report, refers, facts);  // 1.
+  Work work = ClassifyConflicts(report, refers, facts, options);  // 1.
   Remapped remapped = RemappedValues(report, work);
   SettleDrops(*b, report, facts, work, remapped, plan);                               // 2.
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.

@@ -52,6 +52,8 @@ struct PlanFacts {
   // The same, seen from the other key: per key, a proposal (found "values inside") for each
   // key inside it. While one is unconfirmed the key is held (KeyWork::proposals).
   std::map<std::size_t, std::vector<ReferenceReport>> children;
+  // B's table names, lowercase and without underscores ("arenateam").
+  std::vector<std::string> b_tables;
 };
 
 // The conflicts of one overlapping key, by what the plan does with them.
@@ -67,7 +69,14 @@ struct KeyWork {
   // kOther: the keys this one's values lie among (PlanFacts::inside), when no confirmed
   // reference says which it follows: a candidate reference, never remapped on its own.
   std::vector<std::string> inside = {};
-  bool held() const { return !proposals.empty(); }
+  // kOther: a global key (PlanOptions::global), never remapped.
+  bool global = false;
+  // kRemap: the table the key's column is named for, which B does not have (`accountId` of
+  // `account_data`, and no `account` table): it may hold ids of another database, such as a
+  // login database every realm shares. Held until the profile says it is global or --refs
+  // says what it refers to.
+  std::string foreign_name = {};
+  bool held() const { return !proposals.empty() || !foreign_name.empty(); }
 };
 using Work = std::map<std::size_t, KeyWork>;  // by index into Report::keys
 

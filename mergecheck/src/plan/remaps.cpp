@@ -85,6 +85,19 @@ bool Offset(const KeyReport& k, const std::vector<int64_t>& olds, const KeyFacts
 // differing values, which stay where they are with the rows that may refer to them.
 void HoldKey(const KeyReport& k, const KeyWork& w, Plan& plan) {
   const std::string key = k.table + "." + k.columns[0];
+  if (!w.foreign_name.empty()) {
+    plan.unresolved.push_back(
+        {k.table,
+         k.columns,
+         {},
+         "named for a table this shard does not have (" + w.foreign_name +
+             "): it may hold ids of another database, such as a login database every realm "
+             "shares, which a remap would point at accounts that exist nowhere; if so, mark it "
+             "global in the profile (global = [\"" +
+             key +
+             "\"]); if it refers to a key of this "
+             "shard, say which with a --refs line"});
+  }
   for (const ReferenceReport* r : w.proposals) {
     std::string how = r->found == "name" ? std::string("its name")
                       : r->found == "values inside"
@@ -111,10 +124,12 @@ void HoldKey(const KeyReport& k, const KeyWork& w, Plan& plan) {
              fix + " and plan again"});
   }
   const std::string reason =
-      "not remapped while " + GroupThousands(w.proposals.size()) +
-      (w.proposals.size() == 1 ? " unconfirmed reference" : " unconfirmed references") +
-      " may point at it (listed above): a new value would leave those rows on A's entity of "
-      "this value";
+      !w.foreign_name.empty() && w.proposals.empty()
+          ? "not remapped: its column may hold ids of another database (listed above)"
+          : "not remapped while " + GroupThousands(w.proposals.size()) +
+                (w.proposals.size() == 1 ? " unconfirmed reference" : " unconfirmed references") +
+                " may point at it (listed above): a new value would leave those rows on A's "
+                "entity of this value";
   for (const std::size_t c : w.differing) {
     plan.unresolved.push_back({k.table, k.columns, k.conflicts[c], reason});
   }

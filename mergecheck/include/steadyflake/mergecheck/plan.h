@@ -48,6 +48,11 @@ struct PlanOptions {
   // The time of the plan, for plan.json and the guard of rewrite-b.sql ("2026-11-23T20:05:00Z");
   // default: now.
   std::string made_at = {};
+  // Global columns (the merge profile's `global`): values that mean the same thing in every
+  // shard, such as the account ids of a login database all realms share. A global key is never
+  // remapped (its differing values are unresolved), and a global column is never a reference
+  // onto another key. Each must name a column of B (MakePlan throws otherwise).
+  std::vector<Options::Column> global = {};
 };
 
 struct Plan {
