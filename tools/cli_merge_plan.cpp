@@ -14,11 +14,14 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "cli_profile.h"
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
 #include "steadyflake/mergecheck/plan.h"
@@ -33,7 +36,7 @@ constexpr char kUsage[] =
     "                              [--refs FILE] [--json] [--layout L] [--epoch TIME]\n"
     "                              [--state-dir D | --no-state] [--key TABLE:COL[,COL]]...\n"
     "                              [--id-column TABLE:COL]... [--not-id-column TABLE:COL]...\n"
-    "                              [--table T]...";
+    "                              [--table T]... [--profile FILE] [--draft-profile FILE]";
 
 // Writes `text` to `path` atomically: a temporary file beside it, flushed to disk, renamed over
 // it, and the folder flushed; a reader sees the old file or the new one, never a part.
@@ -69,22 +72,164 @@ void WriteAtomically(const std::filesystem::path& path, const std::string& text)
   }
 }
 
-}  // namespace
-
-int RunMergePlan(const std::vector<std::string>& args) {
+// The options merge-plan takes, beyond the check's.
+po::options_description PlanOptionsDescription() {
   po::options_description visible("Options");
   visible.add_options()("out", po::value<std::string>(),
                         "required: the folder for plan.json and rewrite-b.sql (made if missing)")(
       "server-id", po::value<std::string>(),
-      "required: the merged server's id, held by neither shard: keys of steadyflake IDs get "
-      "fresh IDs under it")("rename", po::value<std::string>()->default_value("{name}.s{server}"),
-                            "how a colliding name of B is renamed: {name} its name, {server} B's "
-                            "server id")("json", "print plan.json instead of the summary")(
+      "required (here or in the profile): the merged server's id, held by neither shard: keys "
+      "of steadyflake IDs get fresh IDs under it")(
+      "rename", po::value<std::string>(),
+      "how a colliding name of B is renamed: {name} its name, {server} B's server id (default "
+      "'{name}.s{server}')")("json", "print plan.json instead of the summary")(
+      "profile", po::value<std::string>(),
+      "FILE: the game's merge profile (TOML): confirmed references, global columns, options")(
+      "draft-profile", po::value<std::string>(),
+      "FILE: also write the profile this plan would need, proposals commented out")(
       "state-dir", po::value<std::string>(),
       "state folder of the generator of fresh IDs (default: as 'steadyflake gen')")(
       "no-state", "keep no state file for the fresh IDs (they may repeat a later run's)");
   AddCheckOptions(visible);
   visible.add_options()("help,h", "print this help");
+  return visible;
+}
+
+// Where a flag and the profile both say something, the flag wins, and the summary says so.
+void ApplyProfile(const Profile& profile, const po::variables_map& vm,
+                  mergecheck::PlanOptions& options, std::vector<std::string>& notes) {
+  const auto overridden = [&](const char* flag, const std::string& key) {
+    notes.push_back("--" + std::string(flag) + " from the command line overrides the profile's " +
+                    key);
+  };
+  if (profile.rename) {
+    if (vm.count("rename") != 0)
+      overridden("rename", "rename");
+    else
+      options.rename = *profile.rename;
+  }
+  const auto columns = [&](const char* flag, const std::vector<std::string>& items,
+                           std::vector<mergecheck::Options::Column>& out) {
+    if (items.empty()) return;
+    if (vm.count(flag) != 0) return overridden(flag, flag);
+    for (const std::string& c : items)
+      out.push_back(ParseColumnOption(std::string("--") + flag, c));
+  };
+  columns("id-column", profile.id_columns, options.check.id_columns);
+  columns("not-id-column", profile.not_id_columns, options.check.not_id_columns);
+  if (!profile.keys.empty()) {
+    if (vm.count("key") != 0) {
+      overridden("key", "keys");
+    } else {
+      for (const std::string& k : profile.keys)
+        options.check.extra_keys.push_back(ParseKeyOption(k));
+    }
+  }
+  if (!profile.tables.empty()) {
+    if (vm.count("table") != 0)
+      overridden("table", "tables");
+    else
+      options.check.tables = profile.tables;
+  }
+  // --refs lines and the profile's references are both confirmed: together.
+  options.check.references.insert(options.check.references.end(), profile.references.begin(),
+                                  profile.references.end());
+  options.global = profile.global;
+}
+
+// The plan's options from the command line and the profile, but the generator of fresh IDs.
+mergecheck::PlanOptions ReadPlanOptions(const po::variables_map& vm,
+                                        std::vector<std::string>& notes) {
+  mergecheck::PlanOptions options;
+  options.check.layout = ResolveLayout(vm);
+  ReadCheckOptions(vm, options.check);
+  std::optional<Profile> profile;
+  if (vm.count("profile") != 0) {
+    profile = ReadProfile(vm["profile"].as<std::string>());
+    ApplyProfile(*profile, vm, options, notes);
+  }
+  if (vm.count("rename") != 0) options.rename = vm["rename"].as<std::string>();
+  const uint64_t max = options.check.layout.max_server_id();
+  if (vm.count("server-id") != 0) {
+    if (profile && profile->server_id)
+      notes.push_back("--server-id from the command line overrides the profile's server_id");
+    options.server_id =
+        ParseUnsignedOption("--server-id", vm["server-id"].as<std::string>(), 0, max);
+  } else if (profile && profile->server_id) {
+    options.server_id =
+        ParseUnsignedOption("the profile's server_id", std::to_string(*profile->server_id), 0, max);
+  } else {
+    throw CliError("missing --server-id",
+                   "pass the merged server's id, one neither shard holds, e.g. --server-id 103 "
+                   "(or server_id in the profile)");
+  }
+  return options;
+}
+
+// The generator of fresh IDs, like gen's, made on first use.
+std::function<int64_t()> FreshIds(const po::variables_map& vm, const Layout& layout,
+                                  uint64_t server_id, std::shared_ptr<Generator>& generator) {
+  Generator::Options generator_options;
+  generator_options.layout = layout;
+  generator_options.server_id = server_id;
+  const bool no_state = vm.count("no-state") != 0;
+  if (no_state && vm.count("state-dir") != 0) {
+    throw CliError("--no-state and --state-dir contradict each other", "pass one of them");
+  }
+  if (!no_state) {
+    generator_options.state_dir =
+        vm.count("state-dir") != 0 ? vm["state-dir"].as<std::string>() : DefaultStateDir();
+  }
+  return [&generator, generator_options, no_state, server_id]() -> int64_t {
+    if (!generator) {
+      if (no_state) {
+        std::fprintf(stderr,
+                     "steadyflake: warning: --no-state keeps no state file, so a later run under "
+                     "--server-id %llu may issue these fresh IDs again\n",
+                     static_cast<unsigned long long>(server_id));
+      }
+      generator = MakeGenerator(generator_options);
+    }
+    return static_cast<int64_t>(generator->next());
+  };
+}
+
+// Writes plan.json, rewrite-b.sql and, when asked, the draft profile; prints the summary.
+void WritePlan(const po::variables_map& vm, const mergecheck::Plan& plan,
+               const mergecheck::PlanOptions& options, const std::vector<std::string>& notes) {
+  const std::filesystem::path out_dir = vm["out"].as<std::string>();
+  std::error_code error;
+  std::filesystem::create_directories(out_dir, error);
+  if (error) {
+    throw CliError("cannot make --out folder " + Quote(out_dir.string()) + ": " + error.message(),
+                   "name a folder you can write");
+  }
+  const std::string json = mergecheck::FormatPlanJson(plan);
+  WriteAtomically(out_dir / "plan.json", json);
+  WriteAtomically(out_dir / "rewrite-b.sql", mergecheck::FormatPlanSql(plan));
+  if (vm.count("draft-profile") != 0) {
+    WriteAtomically(vm["draft-profile"].as<std::string>(), DraftProfile(plan, options));
+  }
+  Output out(stdout);
+  if (vm.count("json") != 0) {
+    out.Append(json);
+  } else {
+    if (vm.count("profile") != 0) out.Append("profile " + vm["profile"].as<std::string>() + "\n");
+    for (const std::string& note : notes) out.Append("note: " + note + "\n");
+    out.Append(mergecheck::FormatPlanText(plan));
+    out.Append("wrote " + (out_dir / "plan.json").string() + " and " +
+               (out_dir / "rewrite-b.sql").string() + " (" + plan.dialect + ")\n");
+    if (vm.count("draft-profile") != 0) {
+      out.Append("wrote the draft profile " + vm["draft-profile"].as<std::string>() + "\n");
+    }
+  }
+  out.Flush();
+}
+
+}  // namespace
+
+int RunMergePlan(const std::vector<std::string>& args) {
+  const po::options_description visible = PlanOptionsDescription();
   po::options_description all;
   all.add(visible).add_options()("input", po::value<std::vector<std::string>>()->composing(),
                                  "inputs");
@@ -96,7 +241,7 @@ int RunMergePlan(const std::vector<std::string>& args) {
     PrintHelp(kUsage,
               "Plans the rewrite of shard B that lets it merge into shard A (the target):\n"
               "colliding integer keys of B get new values (fresh IDs, or an offset above both\n"
-              "shards' largest for legacy and narrow columns) and every column that refers to\n"
+              "shards' largest for legacy and narrow columns) and every confirmed reference to\n"
               "them follows; colliding names are renamed; rows identical in A are dropped.\n"
               "Writes DIR/plan.json (review it) and DIR/rewrite-b.sql (one transaction, in B's\n"
               "dialect, refuses to run twice). A and B are never modified.\n"
@@ -116,70 +261,17 @@ int RunMergePlan(const std::vector<std::string>& args) {
     throw CliError("missing --out",
                    "name the folder for plan.json and rewrite-b.sql, e.g. --out plan");
   }
-  mergecheck::PlanOptions options;
-  options.check.layout = ResolveLayout(vm);
-  const Layout& layout = options.check.layout;
-  if (vm.count("server-id") == 0) {
-    throw CliError("missing --server-id",
-                   "pass the merged server's id, one neither shard holds, e.g. --server-id 103");
-  }
-  options.server_id = ParseUnsignedOption("--server-id", vm["server-id"].as<std::string>(), 0,
-                                          layout.max_server_id());
-  options.rename = vm["rename"].as<std::string>();
-  ReadCheckOptions(vm, options.check);
-
-  // Fresh IDs come from a generator like gen's, made on first use.
-  Generator::Options generator_options;
-  generator_options.layout = layout;
-  generator_options.server_id = options.server_id;
-  const bool no_state = vm.count("no-state") != 0;
-  if (no_state && vm.count("state-dir") != 0) {
-    throw CliError("--no-state and --state-dir contradict each other", "pass one of them");
-  }
-  if (!no_state) {
-    generator_options.state_dir =
-        vm.count("state-dir") != 0 ? vm["state-dir"].as<std::string>() : DefaultStateDir();
-  }
-  std::unique_ptr<Generator> generator;
-  options.next_id = [&]() -> int64_t {
-    if (!generator) {
-      if (no_state) {
-        std::fprintf(stderr,
-                     "steadyflake: warning: --no-state keeps no state file, so a later run under "
-                     "--server-id %llu may issue these fresh IDs again\n",
-                     static_cast<unsigned long long>(options.server_id));
-      }
-      generator = MakeGenerator(generator_options);
-    }
-    return static_cast<int64_t>(generator->next());
-  };
-
+  std::vector<std::string> notes;
+  mergecheck::PlanOptions options = ReadPlanOptions(vm, notes);
+  std::shared_ptr<Generator> generator;
+  options.next_id = FreshIds(vm, options.check.layout, options.server_id, generator);
   mergecheck::Plan plan;
   try {
     plan = mergecheck::MakePlan(inputs[0], inputs[1], options);
   } catch (const Error& e) {
     throw FromEngine("", e, "check the inputs and options");
   }
-  const std::filesystem::path out_dir = vm["out"].as<std::string>();
-  std::error_code error;
-  std::filesystem::create_directories(out_dir, error);
-  if (error) {
-    throw CliError("cannot make --out folder " + Quote(out_dir.string()) + ": " + error.message(),
-                   "name a folder you can write");
-  }
-  const std::string json = mergecheck::FormatPlanJson(plan);
-  WriteAtomically(out_dir / "plan.json", json);
-  WriteAtomically(out_dir / "rewrite-b.sql", mergecheck::FormatPlanSql(plan));
-
-  Output out(stdout);
-  if (vm.count("json") != 0) {
-    out.Append(json);
-  } else {
-    out.Append(mergecheck::FormatPlanText(plan));
-    out.Append("wrote " + (out_dir / "plan.json").string() + " and " +
-               (out_dir / "rewrite-b.sql").string() + " (" + plan.dialect + ")\n");
-  }
-  out.Flush();
+  WritePlan(vm, plan, options, notes);
   return plan.unresolved.empty() ? kExitOk : kExitUnresolved;
 }
 

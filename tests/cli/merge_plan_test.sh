@@ -426,4 +426,51 @@ test_merge_plan_errors() {
   ! grep -q "^remap player " "$T/out" || fail "a key with unconfirmed references was remapped"
 }
 
+# --- The merge profile: drafted, edited as docs/merging.md says, and planned with --------------
+
+test_merge_plan_profile() {
+  need sqlite3 sqlite3
+  for s in a b; do
+    cat "$DATA/schema.sqlite.sql" "$DATA/$s.data.sql" | sqlite3 "$T/$s.db" || fail "load $s"
+  done
+  # The first plan knows no reference the schema does not declare: exit 4, and a draft.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --state-dir "$T/state" \
+    --draft-profile "$T/draft.toml"
+  expect_rc 4
+  grep -q '^# "mail.to_player" = "player.id"  # inferred: ' "$T/draft.toml" ||
+    fail "draft: $(cat "$T/draft.toml")"
+  grep -q '^server_id = 103$' "$T/draft.toml" || fail "draft has no server_id"
+  # The operator's edit (docs/merging.md): uncomment the references checked against the game.
+  sed 's/^# \("[a-z_.]*" = "[a-z_.]*"\)  #.*/\1/' "$T/draft.toml" >"$T/profile.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan2" --state-dir "$T/state" \
+    --profile "$T/profile.toml"
+  expect_rc 0
+  grep -q "^remap player (id): 260 values" "$T/out" || fail "profile plan: $(head -5 "$T/out")"
+  # The same plan as with the references on the command line.
+  plan_refs() { python3 -c "import json; p=json.load(open('$1')); \
+    print(sorted((r['table'], x['table'], x['column']) for r in p['remaps'] for x in r['references']))"; }
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan3" --server-id 103 --state-dir "$T/state" \
+    --refs "$T/refs"
+  expect_rc 0
+  [[ $(plan_refs "$T/plan2/plan.json") == "$(plan_refs "$T/plan3/plan.json")" ]] ||
+    fail "the profile's plan rewrites other columns than --refs's"
+  # A flag beside the profile wins, and the summary says so.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan2" --state-dir "$T/state" \
+    --profile "$T/profile.toml" --server-id 104
+  expect_rc 0
+  grep -q "^note: --server-id from the command line overrides the profile's server_id" "$T/out" ||
+    fail "no override note: $(head -3 "$T/out")"
+  # Errors name the file and line; nothing is written.
+  printf 'server_id = 103\nrefs = 1\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: unknown key 'refs'" "$T/err" || fail "unknown key: $(cat "$T/err")"
+  printf 'server_id = 103\nglobal = ["player.nope"]\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "global player.nope: input B has no column player.nope" "$T/err" ||
+    fail "unknown column: $(cat "$T/err")"
+  [[ ! -e "$T/plan4" ]] || fail "a refused plan wrote its folder"
+}
+
 "test_$CASE"

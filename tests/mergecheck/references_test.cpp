@@ -1,8 +1,8 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// KeyReport::references (src/check/references.h): which columns of B refer to an overlapping integer
-// key, how each was found, and how many of B's rows hold an overlapping value.
+// KeyReport::references (src/check/references.h): which columns of B refer to an overlapping
+// integer key, how each was found, and how many of B's rows hold an overlapping value.
 
 #include <gtest/gtest.h>
 

@@ -357,6 +357,16 @@ std::string FormatPlanJson(const Plan& plan) {
                           {"reason", u.reason}});
   }
   doc["unresolved"] = std::move(unresolved);
+  json proposals = json::array();
+  for (const Plan::Proposal& p : plan.proposals) {
+    proposals.push_back({{"table", p.table},
+                         {"column", p.column},
+                         {"found", p.found},
+                         {"to", p.to.empty() ? json() : json(p.to)},
+                         {"also", p.also},
+                         {"evidence", p.evidence}});
+  }
+  doc["proposals"] = std::move(proposals);
   // Text that is not UTF-8 shows with U+FFFD here; rewrite-b.sql carries the exact bytes.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

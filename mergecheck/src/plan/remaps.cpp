@@ -80,12 +80,42 @@ bool Offset(const KeyReport& k, const std::vector<int64_t>& olds, const KeyFacts
   return true;
 }
 
+// What a proposal was found by: "its name", "inference (214 of 260 values)", ...
+std::string Evidence(const ReferenceReport& r) {
+  if (r.found == "name") return GroupThousands(r.rows) + " rows hold a conflicting value";
+  return GroupThousands(r.distinct) + " of " + GroupThousands(r.key_values) + " values, " +
+         GroupThousands(r.rows) + " rows";
+}
+
+// Lists the proposal `r` onto `key` in Plan::proposals, once: a column inferred onto several
+// keys with all of them as candidates and no `to`.
+void AddProposal(const ReferenceReport& r, const std::string& key, Plan& plan) {
+  Plan::Proposal proposal{r.table, r.column, r.found, key, {}, Evidence(r)};
+  if (!r.also.empty()) {
+    proposal.to.clear();
+    proposal.also.push_back(key);
+    proposal.also.insert(proposal.also.end(), r.also.begin(), r.also.end());
+    std::sort(proposal.also.begin(), proposal.also.end());
+  }
+  for (const Plan::Proposal& p : plan.proposals) {
+    if (p.table == proposal.table && p.column == proposal.column && p.to == proposal.to) return;
+  }
+  plan.proposals.push_back(std::move(proposal));
+}
+
 // A key with unconfirmed references onto it is not remapped: each proposal is unresolved,
 // naming how it was found and the --refs line that confirms it, and so is each of the key's
 // differing values, which stay where they are with the rows that may refer to them.
 void HoldKey(const KeyReport& k, const KeyWork& w, Plan& plan) {
   const std::string key = k.table + "." + k.columns[0];
   if (!w.foreign_name.empty()) {
+    plan.proposals.push_back(
+        {k.table,
+         k.columns[0],
+         "global",
+         "",
+         {},
+         "named for a table this shard does not have (" + w.foreign_name + ")"});
     plan.unresolved.push_back(
         {k.table,
          k.columns,
@@ -99,6 +129,7 @@ void HoldKey(const KeyReport& k, const KeyWork& w, Plan& plan) {
              "shard, say which with a --refs line"});
   }
   for (const ReferenceReport* r : w.proposals) {
+    AddProposal(*r, key, plan);
     std::string how = r->found == "name" ? std::string("its name")
                       : r->found == "values inside"
                           ? "its values: a key of its own, all " + GroupThousands(r->distinct) +

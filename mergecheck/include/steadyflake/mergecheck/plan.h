@@ -106,6 +106,19 @@ struct Plan {
   std::vector<Drop> drops{};
   std::vector<Follow> follows{};
   std::vector<Unresolved> unresolved{};
+  // What only the operator can confirm, for a draft profile: a reference the plan would
+  // rewrite once confirmed (`found` "name", "inferred" or "values inside"; `to` the key, or
+  // empty with the candidates in `also` for a column inferred onto several keys), or a key it
+  // takes for a global one (`found` "global"). Each column once per key.
+  struct Proposal {
+    std::string table{};
+    std::string column{};
+    std::string found{};
+    std::string to{};  // "player.id"
+    std::vector<std::string> also{};
+    std::string evidence{};  // "214 of 260 values, 420 rows"
+  };
+  std::vector<Proposal> proposals{};
 };
 
 // Plans the rewrite of `path_b` (merged into `path_a`); both are only read. Throws

@@ -1,0 +1,142 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// ReadProfile and DraftProfile (cli_profile.h), over toml++ (Debian libtomlplusplus-dev): its
+// parser gives every node's line, so each error names where in the file it is.
+
+#include "cli_profile.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "cli.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::cli {
+
+namespace {
+
+constexpr char kKeys[] =
+    "server_id, rename, keys, id_columns, not_id_columns, tables, global and [references]";
+
+[[noreturn]] void Fail(const Profile& p, const toml::source_region& where,
+                       const std::string& problem, const std::string& fix) {
+  throw CliError(p.path + ":" + std::to_string(where.begin.line) + ": " + problem, fix);
+}
+
+// "table.column" split at its last dot, or false.
+bool SplitColumn(std::string_view text, std::string& table, std::string& column) {
+  const std::size_t dot = text.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == text.size()) return false;
+  table = std::string(text.substr(0, dot));
+  column = std::string(text.substr(dot + 1));
+  return true;
+}
+
+std::vector<std::string> Strings(const Profile& p, const std::string& key, const toml::node& n) {
+  const toml::array* array = n.as_array();
+  if (array == nullptr) {
+    Fail(p, n.source(), key + " is not an array of strings", "write " + key + " = [\"...\"]");
+  }
+  std::vector<std::string> out;
+  for (const toml::node& item : *array) {
+    const std::optional<std::string> text = item.value<std::string>();
+    if (!text) {
+      Fail(p, item.source(), key + " holds a value that is not a string",
+           "write each entry as a quoted string");
+    }
+    out.push_back(*text);
+  }
+  return out;
+}
+
+void ReadReferences(Profile& p, const toml::node& n) {
+  const toml::table* refs = n.as_table();
+  if (refs == nullptr) {
+    Fail(p, n.source(), "references is not a table",
+         "write [references] with lines \"item.owner_id\" = \"player.id\"");
+  }
+  for (const auto& [key, value] : *refs) {
+    mergecheck::Options::Reference r;
+    const std::optional<std::string> to = value.value<std::string>();
+    if (value.is_table()) {
+      Fail(p, value.source(),
+           "the reference of " + std::string(key.str()) + " is conditional (a table)",
+           "conditional references (where = ...) are not supported yet; list the column "
+           "without a condition only if every row of it refers to that key");
+    }
+    if (!SplitColumn(key.str(), r.table, r.column) || !to ||
+        !SplitColumn(*to, r.ref_table, r.ref_column)) {
+      Fail(p, value.source(), "a reference is not \"TABLE.COLUMN\" = \"TABLE.COLUMN\"",
+           "write e.g. \"item.owner_id\" = \"player.id\" under [references]");
+    }
+    p.references.push_back(std::move(r));
+  }
+}
+
+void ReadGlobal(Profile& p, const toml::node& n) {
+  for (const std::string& text : Strings(p, "global", n)) {
+    mergecheck::Options::Column c;
+    if (!SplitColumn(text, c.table, c.column)) {
+      Fail(p, n.source(), "global entry " + Quote(text) + " is not TABLE.COLUMN",
+           "write global = [\"account_data.accountId\"]");
+    }
+    p.global.push_back(std::move(c));
+  }
+}
+
+void ReadEntry(Profile& p, const std::string& key, const toml::node& value) {
+  if (key == "server_id") {
+    const std::optional<int64_t> id = value.value<int64_t>();
+    if (!id || *id < 0) {
+      Fail(p, value.source(), "server_id is not a non-negative integer", "write server_id = 103");
+    }
+    p.server_id = id;
+  } else if (key == "rename") {
+    p.rename = value.value<std::string>();
+    if (!p.rename) Fail(p, value.source(), "rename is not a string", "write rename = \"{name}.b\"");
+  } else if (key == "keys") {
+    p.keys = Strings(p, key, value);
+  } else if (key == "id_columns") {
+    p.id_columns = Strings(p, key, value);
+  } else if (key == "not_id_columns") {
+    p.not_id_columns = Strings(p, key, value);
+  } else if (key == "tables") {
+    p.tables = Strings(p, key, value);
+  } else if (key == "global") {
+    ReadGlobal(p, value);
+  } else if (key == "references") {
+    ReadReferences(p, value);
+  } else {
+    Fail(p, value.source(), "unknown key " + Quote(key), std::string("the profile takes ") + kKeys);
+  }
+}
+
+}  // namespace
+
+Profile ReadProfile(const std::string& path) {
+  Profile p;
+  p.path = path;
+  toml::table doc;
+  try {
+    doc = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    if (e.source().begin.line == 0) {
+      throw CliError(
+          "cannot read --profile file " + Quote(path) + ": " + std::string(e.description()),
+          "pass a readable TOML file (docs/merging.md, \"The merge profile\")");
+    }
+    Fail(p, e.source(), "not TOML: " + std::string(e.description()),
+         "fix the line (docs/merging.md, \"The merge profile\")");
+  }
+  for (const auto& [key, value] : doc) ReadEntry(p, std::string(key.str()), value);
+  return p;
+}
+
+}  // namespace steadyflake::cli

@@ -1,0 +1,125 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// DraftProfile (cli_profile.h): the profile a plan would need, from what it found. What is
+// confirmed (the options, --refs and profile lines) is written as it is; what only the operator
+// can confirm is a commented-out line with its evidence, so nothing is applied on a guess
+// until someone who knows the game uncomments it.
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "cli_profile.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::cli {
+
+namespace {
+
+std::string Toml(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Column(const std::string& table, const std::string& column) {
+  return Toml(table + "." + column);
+}
+
+void Options(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
+             std::string& out) {
+  out += "server_id = " + std::to_string(plan.server_id) + "\n";
+  out += "rename = " + Toml(options.rename) + "\n";
+  const auto list = [&](const char* name, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    out += std::string(name) + " = [";
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + Toml(items[i]);
+    out += "]\n";
+  };
+  std::vector<std::string> ids, not_ids;
+  for (const auto& c : options.check.id_columns) ids.push_back(c.table + ":" + c.column);
+  for (const auto& c : options.check.not_id_columns) not_ids.push_back(c.table + ":" + c.column);
+  list("id_columns", ids);
+  list("not_id_columns", not_ids);
+  list("tables", options.check.tables);
+}
+
+// global = [...]: the profile's own, then each key the plan takes for global, commented out.
+void Global(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
+            std::string& out) {
+  out +=
+      "\n# Columns whose values mean the same thing in every shard (account ids of a login\n"
+      "# database all realms share): never remapped, never a reference onto another key.\n"
+      "global = [\n";
+  for (const auto& g : options.global) out += "  " + Column(g.table, g.column) + ",\n";
+  for (const mergecheck::Plan::Proposal& p : plan.proposals) {
+    if (p.found != "global") continue;
+    out += "  # " + Column(p.table, p.column) + ",  # " + p.evidence + "\n";
+  }
+  out += "]\n";
+}
+
+void References(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
+                std::string& out) {
+  out +=
+      "\n# Columns that refer to a key, confirmed (a declared FOREIGN KEY needs no line).\n"
+      "[references]\n";
+  std::set<std::string> written;
+  for (const auto& r : options.check.references) {
+    if (!written.insert(r.table + "." + r.column).second) continue;
+    out += Column(r.table, r.column) + " = " + Column(r.ref_table, r.ref_column) + "\n";
+  }
+  for (const mergecheck::Plan::Proposal& p : plan.proposals) {
+    if (p.found == "global") continue;
+    if (!p.to.empty()) {
+      out += "# " + Column(p.table, p.column) + " = " + Toml(p.to) + "  # " + p.found + ": " +
+             p.evidence + "\n";
+      continue;
+    }
+    out += "# " + Column(p.table, p.column) + " = \"?\"  # inferred onto several keys (" +
+           p.evidence + "); name the one it refers to:";
+    for (const std::string& key : p.also) out += " " + key;
+    out += "\n";
+  }
+}
+
+// What the plan judged without asking: for the record, nothing to edit.
+void Notes(const mergecheck::Plan& plan, std::string& out) {
+  out += "\n# What the plan decided on its own (for review; nothing to edit here):\n";
+  for (const mergecheck::Plan::Remap& r : plan.remaps) {
+    out += "#   remap " + r.table + "." + r.column + ": " + r.method + " (" + r.reason + ")\n";
+  }
+  for (const mergecheck::Plan::Rename& r : plan.renames) {
+    out += "#   rename " + r.table + "." + r.column + " under " + r.collation + "\n";
+  }
+  for (const mergecheck::KeylessTable& k : plan.check.keyless) {
+    if (k.in_both == 0) continue;
+    out += "#   keyless table " + k.table + ": " + GroupThousands(k.in_both) +
+           " rows in both shards, appended twice by a merge\n";
+  }
+}
+
+}  // namespace
+
+std::string DraftProfile(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options) {
+  std::string out =
+      "# steadyflake merge profile, drafted by merge-plan (plan " + plan.id + ", " + plan.made_at +
+      ").\n"
+      "# Uncomment each line that is right for this game (check it against the game's code),\n"
+      "# name the key of each \"?\", then plan again with --profile (docs/merging.md,\n"
+      "# \"The merge profile\"). Lines left commented out stay unresolved: nothing is applied\n"
+      "# on a guess.\n";
+  Options(plan, options, out);
+  Global(plan, options, out);
+  References(plan, options, out);
+  Notes(plan, out);
+  return out;
+}
+
+}  // namespace steadyflake::cli
