@@ -126,6 +126,15 @@ void ReadCheckOptions(const boost::program_options::variables_map& vm,
 void PrintHelp(std::string_view usage, std::string_view about,
                const boost::program_options::options_description& options);
 
+// Parses `args` of a command that takes two inputs, A and B, as positional arguments beside
+// `visible` into `vm`. With --help, prints `usage`, `about` and the options and returns empty;
+// else returns A and B. Throws CliError unless there are exactly two (`run` says how to run
+// the command).
+std::vector<std::string> ParseWithTwoInputs(
+    std::string_view command, const std::vector<std::string>& args,
+    const boost::program_options::options_description& visible, std::string_view usage,
+    std::string_view about, std::string_view run, boost::program_options::variables_map& vm);
+
 // The subcommands. `args` are the arguments after the subcommand's name. Each returns the exit
 // status, prints its output on stdout and throws CliError, OutputClosed, or (for what it does
 // not anticipate) steadyflake::Error or std::exception.

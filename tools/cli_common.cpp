@@ -187,6 +187,30 @@ mergecheck::Options::Column ParseColumnOption(const std::string& option, const s
   return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
+std::vector<std::string> ParseWithTwoInputs(std::string_view command,
+                                            const std::vector<std::string>& args,
+                                            const po::options_description& visible,
+                                            std::string_view usage, std::string_view about,
+                                            std::string_view run, po::variables_map& vm) {
+  po::options_description all;
+  all.add(visible).add_options()("input", po::value<std::vector<std::string>>()->composing(),
+                                 "inputs");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  ParseArgs("steadyflake", command, args, all, &positional, vm);
+  if (vm.count("help") != 0) {
+    PrintHelp(usage, about, visible);
+    return {};
+  }
+  std::vector<std::string> inputs;
+  if (vm.count("input") != 0) inputs = vm["input"].as<std::vector<std::string>>();
+  if (inputs.size() != 2) {
+    throw CliError(std::string(command) + " needs two inputs, got " + std::to_string(inputs.size()),
+                   "run '" + std::string(run) + "'");
+  }
+  return inputs;
+}
+
 void AddCheckOptions(po::options_description& options) {
   options.add_options()("layout", po::value<std::string>()->default_value("game"),
                         "the layout the IDs were made with: game, snowflake or T/S/Q@<n>ms")(

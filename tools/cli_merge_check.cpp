@@ -70,34 +70,20 @@ int RunMergeCheck(const std::vector<std::string>& args) {
   visible.add_options()("json", "the report as one JSON document")(
       "limit", po::value(&limit_text)->default_value("1000"),
       "conflicting keys listed per key in --json; 0: all")("help,h", "print this help");
-  po::options_description all;
-  all.add(visible).add_options()("input", po::value<std::vector<std::string>>()->composing(),
-                                 "inputs");
-  po::positional_options_description positional;
-  positional.add("input", -1);
   po::variables_map vm;
-  ParseArgs("steadyflake", "merge-check", args, all, &positional, vm);
-  if (vm.count("help") != 0) {
-    PrintHelp(kUsage,
-              "Checks two shards before they are merged: will any row collide, now or later?\n"
-              "A and B are SQLite database files or SQL dumps (sqlite3 .dump, mysqldump,\n"
-              "mariadb-dump), optionally gzip-compressed, recognised by content and never\n"
-              "modified. Every PRIMARY KEY and UNIQUE key of every table in both is compared;\n"
-              "integer primary keys that hold IDs are decoded with the layout into the server\n"
-              "ids that issued them (--id-column / --not-id-column adjust which).\n"
-              "Exit status: 0 safe to merge; 1 a key overlaps; 3 no overlap, but a server id\n"
-              "issued IDs in both (a future collision); 2 could not check (one line on stderr).\n"
-              "See docs/merging.md.",
-              visible);
-    return kExitOk;
-  }
-  const std::vector<std::string> inputs = vm.count("input") != 0
-                                              ? vm["input"].as<std::vector<std::string>>()
-                                              : std::vector<std::string>();
-  if (inputs.size() != 2) {
-    throw CliError("merge-check needs two inputs, got " + std::to_string(inputs.size()),
-                   "run 'steadyflake merge-check A B' with two databases or dumps");
-  }
+  const std::vector<std::string> inputs = ParseWithTwoInputs(
+      "merge-check", args, visible, kUsage,
+      "Checks two shards before they are merged: will any row collide, now or later?\n"
+      "A and B are SQLite database files or SQL dumps (sqlite3 .dump, mysqldump,\n"
+      "mariadb-dump), optionally gzip-compressed, recognised by content and never\n"
+      "modified. Every PRIMARY KEY and UNIQUE key of every table in both is compared;\n"
+      "integer primary keys that hold IDs are decoded with the layout into the server\n"
+      "ids that issued them (--id-column / --not-id-column adjust which).\n"
+      "Exit status: 0 safe to merge; 1 a key overlaps; 3 no overlap, but a server id\n"
+      "issued IDs in both (a future collision); 2 could not check (one line on stderr).\n"
+      "See docs/merging.md.",
+      "steadyflake merge-check A B with two databases or dumps", vm);
+  if (inputs.empty()) return kExitOk;  // --help
   mergecheck::Options options;
   options.layout = ResolveLayout(vm);
   options.limit = ParseUnsignedOption("--limit", limit_text, 0, UINT64_MAX);

@@ -230,33 +230,19 @@ void WritePlan(const po::variables_map& vm, const mergecheck::Plan& plan,
 
 int RunMergePlan(const std::vector<std::string>& args) {
   const po::options_description visible = PlanOptionsDescription();
-  po::options_description all;
-  all.add(visible).add_options()("input", po::value<std::vector<std::string>>()->composing(),
-                                 "inputs");
-  po::positional_options_description positional;
-  positional.add("input", -1);
   po::variables_map vm;
-  ParseArgs("steadyflake", "merge-plan", args, all, &positional, vm);
-  if (vm.count("help") != 0) {
-    PrintHelp(kUsage,
-              "Plans the rewrite of shard B that lets it merge into shard A (the target):\n"
-              "colliding integer keys of B get new values (fresh IDs, or an offset above both\n"
-              "shards' largest for legacy and narrow columns) and every confirmed reference to\n"
-              "them follows; colliding names are renamed; rows identical in A are dropped.\n"
-              "Writes DIR/plan.json (review it) and DIR/rewrite-b.sql (one transaction, in B's\n"
-              "dialect, refuses to run twice). A and B are never modified.\n"
-              "Exit status: 0 plan written (or nothing to do); 4 written, but items remain\n"
-              "unresolved (listed); 2 could not plan (one line on stderr). See docs/merging.md.",
-              visible);
-    return kExitOk;
-  }
-  const std::vector<std::string> inputs = vm.count("input") != 0
-                                              ? vm["input"].as<std::vector<std::string>>()
-                                              : std::vector<std::string>();
-  if (inputs.size() != 2) {
-    throw CliError("merge-plan needs two inputs, got " + std::to_string(inputs.size()),
-                   "run 'steadyflake merge-plan A B --out DIR --server-id N' (A the target)");
-  }
+  const std::vector<std::string> inputs = ParseWithTwoInputs(
+      "merge-plan", args, visible, kUsage,
+      "Plans the rewrite of shard B that lets it merge into shard A (the target):\n"
+      "colliding integer keys of B get new values (fresh IDs, or an offset above both\n"
+      "shards' largest for legacy and narrow columns) and every confirmed reference to\n"
+      "them follows; colliding names are renamed; rows identical in A are dropped.\n"
+      "Writes DIR/plan.json (review it) and DIR/rewrite-b.sql (one transaction, in B's\n"
+      "dialect, refuses to run twice). A and B are never modified.\n"
+      "Exit status: 0 plan written (or nothing to do); 4 written, but items remain\n"
+      "unresolved (listed); 2 could not plan (one line on stderr). See docs/merging.md.",
+      "steadyflake merge-plan A B --out DIR --server-id N (A the target)", vm);
+  if (inputs.empty()) return kExitOk;  // --help
   if (vm.count("out") == 0) {
     throw CliError("missing --out",
                    "name the folder for plan.json and rewrite-b.sql, e.g. --out plan");

@@ -361,6 +361,10 @@ test_merge_plan_errors() {
   run merge-plan "$T/a.db" "$T/b.db" --server-id 103
   expect_rc 2
   grep -q "missing --out" "$T/err" || fail "no --out: $(cat "$T/err")"
+  run merge-plan "$T/a.db" --out "$T/plan" --server-id 103
+  expect_rc 2
+  grep -q "merge-plan needs two inputs, got 1; run 'steadyflake merge-plan A B" "$T/err" ||
+    fail "one input: $(cat "$T/err")"
   [[ ! -e "$T/plan" ]] || fail "a refused plan wrote its folder"
 
   # Nothing to do: B against itself under another name is refused; B against an empty shard
