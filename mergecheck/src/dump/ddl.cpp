@@ -286,6 +286,178 @@ void AddForeignKey(Table& table, const ForeignKeySpec& spec) {
   table.foreign_keys.push_back(std::move(fk));
 }
 
+namespace {
+
+// What a CREATE TABLE's body declares besides its columns, gathered as it is read.
+struct TableBody {
+  std::vector<KeySpec> keys;
+  std::vector<ForeignKeySpec> foreign_keys;  // in the order written
+  bool primary_desc = false;  // a column's `PRIMARY KEY DESC`, which does not alias the rowid
+  // Per column: its COLLATE and (MySQL) CHARACTER SET, resolved once the table's are known.
+  std::vector<std::string> column_collate, column_charset;
+  // Table options: WITHOUT ROWID (SQLite), the default character set and collation (MySQL).
+  bool without_rowid = false;
+  std::string table_collate, table_charset;
+};
+
+// A column's declared type: words, each maybe with (n[,m]) after it, as written.
+std::string ParseColumnType(Lexer& lx, std::string_view statement, Dialect dialect) {
+  size_t type_begin = std::string_view::npos, type_end = 0;
+  while (lx.Peek().kind == Kind::kWord && !EndsTypeName(lx.Peek(), dialect)) {
+    const Token t = lx.Next();
+    if (type_begin == std::string_view::npos) type_begin = t.offset;
+    type_end = t.offset + t.raw.size();
+    if (lx.Peek().IsPunct('(')) {
+      SkipParenthesized(lx);
+      type_end = lx.offset();
+      // lx.offset() is the next token's start; trim the white space before it.
+      while (type_end > type_begin && static_cast<unsigned char>(statement[type_end - 1]) <= ' ') {
+        --type_end;
+      }
+    }
+  }
+  if (type_begin == std::string_view::npos) return "";
+  return std::string(statement.substr(type_begin, type_end - type_begin));
+}
+
+// The constraints after a column's type, up to the ',' or ')' that ends the column.
+void ParseColumnConstraints(Lexer& lx, Dialect dialect, size_t name_offset, Column& column,
+                            TableBody& body) {
+  int depth = 0;
+  std::string constraint_name;
+  std::string collate, charset;
+  for (;;) {
+    const Token& peek = lx.Peek();
+    if (peek.kind == Kind::kEnd) break;
+    if (depth == 0 && (peek.IsPunct(',') || peek.IsPunct(')'))) break;
+    Token t = lx.Next();
+    if (t.IsPunct('(')) {
+      ++depth;
+    } else if (t.IsPunct(')')) {
+      --depth;
+    } else if (depth > 0) {
+      continue;
+    } else if (t.IsWord("CONSTRAINT") && IsNameToken(lx.Peek(), dialect)) {
+      constraint_name = lx.Next().value;
+    } else if (t.IsWord("COLLATE") && lx.Peek().kind != Kind::kEnd) {
+      collate = lx.Next().value;
+    } else if (t.IsWord("GENERATED") || t.IsWord("AS")) {
+      column.generated = true;
+    } else if (dialect == Dialect::kMysql &&
+               (t.IsWord("CHARSET") || (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
+      if (t.IsWord("CHARACTER")) lx.Next();
+      if (lx.Peek().kind != Kind::kEnd) charset = lx.Next().value;
+    } else if (t.IsWord("PRIMARY") || (t.IsWord("KEY") && dialect == Dialect::kMysql)) {
+      if (t.IsWord("PRIMARY")) Expect(lx, "KEY");
+      const bool first_primary =
+          std::none_of(body.keys.begin(), body.keys.end(),
+                       [](const KeySpec& k) { return k.kind == Key::Kind::kPrimary; });
+      if (first_primary) body.primary_desc = lx.Peek().IsWord("DESC");
+      body.keys.push_back(
+          KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, {}, {}, name_offset});
+    } else if (t.IsWord("UNIQUE")) {
+      if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
+      body.keys.push_back(
+          KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, {}, name_offset});
+    } else if (t.IsWord("REFERENCES") && dialect == Dialect::kSqlite) {
+      // SQLite's column constraint: a foreign key of this one column. MySQL parses it and
+      // creates nothing, so there it is skipped like any other word.
+      ForeignKeySpec fk;
+      fk.columns = {column.name};
+      fk.offset = name_offset;
+      ParseReferences(lx, dialect, t.offset, fk);
+      body.foreign_keys.push_back(std::move(fk));
+    }
+  }
+  body.column_collate.push_back(std::move(collate));
+  body.column_charset.push_back(std::move(charset));
+}
+
+// One column definition: its name, type and constraints.
+Column ParseColumn(Lexer& lx, std::string_view statement, Dialect dialect, TableBody& body) {
+  Column column;
+  const size_t name_offset = lx.offset();
+  column.name = ExpectName(lx, dialect, "a column name");
+  column.declared_type = ParseColumnType(lx, statement, dialect);
+  column.affinity = AffinityOf(column.declared_type);
+  ParseColumnConstraints(lx, dialect, name_offset, column, body);
+  return column;
+}
+
+// The table options after the closing ')': WITHOUT ROWID (SQLite), and the default character
+// set and collation (MySQL: `DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+// `CHARACTER SET x`).
+void ParseTableOptions(Lexer& lx, Dialect dialect, TableBody& body) {
+  while (lx.Peek().kind != Kind::kEnd) {
+    const Token t = lx.Next();
+    if (t.IsWord("WITHOUT") && lx.Peek().IsWord("ROWID")) {
+      body.without_rowid = true;
+    } else if (dialect == Dialect::kMysql && (t.IsWord("CHARSET") || t.IsWord("COLLATE") ||
+                                              (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
+      const bool is_collate = t.IsWord("COLLATE");
+      if (t.IsWord("CHARACTER")) lx.Next();
+      if (lx.Peek().IsPunct('=')) lx.Next();
+      if (lx.Peek().kind != Kind::kEnd)
+        (is_collate ? body.table_collate : body.table_charset) = lx.Next().value;
+    }
+  }
+}
+
+// Each column's collation: its own COLLATE, else (MySQL) its character set's default, the
+// table's COLLATE, the table's character set's default, or the server's default.
+void ResolveCollations(Dialect dialect, const TableBody& body, Table& table) {
+  for (std::size_t i = 0; i < table.columns.size(); ++i) {
+    std::string& collation = table.columns[i].collation;
+    if (dialect == Dialect::kSqlite) {
+      collation = body.column_collate[i].empty() ? "BINARY" : body.column_collate[i];
+    } else if (table.columns[i].affinity != Affinity::kText) {
+      // Numbers, dates and binary strings have no collation in MySQL.
+    } else if (!body.column_collate[i].empty()) {
+      collation = body.column_collate[i];
+    } else if (!body.column_charset[i].empty()) {
+      collation = DefaultCollationOf(body.column_charset[i]);
+    } else if (!body.table_collate.empty()) {
+      collation = body.table_collate;
+    } else if (!body.table_charset.empty()) {
+      collation = DefaultCollationOf(body.table_charset);
+    }
+    if (dialect == Dialect::kMysql && table.columns[i].affinity == Affinity::kText &&
+        collation.empty()) {
+      collation = kServerDefaultCollation;
+    }
+  }
+}
+
+// The keys and foreign keys of `body` into `result.table`, primary key first, and SQLite's
+// rowid alias.
+void AddKeys(Dialect dialect, const TableBody& body, CreateTable& result) {
+  // Primary keys first: AddKey puts the first primary key at the front.
+  for (const KeySpec& spec : body.keys) {
+    if (spec.kind == Key::Kind::kPrimary) {
+      AddKey(result.table, spec);
+      break;
+    }
+  }
+  for (const KeySpec& spec : body.keys) {
+    if (spec.kind == Key::Kind::kUnique) AddKey(result.table, spec);
+  }
+  for (const ForeignKeySpec& spec : body.foreign_keys) AddForeignKey(result.table, spec);
+  if (dialect == Dialect::kSqlite && !body.without_rowid && !result.table.keys.empty() &&
+      result.table.keys.front().kind == Key::Kind::kPrimary &&
+      result.table.keys.front().columns.size() == 1) {
+    // SQLite: a single-column primary key declared exactly INTEGER is the rowid
+    // (https://www.sqlite.org/lang_createtable.html#rowid), except `INTEGER PRIMARY KEY DESC`.
+    const int column = result.table.keys.front().columns[0];
+    if (!body.primary_desc &&
+        EqualsIgnoreCase(result.table.columns[static_cast<size_t>(column)].declared_type,
+                         "INTEGER")) {
+      result.rowid_alias = column;
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect dialect) {
   Lexer lx(statement, dialect);
   Expect(lx, "CREATE");
@@ -299,89 +471,12 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
   result.table.name = ExpectQualifiedName(lx, dialect, "a table name");
   if (lx.Peek().IsWord("AS") || lx.Peek().IsWord("LIKE")) return std::nullopt;
   ExpectPunct(lx, '(');
-
-  std::vector<KeySpec> keys;
-  std::vector<ForeignKeySpec> foreign_keys;  // in the order written
-  bool primary_desc = false;  // a column's `PRIMARY KEY DESC`, which does not alias the rowid
-  // Per column: its COLLATE and (MySQL) CHARACTER SET, resolved once the table's are known.
-  std::vector<std::string> column_collate, column_charset;
+  TableBody body;
   for (;;) {
     if (IsTableConstraintStart(lx.Peek(), dialect)) {
-      ParseTableConstraint(lx, dialect, keys, foreign_keys);
+      ParseTableConstraint(lx, dialect, body.keys, body.foreign_keys);
     } else {
-      Column column;
-      const size_t name_offset = lx.offset();
-      column.name = ExpectName(lx, dialect, "a column name");
-      // The type: words, each maybe with (n[,m]) after it, as written.
-      size_t type_begin = std::string_view::npos, type_end = 0;
-      while (lx.Peek().kind == Kind::kWord && !EndsTypeName(lx.Peek(), dialect)) {
-        const Token t = lx.Next();
-        if (type_begin == std::string_view::npos) type_begin = t.offset;
-        type_end = t.offset + t.raw.size();
-        if (lx.Peek().IsPunct('(')) {
-          SkipParenthesized(lx);
-          type_end = lx.offset();
-          // lx.offset() is the next token's start; trim the white space before it.
-          while (type_end > type_begin &&
-                 static_cast<unsigned char>(statement[type_end - 1]) <= ' ') {
-            --type_end;
-          }
-        }
-      }
-      if (type_begin != std::string_view::npos) {
-        column.declared_type.assign(statement.substr(type_begin, type_end - type_begin));
-      }
-      column.affinity = AffinityOf(column.declared_type);
-      // Column constraints.
-      int depth = 0;
-      std::string constraint_name;
-      std::string collate, charset;
-      for (;;) {
-        const Token& peek = lx.Peek();
-        if (peek.kind == Kind::kEnd) break;
-        if (depth == 0 && (peek.IsPunct(',') || peek.IsPunct(')'))) break;
-        Token t = lx.Next();
-        if (t.IsPunct('(')) {
-          ++depth;
-        } else if (t.IsPunct(')')) {
-          --depth;
-        } else if (depth > 0) {
-          continue;
-        } else if (t.IsWord("CONSTRAINT") && IsNameToken(lx.Peek(), dialect)) {
-          constraint_name = lx.Next().value;
-        } else if (t.IsWord("COLLATE") && lx.Peek().kind != Kind::kEnd) {
-          collate = lx.Next().value;
-        } else if (t.IsWord("GENERATED") || t.IsWord("AS")) {
-          column.generated = true;
-        } else if (dialect == Dialect::kMysql &&
-                   (t.IsWord("CHARSET") || (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
-          if (t.IsWord("CHARACTER")) lx.Next();
-          if (lx.Peek().kind != Kind::kEnd) charset = lx.Next().value;
-        } else if (t.IsWord("PRIMARY") || (t.IsWord("KEY") && dialect == Dialect::kMysql)) {
-          if (t.IsWord("PRIMARY")) Expect(lx, "KEY");
-          const bool first_primary = std::none_of(keys.begin(), keys.end(), [](const KeySpec& k) {
-            return k.kind == Key::Kind::kPrimary;
-          });
-          if (first_primary) primary_desc = lx.Peek().IsWord("DESC");
-          keys.push_back(
-              KeySpec{Key::Kind::kPrimary, constraint_name, {column.name}, {}, {}, name_offset});
-        } else if (t.IsWord("UNIQUE")) {
-          if (!AcceptWord(lx, "KEY")) AcceptWord(lx, "INDEX");
-          keys.push_back(
-              KeySpec{Key::Kind::kUnique, constraint_name, {column.name}, {}, {}, name_offset});
-        } else if (t.IsWord("REFERENCES") && dialect == Dialect::kSqlite) {
-          // SQLite's column constraint: a foreign key of this one column. MySQL parses it and
-          // creates nothing, so there it is skipped like any other word.
-          ForeignKeySpec fk;
-          fk.columns = {column.name};
-          fk.offset = name_offset;
-          ParseReferences(lx, dialect, t.offset, fk);
-          foreign_keys.push_back(std::move(fk));
-        }
-      }
-      result.table.columns.push_back(std::move(column));
-      column_collate.push_back(std::move(collate));
-      column_charset.push_back(std::move(charset));
+      result.table.columns.push_back(ParseColumn(lx, statement, dialect, body));
     }
     const Token sep = lx.Next();
     if (sep.IsPunct(')')) break;
@@ -392,67 +487,9 @@ std::optional<CreateTable> ParseCreateTable(std::string_view statement, Dialect 
                                         "'"};
     }
   }
-  // Table options: WITHOUT ROWID (SQLite), and the default character set and collation
-  // (MySQL: `DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`, `CHARACTER SET x`).
-  bool without_rowid = false;
-  std::string table_collate, table_charset;
-  while (lx.Peek().kind != Kind::kEnd) {
-    const Token t = lx.Next();
-    if (t.IsWord("WITHOUT") && lx.Peek().IsWord("ROWID")) {
-      without_rowid = true;
-    } else if (dialect == Dialect::kMysql && (t.IsWord("CHARSET") || t.IsWord("COLLATE") ||
-                                              (t.IsWord("CHARACTER") && lx.Peek().IsWord("SET")))) {
-      const bool is_collate = t.IsWord("COLLATE");
-      if (t.IsWord("CHARACTER")) lx.Next();
-      if (lx.Peek().IsPunct('=')) lx.Next();
-      if (lx.Peek().kind != Kind::kEnd)
-        (is_collate ? table_collate : table_charset) = lx.Next().value;
-    }
-  }
-  for (std::size_t i = 0; i < result.table.columns.size(); ++i) {
-    std::string& collation = result.table.columns[i].collation;
-    if (dialect == Dialect::kSqlite) {
-      collation = column_collate[i].empty() ? "BINARY" : column_collate[i];
-    } else if (result.table.columns[i].affinity != Affinity::kText) {
-      // Numbers, dates and binary strings have no collation in MySQL.
-    } else if (!column_collate[i].empty()) {
-      collation = column_collate[i];
-    } else if (!column_charset[i].empty()) {
-      collation = DefaultCollationOf(column_charset[i]);
-    } else if (!table_collate.empty()) {
-      collation = table_collate;
-    } else if (!table_charset.empty()) {
-      collation = DefaultCollationOf(table_charset);
-    }
-    if (dialect == Dialect::kMysql && result.table.columns[i].affinity == Affinity::kText &&
-        collation.empty()) {
-      collation = kServerDefaultCollation;
-    }
-  }
-
-  // Primary keys first: AddKey puts the first primary key at the front.
-  for (const KeySpec& spec : keys) {
-    if (spec.kind == Key::Kind::kPrimary) {
-      AddKey(result.table, spec);
-      break;
-    }
-  }
-  for (const KeySpec& spec : keys) {
-    if (spec.kind == Key::Kind::kUnique) AddKey(result.table, spec);
-  }
-  for (const ForeignKeySpec& spec : foreign_keys) AddForeignKey(result.table, spec);
-  if (dialect == Dialect::kSqlite && !without_rowid && !result.table.keys.empty() &&
-      result.table.keys.front().kind == Key::Kind::kPrimary &&
-      result.table.keys.front().columns.size() == 1) {
-    // SQLite: a single-column primary key declared exactly INTEGER is the rowid
-    // (https://www.sqlite.org/lang_createtable.html#rowid), except `INTEGER PRIMARY KEY DESC`.
-    const int column = result.table.keys.front().columns[0];
-    if (!primary_desc &&
-        EqualsIgnoreCase(result.table.columns[static_cast<size_t>(column)].declared_type,
-                         "INTEGER")) {
-      result.rowid_alias = column;
-    }
-  }
+  ParseTableOptions(lx, dialect, body);
+  ResolveCollations(dialect, body, result.table);
+  AddKeys(dialect, body, result);
   return result;
 }
 
