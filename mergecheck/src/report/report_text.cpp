@@ -77,10 +77,8 @@ std::string Decoded(const std::string& decimal, const Layout& layout) {
   return out;
 }
 
-}  // namespace
-
-std::string FormatText(const Report& report, const Layout& layout) {
-  std::string out;
+// The inputs, one line each.
+void AppendInputs(const Report& report, std::string& out) {
   const char* labels[2] = {"A", "B"};
   for (int i = 0; i < 2; ++i) {
     const InputReport& in = report.inputs[i];
@@ -91,81 +89,94 @@ std::string FormatText(const Report& report, const Layout& layout) {
     out += ")\n";
   }
   out += "\n";
-  if (report.keys.empty()) out += "no key of a table in both inputs to compare\n";
-  for (const KeyReport& k : report.keys) {
-    out += k.table + " " + Columns(k.columns) +
-           (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
-           GroupThousands(k.rows_a) + ", B " + GroupThousands(k.rows_b) + ", overlap " +
-           GroupThousands(k.overlap);
-    if (k.overlap > 0) {
-      // The differing first: they are the conflicts; identical rows a merge may skip.
-      out += " (" + GroupThousands(k.differing) + " differ, " + GroupThousands(k.identical) +
-             " identical)";
-    }
-    // The collation, unless it is plain bytes (SQLite's BINARY, MySQL's binary).
-    bool bytes = true;
-    for (const std::string& name : k.collations) {
-      const Collation* c = Collation::Find(name);
-      bytes = bytes && c != nullptr && c->bytewise();
-    }
-    if (!bytes) out += ", under " + JoinComma(k.collations);
-    if (k.approximate) out += " (approximate: ICU's UCA 14)";
-    out += "\n";
-    if (!k.unknown_collations.empty()) {
-      out += "  compared as bytes: collation" +
-             std::string(k.unknown_collations.size() == 1 ? " " : "s ") +
-             JoinComma(k.unknown_collations) + " unknown to this checker\n";
-    }
-    if (!k.collations_b.empty()) {
-      out += "  collation differs: A " + JoinComma(k.collations) + ", B " +
-             JoinComma(k.collations_b) + "; compared under A's, the merge target's\n";
-    }
-    const std::size_t shown = std::min(k.conflicts.size(), kShownConflicts);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& row = k.conflicts[i];
-      std::string line = "    ";
-      if (row.size() == 1) {
-        line += Show(row[0]);
-        if (k.id_use == KeyReport::IdUse::kAnalysed && row[0].type == ReportValue::Type::kInteger) {
-          line += Decoded(row[0].text, layout);
-        }
-      } else {
-        line += Tuple(row);
-      }
-      if (i < k.conflicts_identical.size() && k.conflicts_identical[i]) {
-        line += "  (identical rows)";
-      }
-      // Under a collation, B's own value when its bytes differ: 'Alice' = 'alice'.
-      if (i < k.conflicts_b.size() && !k.conflicts_b[i].empty()) {
-        const auto& row_b = k.conflicts_b[i];
-        line += " = " + (row_b.size() == 1 ? Show(row_b[0]) : Tuple(row_b)) + " under " +
-                JoinComma(k.collations);
-      }
-      out += line + "\n";
-    }
-    if (k.overlap > shown) {
-      out +=
-          "    ... " + GroupThousands(k.overlap - shown) + " more (--json lists up to --limit)\n";
-    }
-    // The blast radius of remapping the overlapping values in B (references.h).
-    for (const ReferenceReport& r : k.references) {
-      out += "  referenced by " + r.table + "." + r.column + " (" + r.found;
-      if (r.found == "inferred") {
-        out += ": " + GroupThousands(r.distinct) + " distinct values, all among the key's " +
-               GroupThousands(r.key_values);
-      }
-      out += "): " + GroupThousands(r.rows) + (r.rows == 1 ? " row" : " rows") +
-             " hold an overlapping value";
-      if (!r.also.empty()) {
-        out += "; also fits " + JoinComma(r.also) + ": name the one with --refs";
-      }
-      out += "\n";
-    }
-    if (k.id_use == KeyReport::IdUse::kAnalysed && (k.legacy_a > 0 || k.legacy_b > 0)) {
-      out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
-             GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";
-    }
+}
+
+// A key's line: counts, the collation it compares under, and what differs between A and B.
+void AppendKeyLine(const KeyReport& k, std::string& out) {
+  out += k.table + " " + Columns(k.columns) +
+         (k.kind == KeyReport::Kind::kPrimary ? " primary key" : " unique") + ": A " +
+         GroupThousands(k.rows_a) + ", B " + GroupThousands(k.rows_b) + ", overlap " +
+         GroupThousands(k.overlap);
+  if (k.overlap > 0) {
+    // The differing first: they are the conflicts; identical rows a merge may skip.
+    out += " (" + GroupThousands(k.differing) + " differ, " + GroupThousands(k.identical) +
+           " identical)";
   }
+  // The collation, unless it is plain bytes (SQLite's BINARY, MySQL's binary).
+  bool bytes = true;
+  for (const std::string& name : k.collations) {
+    const Collation* c = Collation::Find(name);
+    bytes = bytes && c != nullptr && c->bytewise();
+  }
+  if (!bytes) out += ", under " + JoinComma(k.collations);
+  if (k.approximate) out += " (approximate: ICU's UCA 14)";
+  out += "\n";
+  if (!k.unknown_collations.empty()) {
+    out += "  compared as bytes: collation" +
+           std::string(k.unknown_collations.size() == 1 ? " " : "s ") +
+           JoinComma(k.unknown_collations) + " unknown to this checker\n";
+  }
+  if (!k.collations_b.empty()) {
+    out += "  collation differs: A " + JoinComma(k.collations) + ", B " +
+           JoinComma(k.collations_b) + "; compared under A's, the merge target's\n";
+  }
+}
+
+// The first conflicts of a key, decoded when they are IDs.
+void AppendConflicts(const KeyReport& k, const Layout& layout, std::string& out) {
+  const std::size_t shown = std::min(k.conflicts.size(), kShownConflicts);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& row = k.conflicts[i];
+    std::string line = "    ";
+    if (row.size() == 1) {
+      line += Show(row[0]);
+      if (k.id_use == KeyReport::IdUse::kAnalysed && row[0].type == ReportValue::Type::kInteger) {
+        line += Decoded(row[0].text, layout);
+      }
+    } else {
+      line += Tuple(row);
+    }
+    if (i < k.conflicts_identical.size() && k.conflicts_identical[i]) {
+      line += "  (identical rows)";
+    }
+    // Under a collation, B's own value when its bytes differ: 'Alice' = 'alice'.
+    if (i < k.conflicts_b.size() && !k.conflicts_b[i].empty()) {
+      const auto& row_b = k.conflicts_b[i];
+      line += " = " + (row_b.size() == 1 ? Show(row_b[0]) : Tuple(row_b)) + " under " +
+              JoinComma(k.collations);
+    }
+    out += line + "\n";
+  }
+  if (k.overlap > shown) {
+    out += "    ... " + GroupThousands(k.overlap - shown) + " more (--json lists up to --limit)\n";
+  }
+}
+
+// The columns of B that refer to a key (the blast radius of remapping the overlapping values
+// in B, references.h), and the key's legacy values.
+void AppendReferences(const KeyReport& k, const Layout& layout, std::string& out) {
+  for (const ReferenceReport& r : k.references) {
+    out += "  referenced by " + r.table + "." + r.column + " (" + r.found;
+    if (r.found == "inferred") {
+      out += ": " + GroupThousands(r.distinct) + " distinct values, all among the key's " +
+             GroupThousands(r.key_values);
+    }
+    out += "): " + GroupThousands(r.rows) + (r.rows == 1 ? " row" : " rows") +
+           " hold an overlapping value";
+    if (!r.also.empty()) {
+      out += "; also fits " + JoinComma(r.also) + ": name the one with --refs";
+    }
+    out += "\n";
+  }
+  if (k.id_use == KeyReport::IdUse::kAnalysed && (k.legacy_a > 0 || k.legacy_b > 0)) {
+    out += "  not IDs of layout " + layout.ToString() + " (legacy/foreign): A " +
+           GroupThousands(k.legacy_a) + ", B " + GroupThousands(k.legacy_b) + "\n";
+  }
+}
+
+// The server ids of each input, and which integer keys they come from and which not and why
+// (docs/merging.md).
+void AppendServerIds(const Report& report, const Layout& layout, std::string& out) {
   out += "\nserver ids in A: " + IdRanges(report.servers_a) + "\n";
   out += "server ids in B: " + IdRanges(report.servers_b) + "\n";
   out += "server ids in both: " + IdRanges(report.servers_shared) + "\n";
@@ -200,6 +211,10 @@ std::string FormatText(const Report& report, const Layout& layout) {
            layout.ToString() + "): " + legacy + "\n";
   }
   out += "server ids from: " + (analysed.empty() ? std::string("no column") : analysed) + "\n";
+}
+
+// Tables or keys in one input only, and tables without keys.
+void AppendDriftAndKeyless(const Report& report, std::string& out) {
   for (const Drift& d : report.drift) {
     const std::string where = d.only_in == "a" ? "A" : "B";
     if (d.columns.empty()) {
@@ -219,6 +234,9 @@ std::string FormatText(const Report& report, const Layout& layout) {
     }
     out += "\n";
   }
+}
+
+void AppendVerdict(const Report& report, std::string& out) {
   uint64_t overlap = 0;
   uint64_t keys_overlapping = 0;
   uint64_t identical = 0;
@@ -262,6 +280,22 @@ std::string FormatText(const Report& report, const Layout& layout) {
       break;
     }
   }
+}
+
+}  // namespace
+
+std::string FormatText(const Report& report, const Layout& layout) {
+  std::string out;
+  AppendInputs(report, out);
+  if (report.keys.empty()) out += "no key of a table in both inputs to compare\n";
+  for (const KeyReport& k : report.keys) {
+    AppendKeyLine(k, out);
+    AppendConflicts(k, layout, out);
+    AppendReferences(k, layout, out);
+  }
+  AppendServerIds(report, layout, out);
+  AppendDriftAndKeyless(report, out);
+  AppendVerdict(report, out);
   return out;
 }
 
