@@ -64,6 +64,7 @@ void ReadReferences(Profile& p, const toml::node& n) {
   }
   for (const auto& [key, value] : *refs) {
     mergecheck::Options::Reference r;
+    r.source = "profile";
     const std::optional<std::string> to = value.value<std::string>();
     if (value.is_table()) {
       Fail(p, value.source(),

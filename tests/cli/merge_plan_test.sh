@@ -450,6 +450,9 @@ test_merge_plan_profile() {
     --profile "$T/profile.toml"
   expect_rc 0
   grep -q "^remap player (id): 260 values" "$T/out" || fail "profile plan: $(head -5 "$T/out")"
+  [[ $(python3 -c "import json; p=json.load(open('$T/plan2/plan.json')); print([x['found'] \
+    for r in p['remaps'] if r['table']=='player' for x in r['references'] \
+    if x['table']=='mail'][0])") == profile ]] || fail "plan.json: mail.to_player not from the profile"
   # The same plan as with the references on the command line.
   plan_refs() { python3 -c "import json; p=json.load(open('$1')); \
     print(sorted((r['table'], x['table'], x['column']) for r in p['remaps'] for x in r['references']))"; }

@@ -150,16 +150,17 @@ class RefScan : public SourceVisitor {
   ValueBuffer buffer_;
 };
 
-// True when an entry of --refs names column `lower_column` of `table` as referring to `t`.
-bool NamedByOption(const Options& options, const std::string& table,
-                   const std::string& lower_column, const Target& t) {
+// The source ("--refs", "profile") of the entry of Options::references that names column
+// `lower_column` of `table` as referring to `t`, or "".
+std::string NamedByOption(const Options& options, const std::string& table,
+                          const std::string& lower_column, const Target& t) {
   for (const Options::Reference& r : options.references) {
     if (r.table == table && AsciiLower(r.column) == lower_column &&
         AsciiLower(r.ref_table) == t.lower_table && AsciiLower(r.ref_column) == t.lower_column) {
-      return true;
+      return r.source;
     }
   }
-  return false;
+  return "";
 }
 
 // Throws unless every --refs entry names a column of B and a single-column key of B.
@@ -210,7 +211,7 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
           found = "foreign key";
         }
       }
-      if (found.empty() && NamedByOption(options, table.name, lower, t)) found = "--refs";
+      if (found.empty()) found = NamedByOption(options, table.name, lower, t);
       // In the key's own table such a name is the table's own id (petition.petitionguid
       // beside the primary key ownerguid), not a reference to its key.
       if (found.empty() && t.primary && col.affinity == Affinity::kInteger &&

@@ -10,7 +10,7 @@
 // as the blast radius. A column refers to a key when
 //   1. a FOREIGN KEY declares it (a single-column one, naming the key's column or, with no
 //      column, a table whose PRIMARY KEY it is);
-//   2. Options::references (--refs FILE) names it;
+//   2. Options::references (--refs FILE, or the merge profile) names it;
 //   3. its name is `<table>_id`, `<table>id`, `<table>_guid` or `<table>guid` of a table whose
 //      single-column PRIMARY KEY is the key, case and underscores aside (`arenaTeamId` for
 //      `arena_team`);

@@ -54,7 +54,8 @@ std::string KeyName(const KeyReport& k) {
 }
 
 bool Confirmed(const ReferenceReport& r) {
-  return r.also.empty() && (r.found == "foreign key" || r.found == "--refs");
+  return r.also.empty() &&
+         (r.found == "foreign key" || r.found == "--refs" || r.found == "profile");
 }
 
 Remapped RemappedValues(const Report& report, const Work& work, bool held) {

@@ -58,6 +58,9 @@ struct Options {
     std::string column{};
     std::string ref_table{};
     std::string ref_column{};
+    // Who said so, reported as ReferenceReport::found: "--refs", or "profile" (the merge
+    // profile's [references]). Either is a confirmed reference.
+    std::string source = "--refs";
   };
   std::vector<Reference> references = {};
   // Only these tables (--table); empty: all.
@@ -102,7 +105,8 @@ struct ReportValue {
 struct ReferenceReport {
   std::string table{};
   std::string column{};
-  // How it was found: "foreign key" (declared), "--refs", "name" (`<table>_id`, `<table>id`,
+  // How it was found: "foreign key" (declared), "--refs" or "profile" (Options::references),
+  // "name" (`<table>_id`, `<table>id`,
   // `<table>_guid`, `<table>guid`, case and underscores aside), or "inferred" (an integer column,
   // not a single-column key itself, whose non-NULL values all lie among the key's values in B, with
   // at least 100 distinct values or 90% of the key's).
