@@ -135,6 +135,7 @@ void ApplyProfile(const Profile& profile, const po::variables_map& vm,
   options.check.references.insert(options.check.references.end(), profile.references.begin(),
                                   profile.references.end());
   options.global = profile.global;
+  options.on_conflict = profile.on_conflict;
 }
 
 // The plan's options from the command line and the profile, but the generator of fresh IDs.

@@ -23,7 +23,8 @@ namespace steadyflake::cli {
 namespace {
 
 constexpr char kKeys[] =
-    "server_id, rename, keys, id_columns, not_id_columns, tables, global and [references]";
+    "server_id, rename, keys, id_columns, not_id_columns, tables, global, [references] and "
+    "[on_conflict]";
 
 [[noreturn]] void Fail(const Profile& p, const toml::source_region& where,
                        const std::string& problem, const std::string& fix) {
@@ -81,6 +82,23 @@ void ReadReferences(Profile& p, const toml::node& n) {
   }
 }
 
+void ReadOnConflict(Profile& p, const toml::node& n) {
+  const toml::table* policies = n.as_table();
+  if (policies == nullptr) {
+    Fail(p, n.source(), "on_conflict is not a table",
+         "write [on_conflict] with lines \"account_data\" = \"keep_a\"");
+  }
+  for (const auto& [table, value] : *policies) {
+    const std::optional<std::string> policy = value.value<std::string>();
+    if (!policy || (*policy != "keep_a" && *policy != "unresolved")) {
+      Fail(p, value.source(),
+           "on_conflict of " + std::string(table.str()) + " is not \"keep_a\" or \"unresolved\"",
+           "keep_b, newest and dedupe are not applied by this version; use keep_a or unresolved");
+    }
+    p.on_conflict[std::string(table.str())] = *policy;
+  }
+}
+
 void ReadGlobal(Profile& p, const toml::node& n) {
   for (const std::string& text : Strings(p, "global", n)) {
     mergecheck::Options::Column c;
@@ -114,6 +132,8 @@ void ReadEntry(Profile& p, const std::string& key, const toml::node& value) {
     ReadGlobal(p, value);
   } else if (key == "references") {
     ReadReferences(p, value);
+  } else if (key == "on_conflict") {
+    ReadOnConflict(p, value);
   } else {
     Fail(p, value.source(), "unknown key " + Quote(key), std::string("the profile takes ") + kKeys);
   }

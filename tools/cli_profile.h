@@ -10,6 +10,7 @@
 #define STEADYFLAKE_TOOLS_CLI_PROFILE_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ struct Profile {
   std::vector<std::string> tables;                         // as --table
   std::vector<mergecheck::Options::Reference> references;  // [references]: confirmed
   std::vector<mergecheck::Options::Column> global;         // global = ["table.column"]
+  std::map<std::string, std::string> on_conflict;          // [on_conflict] table = "keep_a"
 };
 
 // Reads and validates the profile at `path`. Throws CliError naming the file, the line and the

@@ -89,6 +89,29 @@ void References(const mergecheck::Plan& plan, const mergecheck::PlanOptions& opt
   }
 }
 
+// [on_conflict]: the profile's own, and each table with unresolved values commented out.
+void OnConflict(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
+                std::string& out) {
+  out +=
+      "\n# What to do with B's rows whose key overlaps A's and that differ: \"keep_a\" drops\n"
+      "# B's row (A's stays), \"unresolved\" (the default) lists them.\n"
+      "[on_conflict]\n";
+  for (const auto& [table, policy] : options.on_conflict) {
+    out += Toml(table) + " = " + Toml(policy) + "\n";
+  }
+  // Only rows that differ and that nothing else resolves: a value held for a proposal waits for
+  // the references, and dropping it would lose an entity of B.
+  std::map<std::string, std::size_t> differing;
+  for (const mergecheck::Plan::Unresolved& u : plan.unresolved) {
+    const bool own = u.reason.starts_with("a global key") || u.reason.starts_with("differs from");
+    if (!u.value.empty() && own && options.on_conflict.count(u.table) == 0) ++differing[u.table];
+  }
+  for (const auto& [table, values] : differing) {
+    out += "# " + Toml(table) + " = \"keep_a\"  # " + GroupThousands(values) +
+           " differing rows no remap resolves\n";
+  }
+}
+
 // What the plan judged without asking: for the record, nothing to edit.
 void Notes(const mergecheck::Plan& plan, std::string& out) {
   out += "\n# What the plan decided on its own (for review; nothing to edit here):\n";
@@ -118,6 +141,7 @@ std::string DraftProfile(const mergecheck::Plan& plan, const mergecheck::PlanOpt
   Options(plan, options, out);
   Global(plan, options, out);
   References(plan, options, out);
+  OnConflict(plan, options, out);
   Notes(plan, out);
   return out;
 }

@@ -472,6 +472,11 @@ test_merge_plan_profile() {
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
   grep -q "bad.toml:2: unknown key 'refs'" "$T/err" || fail "unknown key: $(cat "$T/err")"
+  printf 'server_id = 103\n[on_conflict]\n"player" = "keep_b"\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:3: on_conflict of player is not \"keep_a\" or \"unresolved\"" "$T/err" ||
+    fail "on_conflict: $(cat "$T/err")"
   printf 'server_id = 103\nglobal = ["player.nope"]\n' >"$T/bad.toml"
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2

@@ -307,6 +307,30 @@ TEST(Plan, AKeyNamedForATableElsewhereIsHeldUntilMarkedGlobal) {
   EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);  // no such column
 }
 
+// on_conflict = keep_a: B's differing account rows are dropped, A's stay; nothing unresolved.
+TEST(Plan, KeepADropsBsDifferingRowsOfTheTable) {
+  SharedAccounts shards;
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  options.global = {{"account_tutorial", "accountId"}};
+  options.on_conflict = {{"account_tutorial", "keep_a"}};
+  const Plan plan = MakePlan(shards.a, shards.b, options);
+  EXPECT_TRUE(plan.unresolved.empty());
+  ASSERT_EQ(plan.drops.size(), 1u);
+  EXPECT_EQ(plan.drops[0].table, "account_tutorial");
+  EXPECT_EQ(plan.drops[0].keys.size(), 40u);
+  EXPECT_NE(plan.drops[0].reason.find("keep_a"), std::string::npos);
+  const std::string rewritten = shards.dir.File("b2.db");
+  std::filesystem::copy_file(shards.b, rewritten);
+  ExecSql(rewritten, FormatPlanSql(plan));
+  EXPECT_EQ(testing::QueryInt(rewritten, "SELECT count(*) FROM account_tutorial"), 0);
+  EXPECT_EQ(testing::QueryInt(rewritten, "SELECT count(*) FROM characters"), 150);
+  options.on_conflict = {{"account_tutorial", "keep_b"}};  // not applied by this version
+  EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);
+  options.on_conflict = {{"accounts", "keep_a"}};  // no such table
+  EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);
+}
+
 TEST(Plan, RefusesAServerIdAShardHoldsAndFreshIdsWithoutAGenerator) {
   Shards shards;
   PlanOptions options = Fixed();

@@ -335,7 +335,7 @@ std::string FormatPlanJson(const Plan& plan) {
     for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
     drops.push_back({{"table", d.table},
                      {"columns", d.columns},
-                     {"reason", "the same row (every column) is in A"},
+                     {"reason", d.reason},
                      {"rows", d.keys.size()},
                      {"keys", std::move(keys)}});
   }
@@ -399,7 +399,7 @@ std::string FormatPlanText(const Plan& plan) {
   }
   for (const Plan::Drop& d : plan.drops) {
     out += "drop " + d.table + " " + Columns(d.columns) + ": " + GroupThousands(d.keys.size()) +
-           (d.keys.size() == 1 ? " row" : " rows") + " identical in A\n";
+           (d.keys.size() == 1 ? " row" : " rows") + " (" + d.reason + ")\n";
   }
   for (const Plan::Follow& f : plan.follows) {
     out += "follows " + f.table + " " + Columns(f.columns) + ": " + GroupThousands(f.values) +

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -53,6 +54,10 @@ struct PlanOptions {
   // remapped (its differing values are unresolved), and a global column is never a reference
   // onto another key. Each must name a column of B (MakePlan throws otherwise).
   std::vector<Options::Column> global = {};
+  // Per table (the merge profile's `on_conflict`): what to do with B's rows whose key overlaps
+  // A's and that differ. "keep_a": B's row is dropped, A's stays (what refers to the key then
+  // refers to A's row); "unresolved" (the default, also for a table not listed): listed, exit 4.
+  std::map<std::string, std::string> on_conflict = {};
 };
 
 struct Plan {
@@ -81,11 +86,13 @@ struct Plan {
     int max_length = 0;       // characters; 0: no declared length
     std::vector<std::pair<std::string, std::string>> values{};  // old (B's bytes) -> new
   };
-  // Rows of B dropped because the same row (every column) is in A.
+  // Rows of B dropped: the same row (every column) is in A, or the profile keeps A's row of the
+  // table (`reason` says which).
   struct Drop {
     std::string table{};
     std::vector<std::string> columns{};            // the key they were found by
     std::vector<std::vector<ReportValue>> keys{};  // B's key values of the dropped rows
+    std::string reason = "the same row (every column) is in A";
   };
   // Conflicts of a key that the remap of another key resolves (a referring column of the key
   // holds a remapped value).
