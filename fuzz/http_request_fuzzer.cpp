@@ -27,6 +27,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -44,6 +45,31 @@
 #include "steadyflake/clock.h"
 #include "steadyflake/generator.h"
 #include "steadyflake/layout.h"
+
+// Boost.Beast before 1.86 asserts `n >= 5` in basic_parser::parse_chunk_header where as few as
+// 3 bytes are valid input: a last chunk `0\r\n` followed by less than its closing CRLF (Beast
+// pull request #2861, fixed upstream in Boost 1.86; Debian 12 ships 1.74). The code after the
+// assertion answers need_more, as it should, so a release build is right; only a build with
+// assertions (this one, and the server's Debug builds) stops there. This target's assertion
+// handler (BOOST_ENABLE_ASSERT_HANDLER, set for it in fuzz/CMakeLists.txt) lets that one
+// assertion pass and aborts on every other, as assert() would. The input that found it is in
+// the corpus (data/fuzz/http_request/chunk-header-short), so the replay test holds it.
+namespace boost {
+
+void assertion_failed_msg(char const* expr, char const* msg, char const* function, char const* file,
+                          long line) {
+  const std::string_view path(file);
+  if (std::string_view(expr) == "n >= 5" && path.ends_with("http/impl/basic_parser.ipp")) return;
+  std::fprintf(stderr, "%s:%ld: %s: Assertion `%s' failed%s%s\n", file, line, function, expr,
+               msg != nullptr ? ": " : ".", msg != nullptr ? msg : "");
+  std::abort();
+}
+
+void assertion_failed(char const* expr, char const* function, char const* file, long line) {
+  assertion_failed_msg(expr, nullptr, function, file, line);
+}
+
+}  // namespace boost
 
 namespace {
 
