@@ -136,6 +136,13 @@ void ApplyProfile(const Profile& profile, const po::variables_map& vm,
                                   profile.references.end());
   options.global = profile.global;
   options.on_conflict = profile.on_conflict;
+  for (const Profile::Name& name : profile.names) {
+    options.names.push_back(name.rule);
+    // A game-level name is a key of its own, compared under the game's rule.
+    mergecheck::Options::ExtraKey key{name.rule.table, {name.rule.column}, {}};
+    if (!name.compare_as.empty()) key.collations = {name.compare_as};
+    options.check.extra_keys.push_back(std::move(key));
+  }
 }
 
 // The plan's options from the command line and the profile, but the generator of fresh IDs.

@@ -23,8 +23,8 @@ namespace steadyflake::cli {
 namespace {
 
 constexpr char kKeys[] =
-    "server_id, rename, keys, id_columns, not_id_columns, tables, global, [references] and "
-    "[on_conflict]";
+    "server_id, rename, keys, id_columns, not_id_columns, tables, global, [references], "
+    "[on_conflict] and [names]";
 
 [[noreturn]] void Fail(const Profile& p, const toml::source_region& where,
                        const std::string& problem, const std::string& fix) {
@@ -99,6 +99,45 @@ void ReadOnConflict(Profile& p, const toml::node& n) {
   }
 }
 
+// One game-level name: [names."player.name"] with compare_as, rename and set.
+Profile::Name ReadName(const Profile& p, std::string_view key, const toml::node& value) {
+  Profile::Name name;
+  const toml::table* t = value.as_table();
+  if (t == nullptr || !SplitColumn(key, name.rule.table, name.rule.column)) {
+    Fail(p, value.source(), "names entry " + Quote(key) + " is not a table named TABLE.COLUMN",
+         "write [names.\"player.name\"] with compare_as, rename or set under it");
+  }
+  for (const auto& [field, v] : *t) {
+    const std::string f(field.str());
+    if (f == "compare_as" || f == "rename") {
+      const std::optional<std::string> text = v.value<std::string>();
+      if (!text) Fail(p, v.source(), f + " is not a string", "write " + f + " = \"...\"");
+      (f == "compare_as" ? name.compare_as : name.rule.rename) = *text;
+    } else if (f == "set" && v.is_table()) {
+      for (const auto& [column, e] : *v.as_table()) {
+        const std::optional<std::string> expression = e.value<std::string>();
+        if (!expression) {
+          Fail(p, e.source(), "set " + std::string(column.str()) + " is not a string",
+               "write set = { at_login = \"at_login | 1\" }");
+        }
+        name.rule.set.emplace_back(std::string(column.str()), *expression);
+      }
+    } else {
+      Fail(p, v.source(), "unknown key " + Quote(f) + " under names." + std::string(key),
+           "a name takes compare_as, rename and set = { column = \"expression\" }");
+    }
+  }
+  return name;
+}
+
+void ReadNames(Profile& p, const toml::node& n) {
+  const toml::table* names = n.as_table();
+  if (names == nullptr) {
+    Fail(p, n.source(), "names is not a table", "write [names.\"player.name\"] tables");
+  }
+  for (const auto& [key, value] : *names) p.names.push_back(ReadName(p, key.str(), value));
+}
+
 void ReadGlobal(Profile& p, const toml::node& n) {
   for (const std::string& text : Strings(p, "global", n)) {
     mergecheck::Options::Column c;
@@ -134,6 +173,8 @@ void ReadEntry(Profile& p, const std::string& key, const toml::node& value) {
     ReadReferences(p, value);
   } else if (key == "on_conflict") {
     ReadOnConflict(p, value);
+  } else if (key == "names") {
+    ReadNames(p, value);
   } else {
     Fail(p, value.source(), "unknown key " + Quote(key), std::string("the profile takes ") + kKeys);
   }

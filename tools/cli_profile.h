@@ -30,6 +30,12 @@ struct Profile {
   std::vector<mergecheck::Options::Reference> references;  // [references]: confirmed
   std::vector<mergecheck::Options::Column> global;         // global = ["table.column"]
   std::map<std::string, std::string> on_conflict;          // [on_conflict] table = "keep_a"
+  // [names."table.column"]: compare_as (a collation), rename (a template), set (assignments).
+  struct Name {
+    mergecheck::PlanOptions::NameRule rule;
+    std::string compare_as;
+  };
+  std::vector<Name> names;
 };
 
 // Reads and validates the profile at `path`. Throws CliError naming the file, the line and the

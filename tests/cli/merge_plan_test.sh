@@ -483,6 +483,34 @@ test_merge_plan_profile() {
   grep -q "global player.nope: input B has no column player.nope" "$T/err" ||
     fail "unknown column: $(cat "$T/err")"
   [[ ! -e "$T/plan4" ]] || fail "a refused plan wrote its folder"
+
+  # Game-level names: 'Alice' and 'alice' are one name to a game that compares them
+  # case-insensitively, though the column is BINARY; the renamed row gets the login flag.
+  for s in a b; do
+    sqlite3 "$T/n$s.db" "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT UNIQUE,
+      at_login INTEGER NOT NULL DEFAULT 0)"
+  done
+  sqlite3 "$T/na.db" "INSERT INTO player VALUES(1, 'Alice', 0), (2, 'bob', 0)"
+  sqlite3 "$T/nb.db" "INSERT INTO player VALUES(11, 'alice', 0), (12, 'carol', 0)"
+  cat >"$T/names.toml" <<'TOML'
+server_id = 103
+[names."player.name"]
+compare_as = "NOCASE"
+rename = "{name}.b"
+set = { at_login = "at_login | 1" }
+TOML
+  run merge-plan "$T/na.db" "$T/nb.db" --out "$T/plan5" --state-dir "$T/state" \
+    --profile "$T/names.toml"
+  expect_rc 0
+  cp "$T/nb.db" "$T/nb2.db"
+  sqlite3 "$T/nb2.db" <"$T/plan5/rewrite-b.sql" || fail "names rewrite"
+  [[ $(sqlite3 "$T/nb2.db" "SELECT group_concat(name || ':' || at_login, ' ') FROM player
+    ORDER BY id") == "alice.b:1 carol:0" ]] || fail "names: $(sqlite3 "$T/nb2.db" 'SELECT * FROM player')"
+  printf '[names."player.name"]\nlower = true\n' >"$T/bad.toml"
+  run merge-plan "$T/na.db" "$T/nb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: unknown key 'lower' under names.player.name" "$T/err" ||
+    fail "names key: $(cat "$T/err")"
 }
 
 "test_$CASE"

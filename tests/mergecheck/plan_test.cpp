@@ -331,6 +331,40 @@ TEST(Plan, KeepADropsBsDifferingRowsOfTheTable) {
   EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);
 }
 
+// A game that compares names case-insensitively in a BINARY column: 'Alice' of A and 'alice' of
+// B are one name to it. The profile's names rule compares under NOCASE, renames by its own
+// template and sets the "rename at next login" bit on the renamed row.
+TEST(Plan, ANameRuleComparesUnderTheGamesRuleAndFlagsRenamedRows) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const std::string schema =
+      "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, at_login INTEGER NOT NULL);";
+  ExecSql(a, schema + "INSERT INTO player VALUES(1, 'Alice', 0), (2, 'bob', 4);");
+  ExecSql(b, schema + "INSERT INTO player VALUES(11, 'alice', 2), (12, 'carol', 0);");
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  EXPECT_TRUE(MakePlan(a, b, options).renames.empty());  // under BINARY, no name collides
+  options.check.extra_keys = {{"player", {"name"}, {"NOCASE"}}};
+  options.names = {{"player", "name", "{name}.eu", {{"at_login", "at_login | 1"}}}};
+  const Plan plan = MakePlan(a, b, options);
+  ASSERT_EQ(plan.renames.size(), 1u);
+  EXPECT_EQ(plan.renames[0].values,
+            (std::vector<std::pair<std::string, std::string>>{{"alice", "alice.eu"}}));
+  const std::string rewritten = dir.File("b2.db");
+  std::filesystem::copy_file(b, rewritten);
+  ExecSql(rewritten, FormatPlanSql(plan));
+  EXPECT_EQ(testing::QueryInt(rewritten, "SELECT at_login FROM player WHERE id = 11"), 3);
+  EXPECT_EQ(testing::QueryInt(rewritten, "SELECT at_login FROM player WHERE id = 12"), 0);
+  for (const char* bad : {"at_login | name", "at_login |", "at_login * 2", "nope + 1"}) {
+    options.names[0].set = {{"at_login", bad}};
+    EXPECT_THROW(MakePlan(a, b, options), Error) << bad;
+  }
+  options.names[0].set = {};
+  options.check.extra_keys = {{"player", {"name"}, {"utf8mb4_nonsense_ci"}}};
+  EXPECT_THROW(MakePlan(a, b, options), Error);
+}
+
 TEST(Plan, RefusesAServerIdAShardHoldsAndFreshIdsWithoutAGenerator) {
   Shards shards;
   PlanOptions options = Fixed();

@@ -322,8 +322,25 @@ void Collector::BuildKeys(TableState& t) {
       }
       key.columns.push_back(found);
     }
+    if (!extra.collations.empty() && extra.collations.size() != key.columns.size()) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "--key " + extra.table + ": one collation per column, or none");
+    }
+    for (const std::string& name : extra.collations) {
+      if (!name.empty() && Collation::Find(name) == nullptr) {
+        throw Error(Error::Code::kInvalidArgument,
+                    "compare_as " + extra.table + ": collation '" + name +
+                        "' is not one this checker evaluates; name one it does, such as "
+                        "utf8mb4_general_ci or NOCASE");
+      }
+    }
+    key.collations = extra.collations;
     bool duplicate = false;
-    for (const Key& k : keys) duplicate = duplicate || k.columns == key.columns;
+    for (Key& k : keys) {
+      if (k.columns != key.columns) continue;
+      duplicate = true;
+      if (!extra.collations.empty()) k.collations = extra.collations;  // the game's rule
+    }
     if (!duplicate) keys.push_back(std::move(key));
   }
   t.keys.clear();

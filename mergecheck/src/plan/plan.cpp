@@ -440,6 +440,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                             [&](const Collector& ca, const Collector& cb, Report& report) {
                               CheckGlobalColumns(cb, options);
                               CheckOnConflict(cb, options);
+                              CheckNameRules(cb, options);
                               CollectPlanFacts(ca, cb, report, check, cutoff_ms, facts);
                             });
   const Report& report = plan.check;

@@ -13,6 +13,7 @@
 // an old one (offsets land above every value, fresh IDs are new, renames are unique).
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -157,6 +158,42 @@ json ReferencesJson(const std::vector<ReferenceReport>& references) {
   return out;
 }
 
+// `expression` (PlanOptions::NameRule::set: integer columns and literals joined by | & + -) with
+// its column names quoted, each behind `prefix` ("t." in MySQL's joined UPDATE).
+std::string Expression(const Writer& w, std::string_view expression, const std::string& prefix) {
+  std::string out;
+  for (std::size_t i = 0; i < expression.size();) {
+    const char c = expression[i];
+    if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
+      std::size_t end = i;
+      while (end < expression.size() &&
+             (std::isalnum(static_cast<unsigned char>(expression[end])) != 0 ||
+              expression[end] == '_')) {
+        ++end;
+      }
+      out += prefix + w.Name(expression.substr(i, end - i));
+      i = end;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+// The assignment `column = expression` on every row of B renamed by `r` (its new names in the
+// temporary table `map`).
+std::string SetOnRenamed(const Writer& w, const Plan::Rename& r, const std::string& column,
+                         const std::string& expression, const std::string& map) {
+  if (w.mysql()) {
+    return "UPDATE " + w.Name(r.table) + " AS t JOIN " + map + " AS m ON t." + w.Name(r.column) +
+           " = m.new SET t." + w.Name(column) + " = " + Expression(w, expression, "t.") + ";";
+  }
+  return "UPDATE OR ROLLBACK " + w.Name(r.table) + " SET " + w.Name(column) + " = " +
+         Expression(w, expression, "") + " WHERE " + w.Name(r.column) +
+         " IN (SELECT new FROM temp." + map + ");";
+}
+
 }  // namespace
 
 std::string FormatPlanSql(const Plan& plan) {
@@ -271,6 +308,9 @@ std::string FormatPlanSql(const Plan& plan) {
     changes.push_back("-- " + r.table + "." + r.column + ": " + std::to_string(r.values.size()) +
                       " renamed");
     changes.push_back(update(r.table, r.column, map));
+    for (const auto& [column, expression] : r.set) {
+      changes.push_back(SetOnRenamed(w, r, column, expression, map));
+    }
   }
 
   // The guard, then the changes.
@@ -327,6 +367,9 @@ std::string FormatPlanJson(const Plan& plan) {
                        {"reason", "the same value in A (under " + r.collation + ")"},
                        {"count", r.values.size()},
                        {"values", std::move(values)}});
+    json set = json::object();
+    for (const auto& [column, expression] : r.set) set[column] = expression;
+    if (!r.set.empty()) renames.back()["set"] = std::move(set);
   }
   doc["renames"] = std::move(renames);
   json drops = json::array();

@@ -8,6 +8,7 @@
 #include "plan/renames.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -236,20 +237,99 @@ Plan::Rename RenameKey(const KeyReport& k, const KeyWork& w, const KeyFacts& f,
   return rename;
 }
 
+// True when `expression` is integer columns of `table` and integer literals joined by `|`,
+// `&`, `+` and `-` (PlanOptions::NameRule::set); else false, with what is wrong in `why`.
+bool ValidExpression(const Table& table, std::string_view expression, std::string& why) {
+  bool operand = true;  // an operand is expected next
+  std::size_t i = 0;
+  while (i < expression.size()) {
+    const char c = expression[i];
+    if (c == ' ') {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    if (operand && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_')) {
+      while (
+          i < expression.size() &&
+          (std::isalnum(static_cast<unsigned char>(expression[i])) != 0 || expression[i] == '_')) {
+        ++i;
+      }
+      const std::string word(expression.substr(start, i - start));
+      const bool digits =
+          std::all_of(word.begin(), word.end(), [](char d) { return d >= '0' && d <= '9'; });
+      const int column = digits ? -2 : FindColumn(table, AsciiLower(word));
+      if (column == -1 ||
+          (column >= 0 &&
+           table.columns[static_cast<std::size_t>(column)].affinity != Affinity::kInteger)) {
+        why = "'" + word + "' is not an integer column of " + table.name;
+        return false;
+      }
+      operand = false;
+    } else if (!operand && (c == '|' || c == '&' || c == '+' || c == '-')) {
+      ++i;
+      operand = true;
+    } else {
+      why = std::string("unexpected '") + c + "'";
+      return false;
+    }
+  }
+  if (operand) why = "it ends where a column or a number should be";
+  return !operand;
+}
+
 }  // namespace
+
+void CheckNameRules(const Collector& cb, const PlanOptions& options) {
+  for (const PlanOptions::NameRule& rule : options.names) {
+    const std::string name = rule.table + "." + rule.column;
+    const TableState* t = cb.Find(rule.table);
+    if (t == nullptr || FindColumn(t->table, AsciiLower(rule.column)) < 0) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "names " + name + ": input B has no column " + name +
+                      "; check the name (table names are case-sensitive)");
+    }
+    for (const auto& [column, expression] : rule.set) {
+      std::string why;
+      const int c = FindColumn(t->table, AsciiLower(column));
+      if (c < 0) {
+        throw Error(
+            Error::Code::kInvalidArgument,
+            "names " + name + ": set " + column + ": table " + rule.table + " has no such column");
+      }
+      if (!ValidExpression(t->table, expression, why)) {
+        throw Error(Error::Code::kInvalidArgument,
+                    "names " + name + ": set " + column + " = \"" + expression + "\": " + why +
+                        "; write integer columns of the row and integer literals joined by "
+                        "| & + -, e.g. \"at_login | 1\"");
+      }
+    }
+  }
+}
 
 void PlanRenames(Source& a, Source& b, const Report& report, const Work& work,
                  const PlanFacts& facts, const PlanOptions& options, Plan& plan) {
   std::vector<std::size_t> keys;
   std::vector<TakenValues::Column> taken = RenamedColumns(report, work, keys);
   if (taken.empty()) return;
-  if (options.rename.find("{server}") != std::string::npos && !plan.b_server) {
-    throw Error(Error::Code::kInvalidArgument,
-                "--rename '" + options.rename + "' names {server}, and shard B has no " +
-                    "steadyflake IDs to take its server id from; pass a template without " +
-                    "it, e.g. --rename '{name}.b'");
+  // Each key's rule: its own template and assignments (PlanOptions::names), else --rename.
+  std::vector<const PlanOptions::NameRule*> rules;
+  for (const std::size_t i : keys) {
+    const KeyReport& k = report.keys[i];
+    const PlanOptions::NameRule* rule = nullptr;
+    for (const PlanOptions::NameRule& r : options.names) {
+      if (r.table == k.table && EqualsIgnoreCase(r.column, k.columns[0])) rule = &r;
+    }
+    rules.push_back(rule);
+    const std::string& rename =
+        rule != nullptr && !rule->rename.empty() ? rule->rename : options.rename;
+    if (rename.find("{server}") != std::string::npos && !plan.b_server) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "--rename '" + rename + "' names {server}, and shard B has no " +
+                      "steadyflake IDs to take its server id from; pass a template without " +
+                      "it, e.g. --rename '{name}.b'");
+    }
   }
-  const Template parts = SplitTemplate(options.rename, plan.b_server);
   std::vector<std::string> only;
   for (const TakenValues::Column& c : taken) only.push_back(c.table);
   TakenValues visitor(taken);
@@ -257,9 +337,13 @@ void PlanRenames(Source& a, Source& b, const Report& report, const Work& work,
   b.Scan(visitor, only);
   for (std::size_t n = 0; n < keys.size(); ++n) {
     const KeyReport& k = report.keys[keys[n]];
-    Plan::Rename rename = RenameKey(k, work.at(keys[n]), facts.keys.at(keys[n]), parts,
-                                    options.rename, taken[n], plan);
+    const std::string& template_text =
+        rules[n] != nullptr && !rules[n]->rename.empty() ? rules[n]->rename : options.rename;
+    Plan::Rename rename =
+        RenameKey(k, work.at(keys[n]), facts.keys.at(keys[n]),
+                  SplitTemplate(template_text, plan.b_server), template_text, taken[n], plan);
     if (rename.values.empty()) continue;
+    if (rules[n] != nullptr) rename.set = rules[n]->set;
     ListUnfollowed(k, facts.b_foreign_keys, plan);
     plan.renames.push_back(std::move(rename));
   }

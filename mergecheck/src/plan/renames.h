@@ -10,6 +10,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_PLAN_RENAMES_H_
 #define STEADYFLAKE_MERGECHECK_SRC_PLAN_RENAMES_H_
 
+#include "check/collect.h"
 #include "plan/plan_work.h"
 #include "source/source.h"
 #include "steadyflake/mergecheck/plan.h"
@@ -21,6 +22,10 @@ namespace steadyflake::mergecheck {
 // Error(kInvalidArgument) when the template names {server} and B has no server id.
 void PlanRenames(Source& a, Source& b, const Report& report, const Work& work,
                  const PlanFacts& facts, const PlanOptions& options, Plan& plan);
+
+// Throws Error(kInvalidArgument) unless every rule of PlanOptions::names names a column of B
+// (`cb`) and each of its assignments an integer column with a valid expression.
+void CheckNameRules(const Collector& cb, const PlanOptions& options);
 
 }  // namespace steadyflake::mergecheck
 

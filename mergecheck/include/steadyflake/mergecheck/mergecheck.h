@@ -37,6 +37,12 @@ struct Options {
   struct ExtraKey {
     std::string table{};
     std::vector<std::string> columns{};
+    // Per column, the collation to compare it under instead of the column's, when a game
+    // compares names by a rule of its own (the merge profile's `compare_as`: 'Alice' and
+    // 'alice' are one name to the game though the column is utf8mb4_bin); empty: the column's.
+    // Over a key the table has already, it replaces that key's collations. Must be a collation
+    // this checker knows (Check throws Error otherwise).
+    std::vector<std::string> collations{};
   };
   std::vector<ExtraKey> extra_keys{};
   // Which integer single-column keys give server ids (docs/merging.md "Which columns hold

@@ -58,6 +58,18 @@ struct PlanOptions {
   // A's and that differ. "keep_a": B's row is dropped, A's stays (what refers to the key then
   // refers to A's row); "unresolved" (the default, also for a table not listed): listed, exit 4.
   std::map<std::string, std::string> on_conflict = {};
+  // Game-level names (the merge profile's `[names]`): for a renamed text key, its own rename
+  // template instead of `rename`, and assignments made on each renamed row (`at_login =
+  // "at_login | 1"`: the game's "rename at next login" bit). An expression is the row's own
+  // integer columns and integer literals joined by `|`, `&`, `+` and `-`, nothing else (MakePlan
+  // throws Error otherwise). (Its `compare_as` is a check.extra_keys entry with collations.)
+  struct NameRule {
+    std::string table{};
+    std::string column{};
+    std::string rename{};                                    // empty: PlanOptions::rename
+    std::vector<std::pair<std::string, std::string>> set{};  // column, expression
+  };
+  std::vector<NameRule> names = {};
 };
 
 struct Plan {
@@ -85,6 +97,8 @@ struct Plan {
     std::string collation{};  // A's, under which each new value is unique
     int max_length = 0;       // characters; 0: no declared length
     std::vector<std::pair<std::string, std::string>> values{};  // old (B's bytes) -> new
+    // Set on each renamed row (PlanOptions::NameRule::set): column, expression.
+    std::vector<std::pair<std::string, std::string>> set{};
   };
   // Rows of B dropped: the same row (every column) is in A, or the profile keeps A's row of the
   // table (`reason` says which).
