@@ -20,48 +20,11 @@ if expected_version == "" then
   expected_version = nil
 end
 
-local tests, names = {}, {}
-local function test(name, fn)
-  tests[name] = fn
-  names[#names + 1] = name
-end
-
-local function check(condition, message, ...)
-  if not condition then
-    error(string.format(message, ...), 2)
-  end
-end
-
-local function contains(text, needle)
-  return type(text) == "string" and text:find(needle, 1, true) ~= nil
-end
-
--- A fresh folder under WORK_DIR (the C library creates a missing state folder itself).
-local folder_count = 0
-local function fresh_folder(name)
-  folder_count = folder_count + 1
-  local path = string.format("%s/%s-%d-%d", work_dir, name, folder_count, os.time())
-  assert(os.execute("rm -rf '" .. path .. "'") == 0)
-  return path
-end
-
--- data/id_vectors.json holds one vector per line, so a pattern per field reads it without a
--- JSON library (LuaJIT ships none).
+local harness = require("test_harness")
+local h = harness.new(work_dir)
+local test, check, contains, fresh_folder = h.test, harness.check, harness.contains, h.fresh_folder
 local function read_vectors()
-  local vectors = {}
-  for line in io.lines(vectors_path) do
-    local layout = line:match('"layout":%s*"([^"]+)"')
-    if layout ~= nil then
-      vectors[#vectors + 1] = {
-        layout = layout,
-        id = assert(line:match('"id":%s*"(%d+)"'), line),
-        unix_ms = tonumber((assert(line:match('"unix_ms":%s*(%d+)'), line))),
-        server_id = tonumber((assert(line:match('"server_id":%s*(%d+)'), line))),
-        sequence = tonumber((assert(line:match('"sequence":%s*(%d+)'), line))),
-      }
-    end
-  end
-  return vectors
+  return harness.read_vectors(vectors_path)
 end
 
 test("version", function()
@@ -242,22 +205,4 @@ test("collected_generator_releases_its_lock", function()
   again:close()
 end)
 
-local failed, ran = 0, 0
-for _, name in ipairs(names) do
-  if only == nil or only == name then
-    ran = ran + 1
-    local ok, err = pcall(tests[name])
-    if ok then
-      print("ok   " .. name)
-    else
-      failed = failed + 1
-      print("FAIL " .. name .. ": " .. tostring(err))
-    end
-  end
-end
-if ran == 0 then
-  print("no test named " .. tostring(only))
-  os.exit(2)
-end
-print(string.format("%d of %d Lua tests passed", ran - failed, ran))
-os.exit(failed == 0 and 0 or 1)
+h.run(only, "Lua tests")

@@ -24,21 +24,11 @@ local integer_ids = math.type ~= nil -- Lua 5.3 and later
 -- The interpreter running this file, for the tests that start a second process.
 local interpreter = arg[-1]
 
-local tests, names = {}, {}
-local function test(name, fn)
-  tests[name] = fn
-  names[#names + 1] = name
-end
-
-local function check(condition, message, ...)
-  if not condition then
-    error(string.format(message, ...), 2)
-  end
-end
-
-local function contains(text, needle)
-  return type(text) == "string" and text:find(needle, 1, true) ~= nil
-end
+-- The shared harness, beside the LuaJIT binding (not on LUA_PATH, which would find that
+-- binding's steadyflake.lua before this module).
+local harness = dofile((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/../lua/test_harness.lua")
+local h = harness.new(work_dir)
+local test, check, contains, fresh_folder = h.test, harness.check, harness.contains, h.fresh_folder
 
 -- The message fn(...) raises; fails the test if it raises nothing.
 local function raises(fn, ...)
@@ -62,15 +52,6 @@ local function is_id(value)
   return type(value) == "string" and value:match("^%d+$") ~= nil
 end
 
-local folder_count = 0
-local function fresh_folder(name)
-  folder_count = folder_count + 1
-  local path = string.format("%s/%s-%d-%d", work_dir, name, folder_count, os.time())
-  local status = os.execute("rm -rf '" .. path .. "'")
-  assert(status == true or status == 0, "rm -rf " .. path)
-  return path
-end
-
 -- What another process gets from steadyflake.new{server_id, state_dir}: "opened", or the
 -- message. The host guard and the state folder's lock are per process, so this is how a test
 -- sees whether this process still holds a server id.
@@ -91,23 +72,8 @@ io.write(ok and "opened" or tostring(err))
   return out
 end
 
--- data/id_vectors.json holds one vector per line, so a pattern per field reads it without a
--- JSON library (as bindings/lua/steadyflake_test.lua does).
 local function read_vectors()
-  local vectors = {}
-  for line in io.lines(vectors_path) do
-    local layout = line:match('"layout":%s*"([^"]+)"')
-    if layout ~= nil then
-      vectors[#vectors + 1] = {
-        layout = layout,
-        id = assert(line:match('"id":%s*"(%d+)"'), line),
-        unix_ms = tonumber((assert(line:match('"unix_ms":%s*(%d+)'), line))),
-        server_id = tonumber((assert(line:match('"server_id":%s*(%d+)'), line))),
-        sequence = tonumber((assert(line:match('"sequence":%s*(%d+)'), line))),
-      }
-    end
-  end
-  return vectors
+  return harness.read_vectors(vectors_path)
 end
 
 test("version", function()
@@ -392,23 +358,4 @@ if _VERSION == "Lua 5.4" then
   end)
 end
 
-local failed, ran = 0, 0
-for _, name in ipairs(names) do
-  if only == nil or only == name then
-    ran = ran + 1
-    local ok, err = pcall(tests[name])
-    if ok then
-      print("ok   " .. name)
-    else
-      failed = failed + 1
-      print("FAIL " .. name .. ": " .. tostring(err))
-    end
-  end
-end
-if ran == 0 then
-  print("no test named " .. tostring(only))
-  os.exit(2)
-end
-print(string.format("%d of %d tests passed (%s)", ran - failed, ran, _VERSION))
--- true: close the state first (5.2+), so every generator is collected (valgrind sees no leak).
-os.exit(failed == 0 and 0 or 1, true)
+h.run(only, "tests (" .. _VERSION .. ")")
