@@ -179,8 +179,7 @@ std::vector<UnsafeDrop> FindUnsafeDrops(Source& b, const Report& report, const P
 
 }  // namespace
 
-void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& work,
-                 Remapped& remapped, Plan& plan) {
+void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& work, Plan& plan) {
   for (int round = 0; round < 8; ++round) {
     const std::vector<UnsafeDrop> unsafe =
         FindUnsafeDrops(b, report, facts, work, RemappedValues(report, work, /*held=*/true));
@@ -192,7 +191,6 @@ void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& 
       w.differing.push_back(u.conflict);
       std::sort(w.differing.begin(), w.differing.end());
     }
-    remapped = RemappedValues(report, work);
   }
   for (const auto& [i, w] : work) {
     if (w.identical.empty()) continue;

@@ -18,11 +18,9 @@ namespace steadyflake::mergecheck {
 
 // Moves every identical row of `work` that refers, or may refer (a proposal, an ambiguous
 // column), to a remapped or held value to the differing ones, until nothing changes (one scan of
-// B's tables concerned per round, at most 8), keeping `remapped` in step; then lists the drops that
-// remain in `plan`. A key's candidate children (PlanFacts::children) count as columns that may
-// refer to it.
-void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& work,
-                 Remapped& remapped, Plan& plan);
+// B's tables concerned per round, at most 8); then lists the drops that remain in `plan`. A key's
+// candidate children (PlanFacts::children) count as columns that may refer to it.
+void SettleDrops(Source& b, const Report& report, const PlanFacts& facts, Work& work, Plan& plan);
 
 }  // namespace steadyflake::mergecheck
 

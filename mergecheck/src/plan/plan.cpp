@@ -453,10 +453,9 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
 
   const Refers refers = ReferringColumns(report);
   Work work = ClassifyConflicts(report, refers, facts, options);  // 1.
+  SettleDrops(*b, report, facts, work, plan);                     // 2.
+  KeepA(report, options, work, plan);  // the profile's choice, over a remap or a rename
   Remapped remapped = RemappedValues(report, work);
-  SettleDrops(*b, report, facts, work, remapped, plan);
-  KeepA(report, options, work, plan);       // the profile's choice, over a remap or a rename
-  remapped = RemappedValues(report, work);  // 2.
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.
   PlanRenames(*a, *b, report, work, facts, options, plan);                            // 4.
   PlanFollows(report, work, remapped, refers, plan);                                  // 5.
