@@ -145,6 +145,8 @@ int RunDecode(const std::vector<std::string>& args);
 int RunMergeCheck(const std::vector<std::string>& args);
 // Returns 0 plan written (or nothing to do), 4 written with unresolved items (kExitUnresolved).
 int RunMergePlan(const std::vector<std::string>& args);
+// Returns 0 merged and verified, 1 verification failed (kExitConflict: nothing written).
+int RunMerge(const std::vector<std::string>& args);
 // `steadyflake registry list` (cli_registry.cpp).
 int RunRegistry(const std::vector<std::string>& args);
 // `steadyflake resume-point DB --server-id N` (cli_resume_point.cpp).

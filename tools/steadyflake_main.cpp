@@ -36,6 +36,7 @@ constexpr char kUsage[] =
     "  decode   split IDs into time, server id and sequence\n"
     "  merge-check  check two shards (SQLite files or SQL dumps) for colliding keys\n"
     "  merge-plan   plan the rewrite of shard B that lets it merge into shard A\n"
+    "  merge        merge shard B into shard A as planned, and verify it\n"
     "  registry list  the server ids held or reserved on etcd (fleets)\n"
     "  resume-point   the ID a server resumes after without its state folder (restore, merge)\n"
     "\n"
@@ -43,7 +44,8 @@ constexpr char kUsage[] =
     "Exit status: 0 success; 2 usage or input error (one line on stderr);\n"
     "141 standard output closed before all output was written (e.g. '| head');\n"
     "merge-check: 1 a key overlaps, 3 a server id issued IDs in both shards;\n"
-    "merge-plan: 4 plan written, but items remain unresolved.\n";
+    "merge-plan: 4 plan written, but items remain unresolved;\n"
+    "merge: 1 verification failed (nothing written).\n";
 
 }  // namespace
 
@@ -51,7 +53,7 @@ int Run(const std::vector<std::string>& args) {
   if (args.empty()) {
     throw CliError(
         "missing command",
-        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan)");
+        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan, merge)");
   }
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -60,12 +62,13 @@ int Run(const std::vector<std::string>& args) {
   if (command == "decode") return RunDecode(rest);
   if (command == "merge-check") return RunMergeCheck(rest);
   if (command == "merge-plan") return RunMergePlan(rest);
+  if (command == "merge") return RunMerge(rest);
   if (command == "registry") return RunRegistry(rest);
   if (command == "resume-point") return RunResumePoint(rest);
   if (command.empty() || command[0] != '-') {
     throw CliError(
         "unknown command " + Quote(command),
-        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan)");
+        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan, merge)");
   }
 
   // Top-level options only.

@@ -428,6 +428,9 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                     "' has no {name}; the template must keep the name, e.g. '{name}.s{server}'");
   }
   RefuseSameFile(path_a, path_b);
+  Plan plan;
+  plan.fingerprints[0] = FingerprintInput(path_a);
+  plan.fingerprints[1] = FingerprintInput(path_b);
   const std::unique_ptr<Source> a = OpenSource(path_a);
   const std::unique_ptr<Source> b = OpenSource(path_b);
   Options check = options.check;
@@ -435,7 +438,6 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   const int64_t cutoff_ms = CutoffOf(check);
 
   PlanFacts facts;
-  Plan plan;
   plan.check = CheckSources(path_a, *a, path_b, *b, check, cutoff_ms,
                             [&](const Collector& ca, const Collector& cb, Report& report) {
                               CheckGlobalColumns(cb, options);

@@ -145,6 +145,13 @@ json ValuesJson(const std::vector<ReportValue>& row) {
   return out;
 }
 
+json FingerprintJson(const InputFingerprint& f) {
+  json out = {{"size", f.size}, {"mtime", f.mtime}, {"content", f.content}};
+  if (!f.schema.empty()) out["schema"] = f.schema;
+  if (!f.rows.empty()) out["rows"] = f.rows;
+  return out;
+}
+
 json ReferencesJson(const std::vector<ReferenceReport>& references) {
   json out = json::array();
   for (const ReferenceReport& r : references) {
@@ -336,7 +343,8 @@ std::string FormatPlanJson(const Plan& plan) {
   doc["made_at"] = plan.made_at;
   for (int i = 0; i < 2; ++i) {
     doc[i == 0 ? "a" : "b"] = {{"path", plan.check.inputs[i].path},
-                               {"format", plan.check.inputs[i].format}};
+                               {"format", plan.check.inputs[i].format},
+                               {"fingerprint", FingerprintJson(plan.fingerprints[i])}};
   }
   doc["dialect"] = plan.dialect;
   doc["server_id"] = plan.server_id;

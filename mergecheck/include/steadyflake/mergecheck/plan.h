@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "steadyflake/mergecheck/fingerprint.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck {
@@ -79,6 +80,9 @@ struct Plan {
   std::string made_at{};               // ISO-8601
   uint64_t server_id = 0;              // PlanOptions::server_id, retired once the plan is applied
   std::optional<uint64_t> b_server{};  // B's dominant server id (the rename's {server})
+  // A's and B's as the plan read them, taken before the check: `steadyflake merge` refuses a
+  // plan whose inputs changed since.
+  InputFingerprint fingerprints[2] = {};
 
   // New values for B's values of one single-column integer key.
   struct Remap {

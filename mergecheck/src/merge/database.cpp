@@ -1,0 +1,184 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "merge/database.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck::merge {
+
+std::string PlanForm(const Value& v) {
+  switch (v.type) {
+    case SQLITE_INTEGER:
+      return std::to_string(v.integer);
+    case SQLITE_FLOAT: {
+      char text[40];
+      std::snprintf(text, sizeof text, "%.17g", v.real);
+      return text;
+    }
+    case SQLITE_BLOB:
+      return BlobLiteral(v.bytes);
+    case SQLITE_TEXT:
+      return v.bytes;
+    default:
+      return "NULL";
+  }
+}
+
+std::string Shown(const Value& v) {
+  switch (v.type) {
+    case SQLITE_TEXT: {
+      std::string out = "'";
+      AppendEscaped(out, v.bytes.size() > 40 ? v.bytes.substr(0, 40) : v.bytes,
+                    Escape::kNonAscii);
+      return out + (v.bytes.size() > 40 ? "...'" : "'");
+    }
+    case SQLITE_NULL:
+      return "NULL";
+    default:
+      return PlanForm(v);
+  }
+}
+
+std::string QuoteName(std::string_view name) {
+  std::string out = "\"";
+  for (const char c : name) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
+}
+
+Value Statement::Column(int i) const {
+  Value v;
+  v.type = sqlite3_column_type(stmt_, i);
+  switch (v.type) {
+    case SQLITE_INTEGER:
+      v.integer = sqlite3_column_int64(stmt_, i);
+      break;
+    case SQLITE_FLOAT:
+      v.real = sqlite3_column_double(stmt_, i);
+      break;
+    case SQLITE_TEXT:
+    case SQLITE_BLOB: {
+      const void* data = v.type == SQLITE_TEXT
+                             ? static_cast<const void*>(sqlite3_column_text(stmt_, i))
+                             : sqlite3_column_blob(stmt_, i);
+      if (data != nullptr) {
+        v.bytes.assign(static_cast<const char*>(data),
+                       static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return v;
+}
+
+void Statement::ReadRow(Row& row) const {
+  const int n = columns();
+  row.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) row[static_cast<std::size_t>(i)] = Column(i);
+}
+
+Database::Database(const std::string& path, Mode mode, std::string name)
+    : path_(path), name_(std::move(name)) {
+  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
+                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    Fail("cannot open it");
+  }
+  sqlite3_extended_result_codes(db_, 1);
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+void Database::Close() {
+  if (sqlite3_close(db_) != SQLITE_OK) Fail("cannot close it");
+  db_ = nullptr;
+}
+
+void Database::Fail(const std::string& what) const {
+  throw Error(Error::Code::kInvalidArgument, name_ + " (" + path_ + "): " + what + ": " +
+                                                 (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+}
+
+std::string Database::TryExec(const std::string& sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return "";
+  std::string out = message != nullptr ? message : sqlite3_errmsg(db_);
+  sqlite3_free(message);
+  return out.empty() ? std::string("failed") : out;
+}
+
+void Database::Exec(const std::string& sql) {
+  const std::string error = TryExec(sql);
+  if (!error.empty()) {
+    throw Error(Error::Code::kInvalidArgument,
+                name_ + " (" + path_ + "): " + error + " in: " + sql.substr(0, 120));
+  }
+}
+
+Statement Database::Prepare(const std::string& sql) {
+  Statement stmt;
+  if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), stmt.out(), nullptr) !=
+      SQLITE_OK) {
+    Fail("cannot prepare " + sql.substr(0, 120));
+  }
+  return stmt;
+}
+
+bool Database::Step(Statement& stmt, const std::string& what) {
+  const int rc = sqlite3_step(stmt.get());
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  Fail(what);
+}
+
+int64_t Database::Integer(const std::string& sql) {
+  Statement stmt = Prepare(sql);
+  if (!Step(stmt, sql)) Fail("no result from " + sql);
+  return sqlite3_column_int64(stmt.get(), 0);
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> Database::Tables(
+    const std::string& schema) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  Statement list = Prepare("SELECT name FROM " + QuoteName(schema) +
+                           ".sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+                           "ESCAPE '\\' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%' "
+                           "ORDER BY name");
+  while (Step(list, "read the schema")) {
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(list.get(), 0)),
+                     std::vector<std::string>{});
+  }
+  for (auto& [table, columns] : out) {
+    Statement info =
+        Prepare("SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid");
+    sqlite3_bind_text(info.get(), 1, table.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(info.get(), 2, schema.c_str(), -1, SQLITE_TRANSIENT);
+    while (Step(info, "read the columns of " + table)) {
+      columns.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(info.get(), 0)));
+    }
+  }
+  return out;
+}
+
+void Database::CopyFrom(Database& from) {
+  sqlite3_backup* backup = sqlite3_backup_init(db_, "main", from.get(), "main");
+  if (backup == nullptr) Fail("cannot copy " + from.name_ + " into it");
+  const int rc = sqlite3_backup_step(backup, -1);
+  sqlite3_backup_finish(backup);
+  if (rc != SQLITE_DONE) {
+    throw Error(Error::Code::kInvalidArgument, "cannot copy " + from.name_ + " (" + from.path_ +
+                                                   ") into " + path_ + ": " + sqlite3_errstr(rc));
+  }
+}
+
+}  // namespace steadyflake::mergecheck::merge

@@ -1,0 +1,216 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Merge (steadyflake/mergecheck/merge.h): the plan read and checked against the inputs, the
+// working copies made beside the output, the rewrite applied and verified, the tables merged and
+// verified, the output renamed into place. Every file it makes is named after the output
+// ("OUT.tmp-PID", "OUT.tmp-PID-b") so that a run killed at any point leaves no OUT, and the next
+// run removes what a dead run left.
+
+#include "steadyflake/mergecheck/merge.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dump/byte_stream.h"
+#include "merge/database.h"
+#include "merge/merge_sql.h"
+#include "merge/merge_tables.h"
+#include "merge/plan_file.h"
+#include "merge/verify_rewrite.h"
+#include "source/source.h"
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/fingerprint.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+using merge::Database;
+
+[[noreturn]] void Refuse(const std::string& message) {
+  throw Error(Error::Code::kInvalidArgument, message);
+}
+
+// The files a run makes, removed unless kept (the output, once renamed, is not among them).
+class TempFiles {
+ public:
+  ~TempFiles() {
+    for (const std::string& f : files_) {
+      for (const char* suffix : {"", "-journal", "-wal", "-shm"}) ::unlink((f + suffix).c_str());
+    }
+  }
+  std::string Add(std::string path) {
+    files_.push_back(std::move(path));
+    return files_.back();
+  }
+
+ private:
+  std::vector<std::string> files_;
+};
+
+// Removes "OUT.tmp-PID*" files of runs that are no longer alive (killed), noting each.
+void RemoveStaleFiles(const std::filesystem::path& out, MergeReport& report) {
+  const std::string prefix = out.filename().string() + ".tmp-";
+  const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      std::filesystem::remove(entry.path(), error);
+      report.notes.push_back("removed " + entry.path().string() + ", left by a run that died");
+    }
+  }
+}
+
+void CheckFingerprints(const merge::PlanFile& plan, const std::string (&paths)[2],
+                       MergeReport& report) {
+  for (int i = 0; i < 2; ++i) {
+    const char* which = i == 0 ? "A" : "B";
+    if (!plan.fingerprints[i]) {
+      Refuse(plan.dir + "/plan.json has no fingerprint of " + which +
+             " (a plan older than `merge`): run merge-plan again");
+    }
+    const InputFingerprint now = FingerprintInput(paths[i]);
+    const std::string change = FingerprintChange(*plan.fingerprints[i], now);
+    if (!change.empty()) {
+      Refuse(std::string(which) + " (" + paths[i] + ") changed since plan " + plan.id + ": " +
+             change + "; run merge-plan again on the inputs as they are now");
+    }
+    if (now.mtime != plan.fingerprints[i]->mtime) {
+      report.notes.push_back(std::string(which) + " was modified at " + now.mtime +
+                             ", after the plan's " + plan.fingerprints[i]->mtime +
+                             ", with the same content (a copy)");
+    }
+  }
+}
+
+// A SQLite file opened read-only, or a sqlite3 dump loaded into a working file.
+std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
+                                    TempFiles& temps, const std::string& temp_path) {
+  const std::string format = OpenSource(path)->format();
+  if (format == "sqlite") {
+    return std::make_unique<Database>(path, Database::Mode::kReadOnly, which);
+  }
+  if (format.rfind("sqlite-dump", 0) != 0) {
+    Refuse(std::string(which) + " (" + path + ") is a " + format +
+           ": merge it on its server with --dialect mysql");
+  }
+  auto db = std::make_unique<Database>(temps.Add(temp_path), Database::Mode::kCreate, which);
+  db->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
+  const auto stream = dump::OpenByteStream(path, format.find("+gzip") != std::string::npos);
+  std::string text;
+  std::vector<char> buffer(std::size_t{1} << 20);
+  while (const std::size_t n = stream->Read(buffer.data(), buffer.size())) text.append(buffer.data(), n);
+  const std::string error = db->TryExec(text);
+  if (!error.empty()) Refuse(std::string(which) + " (" + path + "): SQLite refuses the dump: " + error);
+  return db;
+}
+
+// Flushes `path` and its folder, then renames it to `out` unless `out` exists.
+void Publish(const std::string& path, const std::filesystem::path& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) Refuse("cannot flush " + path + ": " + std::strerror(errno));
+  ::close(fd);
+  if (::renameat2(AT_FDCWD, path.c_str(), AT_FDCWD, out.c_str(), RENAME_NOREPLACE) != 0) {
+    Refuse("cannot rename " + path + " to " + out.string() + ": " + std::strerror(errno) +
+           "; nothing was written at " + out.string());
+  }
+  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace
+
+MergeReport Merge(const std::string& path_a, const std::string& path_b,
+                  const MergeOptions& options) {
+  MergeReport report;
+  const merge::PlanFile plan = merge::ReadPlanFile(options.plan_dir);
+  report.plan = plan.id;
+  report.dialect = options.dialect.empty() ? plan.dialect : options.dialect;
+  if (report.dialect != plan.dialect) {
+    Refuse("--dialect " + report.dialect + " is not the plan's (" + plan.dialect +
+           "): B's format decides the dialect; drop --dialect");
+  }
+  const std::string paths[2] = {path_a, path_b};
+  CheckFingerprints(plan, paths, report);
+  if (plan.unresolved != 0) {
+    Refuse(plan.dir + "/plan.json has " + std::to_string(plan.unresolved) +
+           " unresolved item(s), which would collide in the merge; settle them (a merge profile, "
+           "docs/merging.md) and plan again");
+  }
+  report.out = options.out;
+  if (report.dialect == "mysql") {
+    merge::WriteMysqlMerge(path_a, plan, options, report);
+    return report;
+  }
+  const std::filesystem::path out = options.out;
+  std::error_code error;
+  if (std::filesystem::exists(std::filesystem::symlink_status(out, error))) {
+    Refuse(out.string() + " exists; merge writes a new file: remove it or name another --out");
+  }
+  RemoveStaleFiles(out, report);
+  TempFiles temps;
+  const std::string base = out.string() + ".tmp-" + std::to_string(::getpid());
+  const auto progress = [&](const char* stage) {
+    return [&options, stage](uint64_t done, uint64_t total) {
+      if (options.progress) options.progress({stage, done, total});
+    };
+  };
+  if (options.progress) options.progress({"copy", 0, 0});
+  const auto a = OpenInput(path_a, "A", temps, base + "-a");
+  const auto b = OpenInput(path_b, "B", temps, base + "-b0");
+  const std::string out_tmp = temps.Add(base);
+  Database result(out_tmp, Database::Mode::kCreate, "the output");
+  result.CopyFrom(*a);
+  const std::string journal = "journal_mode";
+  const bool wal = result.Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal +
+                                  " = 'wal'") != 0;
+  result.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
+  {
+    Database rewritten(temps.Add(base + "-b"), Database::Mode::kCreate, "B'");
+    rewritten.CopyFrom(*b);
+    rewritten.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
+    if (options.progress) options.progress({"rewrite", 0, 0});
+    const std::string failed = rewritten.TryExec(plan.rewrite_sql);
+    if (!failed.empty()) {
+      Refuse(plan.dir + "/rewrite-b.sql fails on a copy of B: " + failed +
+             "; undo the edit, or run merge-plan again");
+    }
+  }
+  {
+    merge::Statement attach = result.Prepare("ATTACH ?1 AS b");
+    sqlite3_bind_text(attach.get(), 1, (base + "-b").c_str(), -1, SQLITE_TRANSIENT);
+    result.Step(attach, "open B'");
+  }
+  merge::Mismatches mismatches(report, options.max_mismatches);
+  merge::VerifyRewrite(*b, result, plan, report, mismatches, progress("verify the rewrite"));
+  if (mismatches.any()) return report;
+  merge::MergeTables(result, plan, report, mismatches, progress("merge"));
+  if (mismatches.any()) return report;
+  result.Exec("DETACH b");
+  if (wal) result.Exec("PRAGMA journal_mode = WAL");
+  result.Close();
+  Publish(out_tmp, out);
+  report.verified = true;
+  return report;
+}
+
+}  // namespace steadyflake::mergecheck

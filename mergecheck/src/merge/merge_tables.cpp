@@ -1,0 +1,226 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "merge/merge_tables.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steadyflake/error.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck::merge {
+
+namespace {
+
+using Tables = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+std::string ColumnList(const std::vector<std::string>& columns) {
+  std::string out;
+  for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? ", " : "") + QuoteName(columns[i]);
+  return out;
+}
+
+int64_t Count(Database& db, const std::string& schema, const std::string& table) {
+  return db.Integer("SELECT count(*) FROM " + QuoteName(schema) + "." + QuoteName(table));
+}
+
+// Rows of a reference that resolve to no row of its key, in `schema`.
+int64_t Dangling(Database& db, const std::string& schema, const PlanFile::Column& ref,
+                 const PlanFile::Column& key) {
+  const std::string s = QuoteName(schema) + ".";
+  std::string where = QuoteName(ref.column) + " IS NOT NULL";
+  if (!ref.where_column.empty()) {
+    where += " AND " + QuoteName(ref.where_column) + " = " + std::to_string(ref.where_value);
+  }
+  return db.Integer("SELECT count(*) FROM " + s + QuoteName(ref.table) + " WHERE " + where +
+                    " AND " + QuoteName(ref.column) + " NOT IN (SELECT " +
+                    QuoteName(key.column) + " FROM " + s + QuoteName(key.table) + ")");
+}
+
+int64_t ForeignKeyViolations(Database& db, const std::string& schema) {
+  return db.Integer("SELECT count(*) FROM pragma_foreign_key_check(NULL, '" + schema + "')");
+}
+
+// Tables B' has and A lacks are made in the output as B' declares them, with their indexes.
+void MakeMissingTables(Database& out, const Tables& a, const Tables& b) {
+  std::set<std::string> in_a;
+  for (const auto& [name, columns] : a) in_a.insert(name);
+  for (const auto& [name, columns] : b) {
+    if (in_a.count(name) != 0) continue;
+    Statement sql = out.Prepare(
+        "SELECT sql FROM b.sqlite_schema WHERE tbl_name = ?1 AND sql IS NOT NULL AND type IN "
+        "('table', 'index') ORDER BY type = 'index', name");
+    sqlite3_bind_text(sql.get(), 1, name.c_str(), -1, SQLITE_TRANSIENT);
+    std::vector<std::string> statements;
+    while (out.Step(sql, "read the schema of B'")) statements.push_back(sql.Column(0).bytes);
+    for (const std::string& s : statements) out.Exec(s);
+  }
+}
+
+// A's triggers on the merged tables: dropped before the inserts, their SQL returned.
+std::vector<std::string> SetTriggersAside(Database& out, const std::vector<std::string>& order) {
+  std::vector<std::pair<std::string, std::string>> triggers;
+  Statement list = out.Prepare(
+      "SELECT name, tbl_name, sql FROM main.sqlite_schema WHERE type = 'trigger'");
+  const std::set<std::string> merged(order.begin(), order.end());
+  while (out.Step(list, "read A's triggers")) {
+    if (merged.count(list.Column(1).bytes) != 0) {
+      triggers.emplace_back(list.Column(0).bytes, list.Column(2).bytes);
+    }
+  }
+  std::vector<std::string> sql;
+  for (const auto& [name, text] : triggers) {
+    out.Exec("DROP TRIGGER main." + QuoteName(name));
+    sql.push_back(text);
+  }
+  return sql;
+}
+
+void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report,
+                  Mismatches& mismatches,
+                  const std::vector<std::pair<const PlanFile::Column*, int64_t>>& dangling_before,
+                  int64_t fk_before) {
+  for (MergeReport::Table& t : report.tables) {
+    const int64_t now = Count(out, "main", t.name);
+    if (static_cast<uint64_t>(now) != t.merged) {
+      mismatches.Add(t.name + ": " + GroupThousands(static_cast<uint64_t>(now)) +
+                     " rows merged, expected " + GroupThousands(t.merged) + " (A's " +
+                     GroupThousands(t.rows_a) + " + B''s " + GroupThousands(t.rows_b_after) + ")");
+    }
+  }
+  std::size_t i = 0;
+  for (const PlanFile::Remap& r : plan.remaps) {
+    for (const PlanFile::Column& ref : r.references) {
+      const int64_t now = Dangling(out, "main", ref, r.key);
+      const int64_t before = dangling_before[i++].second;
+      if (now > before) {
+        mismatches.Add(ref.table + "." + ref.column + ": " + std::to_string(now - before) +
+                       " row(s) refer to no " + r.key.table + "." + r.key.column +
+                       " after the merge that did before");
+      }
+    }
+  }
+  const int64_t fk_now = ForeignKeyViolations(out, "main");
+  if (fk_now > fk_before) {
+    mismatches.Add("PRAGMA foreign_key_check: " + std::to_string(fk_now - fk_before) +
+                   " violation(s) the merge made");
+  }
+  Statement check = out.Prepare("PRAGMA main.integrity_check(20)");
+  while (out.Step(check, "check the merged database")) {
+    const std::string line = check.Column(0).bytes;
+    if (line != "ok") mismatches.Add("PRAGMA integrity_check: " + line);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan) {
+  const Tables tables = out.Tables("b");
+  std::map<std::string, std::set<std::string>> parents;  // table -> tables it refers to
+  for (const auto& [name, columns] : tables) {
+    parents[name];
+    Statement fk = out.Prepare("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1, 'b')");
+    sqlite3_bind_text(fk.get(), 1, name.c_str(), -1, SQLITE_TRANSIENT);
+    while (out.Step(fk, "read the foreign keys of " + name)) {
+      const std::string parent = fk.Column(0).bytes;
+      if (parent != name) parents[name].insert(parent);
+    }
+  }
+  for (const PlanFile::Remap& r : plan.remaps) {
+    for (const PlanFile::Column& ref : r.references) {
+      if (ref.table != r.key.table && parents.count(ref.table) != 0) {
+        parents[ref.table].insert(r.key.table);
+      }
+    }
+  }
+  std::vector<std::string> order;
+  std::set<std::string> placed;
+  while (order.size() < parents.size()) {
+    bool progress = false;
+    for (const auto& [name, from] : parents) {
+      if (placed.count(name) != 0) continue;
+      bool ready = true;
+      for (const std::string& p : from) ready = ready && (placed.count(p) != 0 || !parents.count(p));
+      if (!ready) continue;
+      order.push_back(name);
+      placed.insert(name);
+      progress = true;
+    }
+    if (!progress) {  // a cycle: the first unplaced table goes next (deferred keys allow it)
+      for (const auto& [name, from] : parents) {
+        if (placed.count(name) == 0) {
+          order.push_back(name);
+          placed.insert(name);
+          break;
+        }
+      }
+    }
+  }
+  return order;
+}
+
+void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Mismatches& mismatches,
+                 const std::function<void(uint64_t done, uint64_t total)>& progress) {
+  const Tables a = out.Tables("main");
+  const Tables b = out.Tables("b");
+  out.Exec("BEGIN IMMEDIATE");
+  MakeMissingTables(out, a, b);
+  const std::vector<std::string> order = DependencyOrder(out, plan);
+  std::map<std::string, std::vector<std::string>> a_columns(a.begin(), a.end());
+  std::vector<std::pair<const PlanFile::Column*, int64_t>> dangling;
+  for (const PlanFile::Remap& r : plan.remaps) {
+    for (const PlanFile::Column& ref : r.references) {
+      dangling.emplace_back(&ref, Dangling(out, "main", ref, r.key) + Dangling(out, "b", ref, r.key));
+    }
+  }
+  const int64_t fk_before = ForeignKeyViolations(out, "main") + ForeignKeyViolations(out, "b");
+  const std::vector<std::string> triggers = SetTriggersAside(out, order);
+  report.tables.reserve(report.tables.size() + a.size() + b.size());
+  std::map<std::string, MergeReport::Table*> by_name;
+  for (MergeReport::Table& t : report.tables) by_name[t.name] = &t;
+  uint64_t done = 0;
+  for (const std::string& table : order) {
+    std::vector<std::string> columns;
+    for (const auto& [name, c] : b) {
+      if (name == table) columns = c;
+    }
+    MergeReport::Table* t = by_name.count(table) ? by_name[table] : nullptr;
+    if (t == nullptr) {  // a table of B' only (the plan's guard): pointers stay, room reserved
+      report.tables.push_back({table, 0, 0, static_cast<uint64_t>(Count(out, "b", table)), 0, 0});
+      t = by_name[table] = &report.tables.back();
+    }
+    const auto it = a_columns.find(table);
+    if (it != a_columns.end() && std::set<std::string>(it->second.begin(), it->second.end()) !=
+                                     std::set<std::string>(columns.begin(), columns.end())) {
+      mismatches.Add(table + ": A's columns (" + ColumnList(it->second) + ") are not B''s (" +
+                     ColumnList(columns) + "): the schemas drifted; align them before merging");
+      out.Exec("ROLLBACK");
+      return;
+    }
+    t->rows_a = it == a_columns.end() ? 0 : static_cast<uint64_t>(Count(out, "main", table));
+    t->merged = t->rows_a + t->rows_b_after;
+    const std::string error =
+        out.TryExec("INSERT INTO main." + QuoteName(table) + " (" + ColumnList(columns) +
+                    ") SELECT " + ColumnList(columns) + " FROM b." + QuoteName(table));
+    if (!error.empty()) {
+      mismatches.Add(table + ": the merge's INSERT failed: " + error);
+      out.Exec("ROLLBACK");
+      return;
+    }
+    if (progress) progress(++done, order.size());
+  }
+  for (const auto& [name, columns] : a) {
+    if (by_name.count(name) != 0) continue;
+    const uint64_t rows = static_cast<uint64_t>(Count(out, "main", name));
+    report.tables.push_back({name, rows, 0, 0, 0, rows});
+  }
+  for (const std::string& sql : triggers) out.Exec(sql);
+  VerifyMerged(out, plan, report, mismatches, dangling, fk_before);
+  out.Exec(mismatches.any() ? "ROLLBACK" : "COMMIT");
+}
+
+}  // namespace steadyflake::mergecheck::merge

@@ -1,0 +1,154 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "merge/transform.h"
+
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "steadyflake/error.h"
+
+namespace steadyflake::mergecheck::merge {
+
+namespace {
+
+bool SameName(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int ColumnIndex(const std::vector<std::string>& columns, const std::string& table,
+                const std::string& name) {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (SameName(columns[i], name)) return static_cast<int>(i);
+  }
+  throw Error(Error::Code::kInvalidArgument,
+              "plan.json names column " + table + "." + name +
+                  ", which B does not have; the plan was made for another B: plan again");
+}
+
+void Append(std::string& out, const void* data, std::size_t n) {
+  out.append(static_cast<const char*>(data), n);
+}
+
+}  // namespace
+
+RowHash HashRow(const Row& row, std::string& scratch) {
+  scratch.clear();
+  for (const Value& v : row) {
+    const char type = static_cast<char>(v.type);
+    scratch += type;
+    switch (v.type) {
+      case SQLITE_INTEGER:
+        Append(scratch, &v.integer, sizeof v.integer);
+        break;
+      case SQLITE_FLOAT:
+        Append(scratch, &v.real, sizeof v.real);
+        break;
+      case SQLITE_TEXT:
+      case SQLITE_BLOB: {
+        const uint64_t n = v.bytes.size();
+        Append(scratch, &n, sizeof n);
+        scratch += v.bytes;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
+  return RowHash{h.high64, h.low64};
+}
+
+TableTransform::TableTransform(const PlanFile& plan, const std::string& table,
+                               const std::vector<std::string>& columns)
+    : changed_(columns.size(), false) {
+  const auto matches = [&](const PlanFile::Column& c) { return SameName(c.table, table); };
+  for (const PlanFile::Rows& d : plan.drops) {
+    if (!SameName(d.table, table)) continue;
+    Drop drop;
+    for (const std::string& c : d.columns) drop.columns.push_back(ColumnIndex(columns, table, c));
+    drop.keys = &d.keys;
+    drops_.push_back(std::move(drop));
+  }
+  std::size_t counter = 0;
+  for (const PlanFile::Remap& r : plan.remaps) {
+    std::vector<const PlanFile::Column*> here;
+    if (matches(r.key)) here.push_back(&r.key);
+    for (const PlanFile::Column& ref : r.references) {
+      if (matches(ref)) here.push_back(&ref);
+    }
+    for (const PlanFile::Column* c : here) {
+      Map map;
+      map.column = ColumnIndex(columns, table, c->column);
+      if (!c->where_column.empty()) {
+        map.where_column = ColumnIndex(columns, table, c->where_column);
+        map.where_value = c->where_value;
+      }
+      map.values = &r.values;
+      map.counter = counter;
+      changed_[static_cast<std::size_t>(map.column)] = true;
+      maps_.push_back(map);
+    }
+    ++counter;
+  }
+  for (const PlanFile::Rename& r : plan.renames) {
+    if (matches(r.key)) {
+      Rename rename;
+      rename.column = ColumnIndex(columns, table, r.key.column);
+      rename.values = &r.values;
+      rename.counter = counter;
+      changed_[static_cast<std::size_t>(rename.column)] = true;
+      for (const auto& [column, expression] : r.set) {
+        const int target = ColumnIndex(columns, table, column);
+        changed_[static_cast<std::size_t>(target)] = true;
+        rename.set.emplace_back(target, Expression(expression, columns));
+      }
+      renames_.push_back(std::move(rename));
+    }
+    ++counter;
+  }
+}
+
+bool TableTransform::Apply(Row& row, std::vector<uint64_t>& rows_changed) const {
+  for (const Drop& d : drops_) {
+    std::vector<std::string> key;
+    key.reserve(d.columns.size());
+    for (const int c : d.columns) key.push_back(PlanForm(row[static_cast<std::size_t>(c)]));
+    if (d.keys->count(RowKey(key)) != 0) return false;
+  }
+  for (const Map& m : maps_) {
+    Value& v = row[static_cast<std::size_t>(m.column)];
+    if (v.type != SQLITE_INTEGER) continue;
+    if (m.where_column >= 0) {
+      const Value& w = row[static_cast<std::size_t>(m.where_column)];
+      if (w.type != SQLITE_INTEGER || w.integer != m.where_value) continue;
+    }
+    const auto it = m.values->find(v.integer);
+    if (it == m.values->end()) continue;
+    v.integer = it->second;
+    ++rows_changed[m.counter];
+  }
+  for (const Rename& r : renames_) {
+    Value& v = row[static_cast<std::size_t>(r.column)];
+    if (v.type != SQLITE_TEXT) continue;
+    const auto it = r.values->find(v.bytes);
+    if (it == r.values->end()) continue;
+    v.bytes = it->second;
+    ++rows_changed[r.counter];
+    for (const auto& [target, expression] : r.set) {
+      row[static_cast<std::size_t>(target)] = expression.Evaluate(row);
+    }
+  }
+  return true;
+}
+
+}  // namespace steadyflake::mergecheck::merge
