@@ -8,6 +8,9 @@
 
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -44,8 +47,8 @@ class Progress {
     std::string line = "merge: " + p.stage;
     if (p.total != 0) {
       const double share = static_cast<double>(p.done) / static_cast<double>(p.total);
-      line += " " + std::to_string(static_cast<int>(share * 100)) + "% (" +
-              std::to_string(p.done) + " of " + std::to_string(p.total) + ")";
+      line += " " + std::to_string(static_cast<int>(share * 100)) + "% (" + std::to_string(p.done) +
+              " of " + std::to_string(p.total) + ")";
       const std::chrono::duration<double> spent = now - stage_start_;
       if (share > 0) {
         line += ", " + std::to_string(static_cast<long>(spent.count() / share * (1 - share))) +
@@ -80,8 +83,8 @@ int RunMerge(const std::vector<std::string>& args) {
       "a-db", po::value<std::string>()->default_value("a"),
       "mysql: the database that holds A on the server")(
       "b-db", po::value<std::string>()->default_value("b"),
-      "mysql: the database that holds B' (B after rewrite-b.sql) on the server")(
-      "help,h", "print this help");
+      "mysql: the database that holds B' (B after rewrite-b.sql) on the server")("help,h",
+                                                                                 "print this help");
   po::variables_map vm;
   const std::vector<std::string> inputs = ParseWithTwoInputs(
       "merge", args, visible, kUsage,
@@ -117,12 +120,23 @@ int RunMerge(const std::vector<std::string>& args) {
   options.a_db = vm["a-db"].as<std::string>();
   options.b_db = vm["b-db"].as<std::string>();
   std::optional<Progress> progress;
-  if (::isatty(STDERR_FILENO) == 1) {
-    progress.emplace();
-    options.progress = [&progress](const mergecheck::MergeOptions::Progress& p) {
-      progress->Update(p);
-    };
-  }
+  if (::isatty(STDERR_FILENO) == 1) progress.emplace();
+  // The fault tests' seam (docs/testing.md): stop at the start of a stage, after telling the
+  // test so through a FIFO, for the test to kill -9 the process there.
+  const char* stop_at = std::getenv("STEADYFLAKE_TEST_STOP_AT");
+  const char* stop_fifo = std::getenv("STEADYFLAKE_TEST_STOP_FIFO");
+  options.progress = [&progress, stop_at, stop_fifo,
+                      stopped = false](const mergecheck::MergeOptions::Progress& p) mutable {
+    if (stop_at != nullptr && stop_fifo != nullptr && !stopped && p.stage == stop_at) {
+      stopped = true;
+      if (std::FILE* f = std::fopen(stop_fifo, "w")) {
+        std::fprintf(f, "%s\n", p.stage.c_str());
+        std::fclose(f);
+      }
+      ::raise(SIGSTOP);
+    }
+    if (progress) progress->Update(p);
+  };
   mergecheck::MergeReport report;
   try {
     report = mergecheck::Merge(inputs[0], inputs[1], options);

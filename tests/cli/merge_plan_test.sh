@@ -54,57 +54,10 @@ run() {
 }
 expect_rc() { [[ "$RC" == "$1" ]] || fail "exit status $RC, expected $1"; }
 
-# The references the fixture declares no FOREIGN KEY for: found by name or inferred, each is a
-# proposal merge-plan never applies until the operator confirms it here.
-cat >"$T/refs" <<'REFS'
-# the owner column is not named after the player table
-item.owner_id -> player.id
-guild_member.player_id -> player.id
-mail.to_player -> player.id
-player_slot.player_id -> player.id
-player_slot.item_id -> item.id
-item.template_id -> item_template.id
-REFS
-
-# The tables in an order that satisfies the declared FOREIGN KEYs.
-TABLES="player guild guild_member item_template item mail player_slot"
-
-# cat_sql A B...: the SQL that concatenates A, B, ... in $DIALECT (sqlite or mysql).
-cat_sql() {
-  if [[ $DIALECT == mysql ]]; then
-    local IFS=,
-    echo "CONCAT($*)"
-  else
-    local out=$1
-    shift
-    for part in "$@"; do out+=" || $part"; done
-    echo "$out"
-  fi
-}
-
-# Every reference of the fixture, by the stable `uid` columns: one line per row, "kind, the
-# referring row, what it refers to", tab-separated.
-snapshot_sql() {
-  cat <<EOF
-SELECT 'guild', g.uid, p.uid FROM guild g LEFT JOIN player p ON p.id = g.leader_id
-UNION ALL SELECT 'member', $(cat_sql g.uid "'#'" m.joined), p.uid
-  FROM guild_member m LEFT JOIN guild g ON g.id = m.guild_id LEFT JOIN player p ON p.id = m.player_id
-UNION ALL SELECT 'item', i.uid, p.uid FROM item i LEFT JOIN player p ON p.id = i.owner_id
-UNION ALL SELECT 'template', i.uid, $(cat_sql t.name "'/'" t.power)
-  FROM item i LEFT JOIN item_template t ON t.id = i.template_id
-UNION ALL SELECT 'mail', m.uid, p.uid FROM mail m LEFT JOIN player p ON p.id = m.to_player
-UNION ALL SELECT 'slot', $(cat_sql p.uid "'#'" s.slot), i.uid
-  FROM player_slot s LEFT JOIN player p ON p.id = s.player_id LEFT JOIN item i ON i.id = s.item_id
-UNION ALL SELECT 'name', p.uid, p.name FROM player p
-ORDER BY 1, 2, 3;
-EOF
-}
-# The owners of the item both shards hold as an identical row: one each after the merge.
-TWIN_OWNERS="SELECT p.uid FROM item i JOIN player p ON p.id = i.owner_id
-  WHERE i.uid = 'x-item-twin' ORDER BY 1"
-
-# A line per reference of B's rows only (their uid starts with "b-"), "NULL" for a lost one.
-only_b() { grep -E $'^[a-z]+\tb-' | sort; }
+# The fixture's references, tables and uid snapshot (shared with merge_test.sh).
+# shellcheck source=tests/cli/merge_fixture.sh
+source "$(dirname "${BASH_SOURCE[0]}")/merge_fixture.sh"
+write_refs "$T/refs"
 
 # B' against B: every reference points at the same row (by uid); 5 players renamed. Items whose
 # template was dropped as identical to A's refer to no template in B' alone (A has it).

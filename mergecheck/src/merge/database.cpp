@@ -34,8 +34,7 @@ std::string Shown(const Value& v) {
   switch (v.type) {
     case SQLITE_TEXT: {
       std::string out = "'";
-      AppendEscaped(out, v.bytes.size() > 40 ? v.bytes.substr(0, 40) : v.bytes,
-                    Escape::kNonAscii);
+      AppendEscaped(out, v.bytes.size() > 40 ? v.bytes.substr(0, 40) : v.bytes, Escape::kNonAscii);
       return out + (v.bytes.size() > 40 ? "...'" : "'");
     }
     case SQLITE_NULL:
@@ -89,8 +88,8 @@ void Statement::ReadRow(Row& row) const {
 
 Database::Database(const std::string& path, Mode mode, std::string name)
     : path_(path), name_(std::move(name)) {
-  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
-                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int flags =
+      mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     Fail("cannot open it");
   }
@@ -159,8 +158,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Database::Tables(
                      std::vector<std::string>{});
   }
   for (auto& [table, columns] : out) {
-    Statement info =
-        Prepare("SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid");
+    Statement info = Prepare("SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid");
     sqlite3_bind_text(info.get(), 1, table.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(info.get(), 2, schema.c_str(), -1, SQLITE_TRANSIENT);
     while (Step(info, "read the columns of " + table)) {

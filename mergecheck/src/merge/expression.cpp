@@ -96,10 +96,9 @@ Value Expression::Evaluate(const Row& row) const {
     while (k < ops_.size() && (ops_[k] == '+' || ops_[k] == '-')) {
       int64_t next = 0;
       if (!operand(operands_[k + 1], next)) return null;
-      sum = ops_[k] == '+' ? static_cast<int64_t>(static_cast<uint64_t>(sum) +
-                                                  static_cast<uint64_t>(next))
-                           : static_cast<int64_t>(static_cast<uint64_t>(sum) -
-                                                  static_cast<uint64_t>(next));
+      sum = ops_[k] == '+'
+                ? static_cast<int64_t>(static_cast<uint64_t>(sum) + static_cast<uint64_t>(next))
+                : static_cast<int64_t>(static_cast<uint64_t>(sum) - static_cast<uint64_t>(next));
       ++k;
     }
     if (!have) {

@@ -99,8 +99,8 @@ void CheckFingerprints(const merge::PlanFile& plan, const std::string (&paths)[2
 }
 
 // A SQLite file opened read-only, or a sqlite3 dump loaded into a working file.
-std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
-                                    TempFiles& temps, const std::string& temp_path) {
+std::unique_ptr<Database> OpenInput(const std::string& path, const char* which, TempFiles& temps,
+                                    const std::string& temp_path) {
   const std::string format = OpenSource(path)->format();
   if (format == "sqlite") {
     return std::make_unique<Database>(path, Database::Mode::kReadOnly, which);
@@ -114,9 +114,11 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
   const auto stream = dump::OpenByteStream(path, format.find("+gzip") != std::string::npos);
   std::string text;
   std::vector<char> buffer(std::size_t{1} << 20);
-  while (const std::size_t n = stream->Read(buffer.data(), buffer.size())) text.append(buffer.data(), n);
+  while (const std::size_t n = stream->Read(buffer.data(), buffer.size()))
+    text.append(buffer.data(), n);
   const std::string error = db->TryExec(text);
-  if (!error.empty()) Refuse(std::string(which) + " (" + path + "): SQLite refuses the dump: " + error);
+  if (!error.empty())
+    Refuse(std::string(which) + " (" + path + "): SQLite refuses the dump: " + error);
   return db;
 }
 
@@ -181,8 +183,8 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   Database result(out_tmp, Database::Mode::kCreate, "the output");
   result.CopyFrom(*a);
   const std::string journal = "journal_mode";
-  const bool wal = result.Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal +
-                                  " = 'wal'") != 0;
+  const bool wal =
+      result.Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal + " = 'wal'") != 0;
   result.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
   {
     Database rewritten(temps.Add(base + "-b"), Database::Mode::kCreate, "B'");
@@ -201,13 +203,16 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
     result.Step(attach, "open B'");
   }
   merge::Mismatches mismatches(report, options.max_mismatches);
+  if (options.progress) options.progress({"verify the rewrite", 0, 0});
   merge::VerifyRewrite(*b, result, plan, report, mismatches, progress("verify the rewrite"));
   if (mismatches.any()) return report;
+  if (options.progress) options.progress({"merge", 0, 0});
   merge::MergeTables(result, plan, report, mismatches, progress("merge"));
   if (mismatches.any()) return report;
   result.Exec("DETACH b");
   if (wal) result.Exec("PRAGMA journal_mode = WAL");
   result.Close();
+  if (options.progress) options.progress({"publish", 0, 0});
   Publish(out_tmp, out);
   report.verified = true;
   return report;

@@ -37,8 +37,8 @@ int64_t Dangling(Database& db, const std::string& schema, const PlanFile::Column
     where += " AND " + QuoteName(ref.where_column) + " = " + std::to_string(ref.where_value);
   }
   return db.Integer("SELECT count(*) FROM " + s + QuoteName(ref.table) + " WHERE " + where +
-                    " AND " + QuoteName(ref.column) + " NOT IN (SELECT " +
-                    QuoteName(key.column) + " FROM " + s + QuoteName(key.table) + ")");
+                    " AND " + QuoteName(ref.column) + " NOT IN (SELECT " + QuoteName(key.column) +
+                    " FROM " + s + QuoteName(key.table) + ")");
 }
 
 int64_t ForeignKeyViolations(Database& db, const std::string& schema) {
@@ -64,8 +64,8 @@ void MakeMissingTables(Database& out, const Tables& a, const Tables& b) {
 // A's triggers on the merged tables: dropped before the inserts, their SQL returned.
 std::vector<std::string> SetTriggersAside(Database& out, const std::vector<std::string>& order) {
   std::vector<std::pair<std::string, std::string>> triggers;
-  Statement list = out.Prepare(
-      "SELECT name, tbl_name, sql FROM main.sqlite_schema WHERE type = 'trigger'");
+  Statement list =
+      out.Prepare("SELECT name, tbl_name, sql FROM main.sqlite_schema WHERE type = 'trigger'");
   const std::set<std::string> merged(order.begin(), order.end());
   while (out.Step(list, "read A's triggers")) {
     if (merged.count(list.Column(1).bytes) != 0) {
@@ -80,8 +80,7 @@ std::vector<std::string> SetTriggersAside(Database& out, const std::vector<std::
   return sql;
 }
 
-void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report,
-                  Mismatches& mismatches,
+void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report, Mismatches& mismatches,
                   const std::vector<std::pair<const PlanFile::Column*, int64_t>>& dangling_before,
                   int64_t fk_before) {
   for (MergeReport::Table& t : report.tables) {
@@ -144,7 +143,8 @@ std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan) {
     for (const auto& [name, from] : parents) {
       if (placed.count(name) != 0) continue;
       bool ready = true;
-      for (const std::string& p : from) ready = ready && (placed.count(p) != 0 || !parents.count(p));
+      for (const std::string& p : from)
+        ready = ready && (placed.count(p) != 0 || !parents.count(p));
       if (!ready) continue;
       order.push_back(name);
       placed.insert(name);
@@ -174,7 +174,8 @@ void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Misma
   std::vector<std::pair<const PlanFile::Column*, int64_t>> dangling;
   for (const PlanFile::Remap& r : plan.remaps) {
     for (const PlanFile::Column& ref : r.references) {
-      dangling.emplace_back(&ref, Dangling(out, "main", ref, r.key) + Dangling(out, "b", ref, r.key));
+      dangling.emplace_back(&ref,
+                            Dangling(out, "main", ref, r.key) + Dangling(out, "b", ref, r.key));
     }
   }
   const int64_t fk_before = ForeignKeyViolations(out, "main") + ForeignKeyViolations(out, "b");

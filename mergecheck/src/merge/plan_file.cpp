@@ -152,9 +152,9 @@ PlanFile ReadPlanFile(const std::string& dir) {
   try {
     ReadJson(json::parse(text), plan);
   } catch (const std::exception& e) {
-    throw Error(Error::Code::kInvalidArgument,
-                path + " is not a plan merge-plan wrote (" + e.what() +
-                    "); run merge-plan again, or undo the edit");
+    throw Error(Error::Code::kInvalidArgument, path + " is not a plan merge-plan wrote (" +
+                                                   e.what() +
+                                                   "); run merge-plan again, or undo the edit");
   }
   plan.rewrite_sql = ReadWhole(dir + "/rewrite-b.sql");
   return plan;

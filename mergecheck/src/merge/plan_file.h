@@ -48,7 +48,7 @@ struct PlanFile {
   struct Rename {
     Column key{};
     std::string collation{};
-    std::unordered_map<std::string, std::string> values{};  // old bytes -> new
+    std::unordered_map<std::string, std::string> values{};   // old bytes -> new
     std::vector<std::pair<std::string, std::string>> set{};  // column, expression
   };
   // Rows by key (drops; rows held back): each key is the plan form of its values (PlanForm).

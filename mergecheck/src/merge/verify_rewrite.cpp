@@ -137,8 +137,8 @@ class TableCheck {
 };
 
 // Tables of B' that B lacks: only the plan's guard, holding this plan's row.
-void CheckNewTables(Database& out, const Tables& before, const Tables& after,
-                    const PlanFile& plan, Mismatches& mismatches) {
+void CheckNewTables(Database& out, const Tables& before, const Tables& after, const PlanFile& plan,
+                    Mismatches& mismatches) {
   std::set<std::string> known;
   for (const auto& [name, columns] : before) known.insert(name);
   for (const auto& [name, columns] : after) {
@@ -154,8 +154,8 @@ void CheckNewTables(Database& out, const Tables& before, const Tables& after,
   }
   bool guard = false;
   for (const auto& [name, columns] : after) guard = guard || name == kGuardTable;
-  if (!guard || out.Integer("SELECT count(*) FROM b." + QuoteName(kGuardTable) +
-                            " WHERE plan = '" + plan.id + "'") != 1) {
+  if (!guard || out.Integer("SELECT count(*) FROM b." + QuoteName(kGuardTable) + " WHERE plan = '" +
+                            plan.id + "'") != 1) {
     mismatches.Add("B' has no row for plan " + plan.id + " in " + kGuardTable +
                    ": rewrite-b.sql is not this plan's");
   }
@@ -179,12 +179,12 @@ void CheckAgainstA(Database& out, const PlanFile& plan, const PlanFile::Remap& r
   const std::unordered_set<std::string> dropped = DroppedValues(plan, r.key);
   const std::string kt = QuoteName(r.key.table);
   const std::string kc = QuoteName(r.key.column);
-  Statement clash = out.Prepare("SELECT " + kc + " FROM b." + kt + " WHERE " + kc +
-                                " IN (SELECT " + kc + " FROM main." + kt + ") LIMIT " +
-                                std::to_string(mismatches.max()));
+  Statement clash =
+      out.Prepare("SELECT " + kc + " FROM b." + kt + " WHERE " + kc + " IN (SELECT " + kc +
+                  " FROM main." + kt + ") LIMIT " + std::to_string(mismatches.max()));
   while (out.Step(clash, "compare " + r.key.table + " with A")) {
-    mismatches.Add(r.key.table + "." + r.key.column + ": B' holds " +
-                   Shown(clash.Column(0)) + ", a value of A's: the merge would collide");
+    mismatches.Add(r.key.table + "." + r.key.column + ": B' holds " + Shown(clash.Column(0)) +
+                   ", a value of A's: the merge would collide");
   }
   for (const PlanFile::Column& ref : r.references) {
     const std::string rc = QuoteName(ref.column);
@@ -192,10 +192,10 @@ void CheckAgainstA(Database& out, const PlanFile& plan, const PlanFile::Remap& r
     if (!ref.where_column.empty()) {
       where += " AND " + QuoteName(ref.where_column) + " = " + std::to_string(ref.where_value);
     }
-    Statement orphan = out.Prepare(
-        "SELECT " + rc + ", count(*) FROM b." + QuoteName(ref.table) + " WHERE " + where +
-        " AND " + rc + " NOT IN (SELECT " + kc + " FROM b." + kt + ") AND " + rc +
-        " IN (SELECT " + kc + " FROM main." + kt + ") GROUP BY 1");
+    Statement orphan =
+        out.Prepare("SELECT " + rc + ", count(*) FROM b." + QuoteName(ref.table) + " WHERE " +
+                    where + " AND " + rc + " NOT IN (SELECT " + kc + " FROM b." + kt + ") AND " +
+                    rc + " IN (SELECT " + kc + " FROM main." + kt + ") GROUP BY 1");
     while (out.Step(orphan, "compare " + ref.table + " with A")) {
       if (dropped.count(PlanForm(orphan.Column(0))) != 0) continue;
       mismatches.Add(ref.table + "." + ref.column + ": " +
@@ -261,8 +261,8 @@ void VerifyRewrite(Database& b, Database& out, const PlanFile& plan, MergeReport
   }
   for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
     const PlanFile::Remap& r = plan.remaps[i];
-    report.keys.push_back({r.key.table, r.key.column, r.values.size(), r.references.size(),
-                           changed[i]});
+    report.keys.push_back(
+        {r.key.table, r.key.column, r.values.size(), r.references.size(), changed[i]});
     CheckAgainstA(out, plan, r, mismatches);
   }
   for (std::size_t i = 0; i < plan.renames.size(); ++i) {

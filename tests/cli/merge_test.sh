@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Copyright 2026 The steadyflake Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# `steadyflake merge` end to end (issue 29, docs/merging.md "Merge and verify"): plan, merge,
+# and prove by the rows' `uid`s that every row of A and B still refers to the same rows; the
+# rewrite corrupted by hand three ways, each caught before anything is written; inputs changed
+# after the plan; the process killed at every stage.
+#
+#   merge_test.sh <path to steadyflake> <case>
+#
+# Exit status: 0 pass, 1 fail (with the reason on stderr), 77 skipped (sqlite3 or python3 is not
+# installed; the message names the Debian package). Every case runs in a fresh `mktemp -d`
+# folder that the EXIT trap removes.
+
+set -u -o pipefail
+
+BIN=${1:?usage: merge_test.sh <steadyflake binary> <case>}
+CASE=${2:?usage: merge_test.sh <steadyflake binary> <case>}
+[[ -x "$BIN" ]] || { echo "not executable: $BIN" >&2; exit 1; }
+DATA=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../data/merge_plan" && pwd)
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/steadyflake-merge.XXXXXX")
+CHILD=""
+cleanup() {
+  [[ -n "$CHILD" ]] && kill -9 "$CHILD" 2>/dev/null
+  [[ -n "${KEEP:-}" ]] && { echo "kept $T" >&2; return; }
+  rm -rf "$T"
+}
+trap cleanup EXIT
+export HOME="$T/home"
+export STEADYFLAKE_HOST_GUARD_NAMESPACE="merge-test-$$"
+unset XDG_STATE_HOME STEADYFLAKE_STATE_DIR
+
+# shellcheck source=tests/cli/merge_fixture.sh
+source "$(dirname "${BASH_SOURCE[0]}")/merge_fixture.sh"
+DIALECT=sqlite
+
+fail() {
+  echo "FAIL [$CASE]: $*" >&2
+  for f in out err; do
+    [[ -s "$T/$f" ]] && { echo "--- $f of the last run:" >&2; head -c 3000 "$T/$f" >&2; }
+  done
+  exit 1
+}
+need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found: apt-get install $2"; exit 77; }; }
+run() {
+  "$BIN" "$@" >"$T/out" 2>"$T/err"
+  RC=$?
+}
+expect_rc() { [[ "$RC" == "$1" ]] || fail "exit status $RC, expected $1"; }
+sums() { sha256sum "$T/a.db" "$T/b.db"; }
+
+# The shards, their checksums and the plan (with the fixture's references confirmed).
+setup() {
+  need sqlite3 sqlite3
+  need python3 python3
+  for s in a b; do
+    cat "$DATA/schema.sqlite.sql" "$DATA/$s.data.sql" | sqlite3 "$T/$s.db" || fail "load $s"
+  done
+  write_refs "$T/refs"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan" --server-id 103 --refs "$T/refs" \
+    --state-dir "$T/state"
+  expect_rc 0
+  SUMS=$(sums)
+}
+
+# Every reference of A's and of B's rows, by uid (names aside: B's may be renamed).
+snapshot() { sqlite3 "$1" -separator $'\t' "$(snapshot_sql)" | grep -v $'^name\t' | sort; }
+
+# --- merged and verified; every row keeps what it refers to -----------------------------------
+
+test_merge_sqlite() {
+  setup
+  snapshot "$T/a.db" >"$T/refs.a"
+  snapshot "$T/b.db" >"$T/refs.b"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m.db"
+  expect_rc 0
+  grep -q "^merged and verified: $T/m.db" "$T/out" || fail "no verdict 'merged and verified'"
+  [[ "$(sums)" == "$SUMS" ]] || fail "merge modified an input"
+  # Every reference of A and of B as it was, by uid: nothing repointed, nothing lost.
+  snapshot "$T/m.db" >"$T/refs.m"
+  sort -m "$T/refs.a" "$T/refs.b" | sort >"$T/refs.ab"
+  # B's items whose template was dropped as identical to A's refer to A's same template.
+  diff "$T/refs.ab" "$T/refs.m" >"$T/diff" || fail "a reference moved: $(head -5 "$T/diff")"
+  for t in $TABLES; do
+    local na nb nm
+    na=$(sqlite3 "$T/a.db" "SELECT count(*) FROM $t")
+    nb=$(sqlite3 "$T/b.db" "SELECT count(*) FROM $t")
+    nm=$(sqlite3 "$T/m.db" "SELECT count(*) FROM $t")
+    local dropped=0
+    [[ $t == item_template ]] && dropped=20
+    [[ $nm == $((na + nb - dropped)) ]] || fail "$t: $nm rows merged, A $na + B $nb - $dropped"
+  done
+  [[ $(sqlite3 "$T/m.db" "PRAGMA integrity_check") == ok ]] || fail "integrity_check"
+  # The JSON report says the same.
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m2.db" --json
+  expect_rc 0
+  python3 -c "
+import json, sys
+r = json.load(open('$T/out'))
+assert r['verified'] and r['verdict'] == 'merged and verified', r['verdict']
+t = {x['table']: x for x in r['tables']}
+assert t['player']['merged'] == 560 and t['item_template']['dropped'] == 20, t
+k = {(x['table'], x['column']): x for x in r['keys']}
+assert k[('player', 'id')]['entities'] == 260 and k[('player', 'id')]['references'] == 5, k
+" || fail "the JSON report"
+  cmp -s "$T/m.db" "$T/m2.db" || true  # same content; the file may differ in its header
+  # An existing OUT is never replaced.
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m.db"
+  expect_rc 2
+  grep -q "m.db exists" "$T/err" || fail "no 'exists' error"
+}
+
+# --- the rewrite corrupted by hand: caught before anything is merged ----------------------------
+
+# corrupt NAME SED-SCRIPT WHAT: edits rewrite-b.sql of a copy of the plan and expects exit 1,
+# no output file, and a mismatch naming WHAT.
+corrupt() {
+  local name=$1 script=$2 what=$3
+  rm -rf "$T/p.$name"
+  cp -r "$T/plan" "$T/p.$name"
+  sed -i "$script" "$T/p.$name/rewrite-b.sql"
+  cmp -s "$T/plan/rewrite-b.sql" "$T/p.$name/rewrite-b.sql" && fail "$name: sed changed nothing"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/p.$name" --out "$T/m.$name.db"
+  expect_rc 1
+  grep -q "^verification failed, nothing written" "$T/out" || fail "$name: no verdict"
+  grep -qF "$what" "$T/out" || fail "$name: no mismatch naming '$what'"
+  [[ ! -e "$T/m.$name.db" ]] || fail "$name: the output was written"
+  ls "$T" | grep -q '\.tmp-' && fail "$name: temporary files left: $(ls "$T" | grep '\.tmp-')"
+  [[ "$(sums)" == "$SUMS" ]] || fail "$name: an input was modified"
+}
+
+test_merge_corrupt() {
+  setup
+  # One reference UPDATE left out: the mail of B's players stays on A's player ids.
+  corrupt no_mail_update '/^UPDATE OR ROLLBACK "mail" SET "to_player"/d' \
+    "mail: B's row (id="
+  # One offset off by one: B's last player gets 561, not 560.
+  corrupt off_by_one 's/^  (260, 560)/  (260, 561)/' "player: B' has row (id=561"
+  # One identical-row DELETE too many: template 1020 differs from A's, and is deleted.
+  corrupt delete_too_many 's/^  (1019);/  (1019),\n  (1020);/' "item_template: B's row (id=1020"
+}
+
+# --- inputs that changed after the plan: refused, naming what ----------------------------------
+
+test_merge_changed_input() {
+  setup
+  cp "$T/b.db" "$T/b.copy.db"
+  # A copy (another mtime, the same bytes) still fits the plan.
+  touch -d '2001-01-01' "$T/b.copy.db"
+  run merge "$T/a.db" "$T/b.copy.db" --plan "$T/plan" --out "$T/m.copy.db"
+  expect_rc 0
+  grep -q "^note: B was modified" "$T/out" || fail "no note of B's new mtime"
+  sqlite3 "$T/b.copy.db" "INSERT INTO mail SELECT id + 1, to_player, subject, uid FROM mail WHERE id = (SELECT max(id) FROM mail)"
+  run merge "$T/a.db" "$T/b.copy.db" --plan "$T/plan" --out "$T/m.changed.db"
+  expect_rc 2
+  grep -q "changed since plan .*table mail: 420 rows at the plan, 421 now" "$T/err" ||
+    fail "no error naming mail's rows"
+  sqlite3 "$T/b.copy.db" "DELETE FROM mail WHERE id = (SELECT max(id) FROM mail); UPDATE player SET level = level + 1 WHERE id = 1"
+  run merge "$T/a.db" "$T/b.copy.db" --plan "$T/plan" --out "$T/m.changed.db"
+  expect_rc 2
+  grep -q "changed since plan .*its content" "$T/err" || fail "no error naming the content"
+  [[ ! -e "$T/m.changed.db" ]] || fail "the output was written"
+  # A plan folder that is not a plan.
+  mkdir -p "$T/noplan"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/noplan" --out "$T/m.none.db"
+  expect_rc 2
+  grep -q "cannot read .*plan.json" "$T/err" || fail "no error naming plan.json"
+}
+
+# --- kill -9 at every stage: no OUT, inputs intact, the next run succeeds ----------------------
+
+test_merge_killed() {
+  setup
+  mkfifo "$T/stopped"
+  local stage
+  for stage in copy rewrite "verify the rewrite" merge publish; do
+    STEADYFLAKE_TEST_STOP_AT=$stage STEADYFLAKE_TEST_STOP_FIFO="$T/stopped" \
+      "$BIN" merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m.db" >"$T/out" 2>"$T/err" &
+    CHILD=$!
+    local said
+    read -r said <"$T/stopped" || fail "$stage: the merge did not reach the stage"
+    [[ $said == "$stage" ]] || fail "stopped at '$said', expected '$stage'"
+    kill -9 "$CHILD"
+    wait "$CHILD" 2>/dev/null
+    CHILD=""
+    [[ ! -e "$T/m.db" ]] || fail "$stage: killed, it left $T/m.db"
+    [[ "$(sums)" == "$SUMS" ]] || fail "$stage: an input was modified"
+  done
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m.db"
+  expect_rc 0
+  grep -q "^note: removed .*left by a run that died" "$T/out" || fail "no note of the stale files"
+  ls "$T" | grep -q '\.tmp-' && fail "temporary files left: $(ls "$T" | grep '\.tmp-')"
+  [[ $(sqlite3 "$T/m.db" "SELECT count(*) FROM player") == 560 ]] || fail "not 560 players"
+}
+
+"test_$CASE"
+echo "PASS [$CASE]"
