@@ -160,7 +160,7 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   }
   report.out = options.out;
   if (report.dialect == "mysql") {
-    merge::WriteMysqlMerge(path_a, plan, options, report);
+    merge::WriteMysqlMerge(path_a, path_b, plan, options, report);
     return report;
   }
   const std::filesystem::path out = options.out;

@@ -18,8 +18,8 @@
 
 namespace steadyflake::mergecheck::merge {
 
-void WriteMysqlMerge(const std::string& path_a, const PlanFile& plan, const MergeOptions& options,
-                     MergeReport& report);
+void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const PlanFile& plan,
+                     const MergeOptions& options, MergeReport& report);
 
 }  // namespace steadyflake::mergecheck::merge
 

@@ -117,6 +117,35 @@ void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report, Mism
 
 }  // namespace
 
+std::vector<std::string> Ordered(const std::map<std::string, std::set<std::string>>& parents) {
+  std::vector<std::string> order;
+  std::set<std::string> placed;
+  while (order.size() < parents.size()) {
+    bool progress = false;
+    for (const auto& [name, from] : parents) {
+      if (placed.count(name) != 0) continue;
+      bool ready = true;
+      for (const std::string& p : from) {
+        ready = ready && (placed.count(p) != 0 || parents.count(p) == 0);
+      }
+      if (!ready) continue;
+      order.push_back(name);
+      placed.insert(name);
+      progress = true;
+    }
+    if (!progress) {  // a cycle: the first unplaced table goes next (deferred keys allow it)
+      for (const auto& [name, from] : parents) {
+        if (placed.count(name) == 0) {
+          order.push_back(name);
+          placed.insert(name);
+          break;
+        }
+      }
+    }
+  }
+  return order;
+}
+
 std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan) {
   const Tables tables = out.Tables("b");
   std::map<std::string, std::set<std::string>> parents;  // table -> tables it refers to
@@ -136,31 +165,7 @@ std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan) {
       }
     }
   }
-  std::vector<std::string> order;
-  std::set<std::string> placed;
-  while (order.size() < parents.size()) {
-    bool progress = false;
-    for (const auto& [name, from] : parents) {
-      if (placed.count(name) != 0) continue;
-      bool ready = true;
-      for (const std::string& p : from)
-        ready = ready && (placed.count(p) != 0 || !parents.count(p));
-      if (!ready) continue;
-      order.push_back(name);
-      placed.insert(name);
-      progress = true;
-    }
-    if (!progress) {  // a cycle: the first unplaced table goes next (deferred keys allow it)
-      for (const auto& [name, from] : parents) {
-        if (placed.count(name) == 0) {
-          order.push_back(name);
-          placed.insert(name);
-          break;
-        }
-      }
-    }
-  }
-  return order;
+  return Ordered(parents);
 }
 
 void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Mismatches& mismatches,

@@ -17,6 +17,8 @@
 #define STEADYFLAKE_MERGECHECK_SRC_MERGE_MERGE_TABLES_H_
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@
 #include "merge/verify_rewrite.h"
 
 namespace steadyflake::mergecheck::merge {
+
+// `parents` (table -> the tables it refers to) in an order where each table comes after its
+// parents; the tables of a cycle in name order.
+std::vector<std::string> Ordered(const std::map<std::string, std::set<std::string>>& parents);
 
 // The tables of B' in the order they are merged.
 std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan);
