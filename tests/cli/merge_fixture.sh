@@ -5,7 +5,8 @@
 # The merge_plan fixture's truth, sourced by merge_plan_test.sh and merge_test.sh: the references
 # it declares no FOREIGN KEY for, its tables in dependency order, and the SQL that lists every
 # reference by the rows' stable `uid` columns (the identity the tools are told nothing about).
-# Needs $DIALECT (sqlite or mysql) set before snapshot_sql is called.
+# Needs $DIALECT (sqlite or mysql) set before snapshot_sql is called, and the caller's $T, need,
+# fail and MARIADB_PID (its EXIT trap stops the server start_mariadb starts).
 
 # The references the fixture declares no FOREIGN KEY for: found by name or inferred, each is a
 # proposal merge-plan never applies until the operator confirms it here.
@@ -60,3 +61,18 @@ TWIN_OWNERS="SELECT p.uid FROM item i JOIN player p ON p.id = i.owner_id
 
 # A line per reference of B's rows only (their uid starts with "b-"), "NULL" for a lost one.
 only_b() { grep -E $'^[a-z]+\tb-' | sort; }
+
+# A private mariadbd for the caller's case: its data and unix socket in $T (no network).
+start_mariadb() {
+  need mariadbd mariadb-server
+  need mariadb-dump mariadb-client
+  mariadb-install-db --no-defaults --datadir="$T/mysql" --user="$(id -un)" \
+    --auth-root-authentication-method=normal >"$T/install.log" 2>&1 || fail "mariadb-install-db"
+  mariadbd --no-defaults --datadir="$T/mysql" --socket="$T/my.sock" --skip-networking \
+    --user="$(id -un)" --pid-file="$T/my.pid" --log-error="$T/my.err" 2>>"$T/my.err" &
+  MARIADB_PID=$!
+  # mariadb-admin --wait retries the connection itself until the server answers.
+  mariadb-admin --no-defaults -S "$T/my.sock" -uroot --wait=60 --connect-timeout=2 ping \
+    >/dev/null 2>&1 || fail "mariadbd did not start: $(tail -5 "$T/my.err")"
+}
+sql() { mariadb --no-defaults -S "$T/my.sock" -uroot --default-character-set=utf8mb4 "$@"; }

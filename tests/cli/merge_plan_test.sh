@@ -170,21 +170,7 @@ test_merge_plan_sqlite() {
   [[ $(sqlite3 "$T/b2.db" .dump | sha256sum) == "$sum" ]] || fail "the second run changed B'"
 }
 
-# --- MariaDB: the shards as mariadb-dump files, a private server --------------------------
-
-start_mariadb() {
-  need mariadbd mariadb-server
-  need mariadb-dump mariadb-client
-  mariadb-install-db --no-defaults --datadir="$T/mysql" --user="$(id -un)" \
-    --auth-root-authentication-method=normal >"$T/install.log" 2>&1 || fail "mariadb-install-db"
-  mariadbd --no-defaults --datadir="$T/mysql" --socket="$T/my.sock" --skip-networking \
-    --user="$(id -un)" --pid-file="$T/my.pid" --log-error="$T/my.err" 2>>"$T/my.err" &
-  MARIADB_PID=$!
-  # mariadb-admin --wait retries the connection itself until the server answers.
-  mariadb-admin --no-defaults -S "$T/my.sock" -uroot --wait=60 --connect-timeout=2 ping \
-    >/dev/null 2>&1 || fail "mariadbd did not start: $(tail -5 "$T/my.err")"
-}
-sql() { mariadb --no-defaults -S "$T/my.sock" -uroot --default-character-set=utf8mb4 "$@"; }
+# --- MariaDB: the shards as mariadb-dump files, a private server (start_mariadb) ------------
 
 test_merge_plan_mariadb() {
   DIALECT=mysql

@@ -22,8 +22,14 @@ DATA=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../data/merge_plan" && pwd)
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/steadyflake-merge.XXXXXX")
 CHILD=""
+MARIADB_PID=""
 cleanup() {
   [[ -n "$CHILD" ]] && kill -9 "$CHILD" 2>/dev/null
+  if [[ -n "$MARIADB_PID" ]]; then
+    mariadb-admin --no-defaults -S "$T/my.sock" -uroot shutdown >/dev/null 2>&1 ||
+      kill "$MARIADB_PID" 2>/dev/null
+    wait "$MARIADB_PID" 2>/dev/null
+  fi
   [[ -n "${KEEP:-}" ]] && { echo "kept $T" >&2; return; }
   rm -rf "$T"
 }
@@ -193,6 +199,78 @@ test_merge_killed() {
   grep -q "^note: removed .*left by a run that died" "$T/out" || fail "no note of the stale files"
   ls "$T" | grep -q '\.tmp-' && fail "temporary files left: $(ls "$T" | grep '\.tmp-')"
   [[ $(sqlite3 "$T/m.db" "SELECT count(*) FROM player") == 560 ]] || fail "not 560 players"
+}
+
+# --- MariaDB: merge.sql on a private server; its checks refuse a corrupted B' -----------------
+
+# The checksum of A's tables on the server: equal before and after a refused merge.
+a_sum() { sql -N a -e "CHECKSUM TABLE $(echo $TABLES | tr ' ' ',')"; }
+
+# load_b DB [SED-SCRIPT]: B's dump into database DB, then rewrite-b.sql (edited by the script).
+load_b() {
+  sql -e "CREATE DATABASE $1" || fail "create $1"
+  sql "$1" <"$DATA/b.mariadb.sql" || fail "load B into $1"
+  sed "${2:-}" "$T/plan/rewrite-b.sql" | sql "$1" >"$T/apply.out" 2>&1 ||
+    fail "rewrite-b.sql into $1: $(head -c 300 "$T/apply.out")"
+}
+
+test_merge_mariadb() {
+  DIALECT=mysql
+  need python3 python3
+  start_mariadb
+  sql -e "CREATE DATABASE a" || fail "create a"
+  sql a <"$DATA/a.mariadb.sql" || fail "load A"
+  local snap sums_in
+  snap=$(snapshot_sql)
+  sums_in=$(sha256sum "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql")
+  sql -N a -e "$snap" | grep -v $'^name\t' | sort >"$T/refs.a"
+  sql -e "CREATE DATABASE b0" && sql b0 <"$DATA/b.mariadb.sql" || fail "load B"
+  sql -N b0 -e "$snap" | grep -v $'^name\t' | sort >"$T/refs.b"
+  write_refs "$T/refs"
+  run merge-plan "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql" --out "$T/plan" --server-id 103 \
+    --refs "$T/refs" --state-dir "$T/state"
+  expect_rc 0
+
+  # B' corrupted three ways: merge.sql stops at a check, and A is as it was.
+  local before name
+  before=$(a_sum)
+  local -A edits=(
+    [no_mail_update]='/^UPDATE `mail` AS t JOIN/d'
+    [off_by_one]='s/^  (260, 560)/  (260, 561)/'
+    [delete_too_many]='s/^  (1019);/  (1019),\n  (1020);/')
+  for name in "${!edits[@]}"; do
+    load_b "b_$name" "${edits[$name]}"
+    run merge "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql" --plan "$T/plan" --out "$T/m_$name" \
+      --b-db "b_$name"
+    expect_rc 0
+    if sql <"$T/m_$name/merge.sql" >"$T/merge.out" 2>&1; then fail "$name: merge.sql passed"; fi
+    grep -q "steadyflake_verification_failed" "$T/merge.out" ||
+      fail "$name: not stopped by a check: $(tail -c 400 "$T/merge.out")"
+    [[ $(a_sum) == "$before" ]] || fail "$name: A changed"
+  done
+
+  # The right B': merged, verified, and every row keeps what it refers to (by uid).
+  load_b b
+  run merge "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql" --plan "$T/plan" --out "$T/m"
+  expect_rc 0
+  # A check that fails after the inserts rolls them back: one expected count made wrong.
+  sed 's/) = 560);$/) = 561);/' "$T/m/merge.sql" >"$T/wrong.sql"
+  cmp -s "$T/m/merge.sql" "$T/wrong.sql" && fail "sed changed nothing in merge.sql"
+  if sql <"$T/wrong.sql" >"$T/merge.out" 2>&1; then fail "the wrong merge.sql passed"; fi
+  [[ $(a_sum) == "$before" ]] || fail "a failed check after the inserts left them in A"
+  sql <"$T/m/merge.sql" >"$T/merge.out" 2>&1 || fail "merge.sql: $(tail -c 400 "$T/merge.out")"
+  sql <"$T/m/verify.sql" >"$T/verify.out" 2>&1 || fail "verify.sql: $(cat "$T/verify.out")"
+  [[ ! -s "$T/verify.out" ]] || fail "verify.sql lists failing checks: $(cat "$T/verify.out")"
+  sql -N a -e "$snap" | grep -v $'^name\t' | sort >"$T/refs.m"
+  sort -m "$T/refs.a" "$T/refs.b" | sort | diff - "$T/refs.m" >"$T/diff" ||
+    fail "a reference moved: $(head -5 "$T/diff")"
+  # Moved by hand afterwards, one mail: verify.sql says so.
+  sql a -e "UPDATE mail SET to_player = to_player + 1 ORDER BY id LIMIT 1"
+  sql <"$T/m/verify.sql" >"$T/verify.out" 2>&1
+  grep -q "mail.to_player: who refers to what" "$T/verify.out" ||
+    fail "verify.sql missed a moved mail: $(cat "$T/verify.out")"
+  [[ $(sha256sum "$DATA/a.mariadb.sql" "$DATA/b.mariadb.sql") == "$sums_in" ]] ||
+    fail "an input changed"
 }
 
 "test_$CASE"
