@@ -51,9 +51,9 @@ constexpr char kUsage[] =
 
 int Run(const std::vector<std::string>& args) {
   if (args.empty()) {
-    throw CliError(
-        "missing command",
-        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan, merge)");
+    throw CliError("missing command",
+                   "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, "
+                   "merge-plan, merge)");
   }
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -66,9 +66,9 @@ int Run(const std::vector<std::string>& args) {
   if (command == "registry") return RunRegistry(rest);
   if (command == "resume-point") return RunResumePoint(rest);
   if (command.empty() || command[0] != '-') {
-    throw CliError(
-        "unknown command " + Quote(command),
-        "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, merge-plan, merge)");
+    throw CliError("unknown command " + Quote(command),
+                   "run 'steadyflake --help' for the commands (layout, gen, decode, merge-check, "
+                   "merge-plan, merge)");
   }
 
   // Top-level options only.
