@@ -328,7 +328,7 @@ void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const
     for (const MysqlFacts::Column& c : facts.remaps[r]) {
       for (const auto& [v, k] : c.b_new) rows += k;
     }
-    report.keys.push_back({plan.remaps[r].key.table, plan.remaps[r].key.column,
+    report.keys.push_back({"remapped", plan.remaps[r].key.table, plan.remaps[r].key.column,
                            plan.remaps[r].values.size(), plan.remaps[r].references.size(), rows});
   }
   report.notes.push_back("wrote " + options.out +

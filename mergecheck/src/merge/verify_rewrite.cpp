@@ -262,13 +262,13 @@ void VerifyRewrite(Database& b, Database& out, const PlanFile& plan, MergeReport
   for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
     const PlanFile::Remap& r = plan.remaps[i];
     report.keys.push_back(
-        {r.key.table, r.key.column, r.values.size(), r.references.size(), changed[i]});
+        {"remapped", r.key.table, r.key.column, r.values.size(), r.references.size(), changed[i]});
     CheckAgainstA(out, plan, r, mismatches);
   }
   for (std::size_t i = 0; i < plan.renames.size(); ++i) {
     const PlanFile::Rename& r = plan.renames[i];
-    report.keys.push_back(
-        {r.key.table, r.key.column, r.values.size(), 0, changed[plan.remaps.size() + i]});
+    report.keys.push_back({"renamed", r.key.table, r.key.column, r.values.size(), 0,
+                           changed[plan.remaps.size() + i]});
     CheckRenameAgainstA(out, r, mismatches);
   }
 }

@@ -49,9 +49,8 @@ std::string FormatMergeText(const MergeReport& report) {
     }
   }
   for (const MergeReport::Key& k : report.keys) {
-    out += (k.references != 0 ? "remapped " : "changed ") + k.table + "." + k.column + ": " +
-           GroupThousands(k.entities) + " values, " +
-           (k.references != 0 ? GroupThousands(k.references) + " references, " : "") +
+    out += k.change + " " + k.table + "." + k.column + ": " + GroupThousands(k.entities) +
+           " values, " + (k.references != 0 ? GroupThousands(k.references) + " references, " : "") +
            GroupThousands(k.rows) + " rows checked\n";
   }
   if (!report.verified) {
@@ -83,7 +82,8 @@ std::string FormatMergeJson(const MergeReport& report) {
   doc["tables"] = std::move(tables);
   json keys = json::array();
   for (const MergeReport::Key& k : report.keys) {
-    keys.push_back({{"table", k.table},
+    keys.push_back({{"change", k.change},
+                    {"table", k.table},
                     {"column", k.column},
                     {"entities", k.entities},
                     {"references", k.references},

@@ -63,6 +63,7 @@ struct MergeReport {
   // Per remapped or renamed key: its values (entities) checked, and the rows of its references
   // (and of the key itself) that carried one of them, checked to carry the new value.
   struct Key {
+    std::string change{};  // "remapped" or "renamed"
     std::string table{};
     std::string column{};
     uint64_t entities = 0;
