@@ -207,7 +207,7 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   merge::VerifyRewrite(*b, result, plan, report, mismatches, progress("verify the rewrite"));
   if (mismatches.any()) return report;
   if (options.progress) options.progress({"merge", 0, 0});
-  merge::MergeTables(result, plan, report, mismatches, progress("merge"));
+  merge::MergeTables(result, *a, plan, report, mismatches, progress("merge"));
   if (mismatches.any()) return report;
   result.Exec("DETACH b");
   if (wal) result.Exec("PRAGMA journal_mode = WAL");

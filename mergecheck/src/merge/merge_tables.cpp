@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -80,9 +81,12 @@ std::vector<std::string> SetTriggersAside(Database& out, const std::vector<std::
   return sql;
 }
 
-void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report, Mismatches& mismatches,
-                  const std::vector<std::pair<const PlanFile::Column*, int64_t>>& dangling_before,
-                  int64_t fk_before) {
+// The checks that read only the merged file, run as the transaction commits: rows per table,
+// references of remapped keys that resolve to nothing, foreign-key violations. The last two
+// are counted in A (`a`, as it was) and B' only when the output has any: the merge may keep
+// what they had, never add to it.
+void VerifyMerged(Database& out, Database& a, const PlanFile& plan, MergeReport& report,
+                  Mismatches& mismatches) {
   for (MergeReport::Table& t : report.tables) {
     const int64_t now = Count(out, "main", t.name);
     if (static_cast<uint64_t>(now) != t.merged) {
@@ -91,11 +95,11 @@ void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report, Mism
                      GroupThousands(t.rows_a) + " + B''s " + GroupThousands(t.rows_b_after) + ")");
     }
   }
-  std::size_t i = 0;
   for (const PlanFile::Remap& r : plan.remaps) {
     for (const PlanFile::Column& ref : r.references) {
       const int64_t now = Dangling(out, "main", ref, r.key);
-      const int64_t before = dangling_before[i++].second;
+      if (now == 0) continue;
+      const int64_t before = Dangling(a, "main", ref, r.key) + Dangling(out, "b", ref, r.key);
       if (now > before) {
         mismatches.Add(ref.table + "." + ref.column + ": " + std::to_string(now - before) +
                        " row(s) refer to no " + r.key.table + "." + r.key.column +
@@ -104,15 +108,25 @@ void VerifyMerged(Database& out, const PlanFile& plan, MergeReport& report, Mism
     }
   }
   const int64_t fk_now = ForeignKeyViolations(out, "main");
+  if (fk_now == 0) return;
+  const int64_t fk_before = ForeignKeyViolations(a, "main") + ForeignKeyViolations(out, "b");
   if (fk_now > fk_before) {
     mismatches.Add("PRAGMA foreign_key_check: " + std::to_string(fk_now - fk_before) +
                    " violation(s) the merge made");
   }
-  Statement check = out.Prepare("PRAGMA main.integrity_check(20)");
-  while (out.Step(check, "check the merged database")) {
+}
+
+// PRAGMA integrity_check of the committed output on a connection of its own: its lines that
+// are not "ok".
+std::vector<std::string> Integrity(const std::string& path) {
+  Database db(path, Database::Mode::kReadOnly, "the output");
+  std::vector<std::string> out;
+  Statement check = db.Prepare("PRAGMA main.integrity_check(20)");
+  while (db.Step(check, "check the merged database")) {
     const std::string line = check.Column(0).bytes;
-    if (line != "ok") mismatches.Add("PRAGMA integrity_check: " + line);
+    if (line != "ok") out.push_back("PRAGMA integrity_check: " + line);
   }
+  return out;
 }
 
 }  // namespace
@@ -168,7 +182,8 @@ std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan) {
   return Ordered(parents);
 }
 
-void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Mismatches& mismatches,
+void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeReport& report,
+                 Mismatches& mismatches,
                  const std::function<void(uint64_t done, uint64_t total)>& progress) {
   const Tables a = out.Tables("main");
   const Tables b = out.Tables("b");
@@ -176,14 +191,6 @@ void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Misma
   MakeMissingTables(out, a, b);
   const std::vector<std::string> order = DependencyOrder(out, plan);
   std::map<std::string, std::vector<std::string>> a_columns(a.begin(), a.end());
-  std::vector<std::pair<const PlanFile::Column*, int64_t>> dangling;
-  for (const PlanFile::Remap& r : plan.remaps) {
-    for (const PlanFile::Column& ref : r.references) {
-      dangling.emplace_back(&ref,
-                            Dangling(out, "main", ref, r.key) + Dangling(out, "b", ref, r.key));
-    }
-  }
-  const int64_t fk_before = ForeignKeyViolations(out, "main") + ForeignKeyViolations(out, "b");
   const std::vector<std::string> triggers = SetTriggersAside(out, order);
   report.tables.reserve(report.tables.size() + a.size() + b.size());
   std::map<std::string, MergeReport::Table*> by_name;
@@ -225,8 +232,26 @@ void MergeTables(Database& out, const PlanFile& plan, MergeReport& report, Misma
     report.tables.push_back({name, rows, 0, 0, 0, rows});
   }
   for (const std::string& sql : triggers) out.Exec(sql);
-  VerifyMerged(out, plan, report, mismatches, dangling, fk_before);
-  out.Exec(mismatches.any() ? "ROLLBACK" : "COMMIT");
+  // Committed to the working file, which is renamed into place only if every check passes.
+  out.Exec("COMMIT");
+  std::vector<std::string> damage;
+  std::exception_ptr failed;
+  std::thread integrity([&] {
+    try {
+      damage = Integrity(out.path());
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    VerifyMerged(out, a_input, plan, report, mismatches);
+  } catch (...) {
+    integrity.join();
+    throw;
+  }
+  integrity.join();
+  if (failed) std::rethrow_exception(failed);
+  for (std::string& line : damage) mismatches.Add(std::move(line));
 }
 
 }  // namespace steadyflake::mergecheck::merge

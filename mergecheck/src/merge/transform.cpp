@@ -68,6 +68,41 @@ RowHash HashRow(const Row& row, std::string& scratch) {
   return RowHash{h.high64, h.low64};
 }
 
+RowHash HashCurrentRow(sqlite3_stmt* stmt, std::string& scratch) {
+  scratch.clear();
+  const int n = sqlite3_column_count(stmt);
+  for (int i = 0; i < n; ++i) {
+    const int type = sqlite3_column_type(stmt, i);
+    scratch += static_cast<char>(type);
+    switch (type) {
+      case SQLITE_INTEGER: {
+        const int64_t v = sqlite3_column_int64(stmt, i);
+        Append(scratch, &v, sizeof v);
+        break;
+      }
+      case SQLITE_FLOAT: {
+        const double v = sqlite3_column_double(stmt, i);
+        Append(scratch, &v, sizeof v);
+        break;
+      }
+      case SQLITE_TEXT:
+      case SQLITE_BLOB: {
+        const void* data = type == SQLITE_TEXT
+                               ? static_cast<const void*>(sqlite3_column_text(stmt, i))
+                               : sqlite3_column_blob(stmt, i);
+        const uint64_t size = static_cast<uint64_t>(sqlite3_column_bytes(stmt, i));
+        Append(scratch, &size, sizeof size);
+        if (data != nullptr) Append(scratch, data, size);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
+  return RowHash{h.high64, h.low64};
+}
+
 TableTransform::TableTransform(const PlanFile& plan, const std::string& table,
                                const std::vector<std::string>& columns)
     : changed_(columns.size(), false) {
@@ -116,6 +151,44 @@ TableTransform::TableTransform(const PlanFile& plan, const std::string& table,
     }
     ++counter;
   }
+}
+
+bool TableTransform::Touches(sqlite3_stmt* stmt) const {
+  for (const Drop& d : drops_) {
+    std::vector<std::string> key;
+    for (const int c : d.columns) {
+      Value v;
+      v.type = sqlite3_column_type(stmt, c);
+      if (v.type == SQLITE_INTEGER) {
+        v.integer = sqlite3_column_int64(stmt, c);
+      } else if (v.type == SQLITE_FLOAT) {
+        v.real = sqlite3_column_double(stmt, c);
+      } else if (v.type != SQLITE_NULL) {
+        const void* data = v.type == SQLITE_TEXT
+                               ? static_cast<const void*>(sqlite3_column_text(stmt, c))
+                               : sqlite3_column_blob(stmt, c);
+        if (data != nullptr) {
+          v.bytes.assign(static_cast<const char*>(data),
+                         static_cast<std::size_t>(sqlite3_column_bytes(stmt, c)));
+        }
+      }
+      key.push_back(PlanForm(v));
+    }
+    if (d.keys->count(RowKey(key)) != 0) return true;
+  }
+  for (const Map& m : maps_) {
+    if (sqlite3_column_type(stmt, m.column) == SQLITE_INTEGER &&
+        m.values->count(sqlite3_column_int64(stmt, m.column)) != 0) {
+      return true;
+    }
+  }
+  for (const Rename& r : renames_) {
+    if (sqlite3_column_type(stmt, r.column) != SQLITE_TEXT) continue;
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, r.column));
+    const std::string name(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, r.column)));
+    if (r.values->count(name) != 0) return true;
+  }
+  return false;
 }
 
 bool TableTransform::Apply(Row& row, std::vector<uint64_t>& rows_changed) const {

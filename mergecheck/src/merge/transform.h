@@ -38,6 +38,24 @@ struct RowHash {
 };
 // The hash of `row`; `scratch` is reused between calls.
 RowHash HashRow(const Row& row, std::string& scratch);
+// The hash of the row `stmt` stands on, the same as HashRow of that row, without copying it.
+RowHash HashCurrentRow(sqlite3_stmt* stmt, std::string& scratch);
+
+// The hash of a multiset of rows: the sum of their RowHashes (mod 2^128) and their count, the
+// same whatever the order the rows come in. Two tables with equal sums hold the same rows but
+// for a collision of 128-bit hashes; unequal, they differ, and a sorted comparison says where.
+struct RowSum {
+  uint64_t high = 0;
+  uint64_t low = 0;
+  uint64_t rows = 0;
+  void Add(const RowHash& h) {
+    const uint64_t before = low;
+    low += h.low;
+    high += h.high + (low < before ? 1 : 0);
+    ++rows;
+  }
+  bool operator==(const RowSum&) const = default;
+};
 
 class TableTransform {
  public:
@@ -49,6 +67,10 @@ class TableTransform {
 
   // Whether the plan changes anything in the table.
   bool empty() const { return drops_.empty() && maps_.empty() && renames_.empty(); }
+
+  // Whether a rule may apply to the row `stmt` stands on (a drop's key, a mapped value, a
+  // renamed name): if not, the row stays as it is and needs no copy.
+  bool Touches(sqlite3_stmt* stmt) const;
 
   // Applies the rules to `row` in place; false when the row is dropped. Adds to `rows_changed`
   // (one per remap then rename of the plan) the rows whose column it changed.

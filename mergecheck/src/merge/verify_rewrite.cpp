@@ -4,9 +4,12 @@
 #include "merge/verify_rewrite.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -60,40 +63,88 @@ class TableCheck {
         mismatches_(mismatches),
         changed_(changed) {}
 
+  // First the sums of both tables' rows (no memory per row); only when they differ, the sorted
+  // hashes, to list what differs.
   void Run(MergeReport::Table& t) {
-    std::vector<RowHash> expected;
-    std::vector<RowHash> actual;
-    Row row;
-    std::string scratch;
-    Statement rows = b_.Prepare(Select("main", table_, columns_));
-    while (b_.Step(rows, "read table " + table_)) {
-      rows.ReadRow(row);
-      ++t.rows_b;
-      if (!transform_.Apply(row, changed_)) {
-        ++t.dropped;
-        continue;
-      }
-      expected.push_back(HashRow(row, scratch));
-    }
-    Statement after = out_.Prepare(Select("b", table_, columns_));
-    while (out_.Step(after, "read table " + table_ + " of B'")) {
-      after.ReadRow(row);
-      actual.push_back(HashRow(row, scratch));
-    }
-    t.rows_b_after = actual.size();
-    std::sort(expected.begin(), expected.end());
-    std::sort(actual.begin(), actual.end());
+    RowSum expected;
+    RowSum actual;
+    Both([&] { ReadB(t, changed_, [&](const RowHash& h) { expected.Add(h); }); },
+         [&] { ReadB2([&](const RowHash& h) { actual.Add(h); }); });
+    t.rows_b_after = actual.rows;
     if (expected == actual) return;
+    std::vector<RowHash> want;
+    std::vector<RowHash> have;
+    MergeReport::Table again;
+    std::vector<uint64_t> ignored(changed_.size(), 0);
+    Both(
+        [&] {
+          ReadB(again, ignored, [&](const RowHash& h) { want.push_back(h); });
+          std::sort(want.begin(), want.end());
+        },
+        [&] {
+          ReadB2([&](const RowHash& h) { have.push_back(h); });
+          std::sort(have.begin(), have.end());
+        });
     std::vector<RowHash> missing;
     std::vector<RowHash> extra;
-    std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(),
+    std::set_difference(want.begin(), want.end(), have.begin(), have.end(),
                         std::back_inserter(missing));
-    std::set_difference(actual.begin(), actual.end(), expected.begin(), expected.end(),
+    std::set_difference(have.begin(), have.end(), want.begin(), want.end(),
                         std::back_inserter(extra));
     Explain(missing, extra);
   }
 
  private:
+  // Runs `b` here and `b2` on a thread of its own: two connections, two cores.
+  static void Both(const std::function<void()>& b, const std::function<void()>& b2) {
+    std::exception_ptr failed;
+    std::thread reader([&] {
+      try {
+        b2();
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    try {
+      b();
+    } catch (...) {
+      reader.join();
+      throw;
+    }
+    reader.join();
+    if (failed) std::rethrow_exception(failed);
+  }
+
+  void ReadB2(const std::function<void(const RowHash&)>& add) {
+    std::string scratch;
+    Statement after = out_.Prepare(Select("b", table_, columns_));
+    while (out_.Step(after, "read table " + table_ + " of B'")) {
+      add(HashCurrentRow(after.get(), scratch));
+    }
+  }
+
+  // B's rows with the plan applied, hashed; the drops counted.
+  void ReadB(MergeReport::Table& t, std::vector<uint64_t>& counts,
+             const std::function<void(const RowHash&)>& add) {
+    Row row;
+    std::string scratch;
+    Statement rows = b_.Prepare(Select("main", table_, columns_));
+    const bool as_is = transform_.empty();
+    while (b_.Step(rows, "read table " + table_)) {
+      ++t.rows_b;
+      if (as_is || !transform_.Touches(rows.get())) {
+        add(HashCurrentRow(rows.get(), scratch));
+        continue;
+      }
+      rows.ReadRow(row);
+      if (!transform_.Apply(row, counts)) {
+        ++t.dropped;
+        continue;
+      }
+      add(HashRow(row, scratch));
+    }
+  }
+
   // Lists the rows behind the differing hashes (a second read of the table, of B and of B').
   void Explain(const std::vector<RowHash>& missing, const std::vector<RowHash>& extra) {
     const std::set<RowHash> want_missing(missing.begin(), missing.end());
