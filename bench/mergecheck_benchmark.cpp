@@ -1,36 +1,48 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The merge checker beside SQLite's own join on the same two files (issues 3 and 11), on the
-// shapes of table games have. Each case is two SQLite files of N rows (5,000,000 unless
-// STEADYFLAKE_BENCH_ROWS says otherwise), 1,000 rows of them in both, inserted in primary-key
-// order (what a VACUUMed shard looks like), generated once (fixed seed) into
-// $TMPDIR/steadyflake-bench-mergecheck-<case>-<N>/ and reused:
+// The merge checker beside SQLite's own join and beside the read floor on the same two files
+// (issues 3, 11 and 30), on the shapes of table games have. Each case is two SQLite files of N
+// rows, 1,000 rows of them in both, inserted in primary-key order (what a VACUUMed shard looks
+// like), generated once (fixed seed) into $TMPDIR/steadyflake-bench-mergecheck-<case>-<N>/ and
+// reused. N is each of STEADYFLAKE_BENCH_SIZES (comma-separated; default 1000000,2000000), or
+// STEADYFLAKE_BENCH_ROWS alone when that is set; bench/run leaves 5,000,000 to
+// STEADYFLAKE_BENCH_SIZES=1000000,2000000,5000000 (the 5M files take minutes to generate).
 //
 //   rowid        item(id INTEGER PRIMARY KEY, owner INTEGER, name TEXT)
-//   unique_text  player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, level INTEGER)
+//   unique_text  player(id INTEGER PRIMARY KEY, name TEXT UNIQUE, level INTEGER), names of
+//                6-16 random letters (the name index is written in random order)
+//   player       player(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, level INTEGER),
+//                random 62-bit ids, names `hero_<hex of id>` (issue 30); of the 1,000 shared
+//                rows, 500 have another level in B (identical and differing rows)
 //   composite    inventory(player_id INTEGER, slot INTEGER, item_id INTEGER,
 //                          PRIMARY KEY(player_id, slot))
 //   without_rowid  the same, WITHOUT ROWID
 //   bigint       account(id BIGINT PRIMARY KEY, name TEXT, created INTEGER): not a rowid alias,
 //                so SQLite keeps the key in an index beside the table
 //
-//   BM_MergeCheck_Sqlite/<case>   Check(): every key of both files
-//   BM_Sqlite_AttachJoin/<case>   ATTACH 'b.db' AS b; then for every key of the table
-//                                 SELECT count(*) FROM main.T JOIN b.T USING(<key columns>),
-//                                 SQLite's defaults (what an operator would type)
-//
-// After the run it prints each case's ratio and the bytes per key the checker held.
+// BM_MergeCheck/<case>/<N> runs, interleaved, STEADYFLAKE_BENCH_ROUNDS times (default 3):
+//   floor        read(2) of both files into one buffer, page cache warm (`cat a.db b.db`)
+//   merge-check  Check(): every key of both files, the identical-row comparison and B's values
+//   join         ATTACH 'b.db' AS b; then for every key of the table
+//                SELECT count(*) FROM main.T JOIN b.T USING(<key columns>), SQLite's defaults
+//                (what an operator would type)
+// and reports the best of each (floor_ms, check_ms, join_ms) and their ratios measured in the
+// same rounds (join_x: join / merge-check, floor_x: merge-check / floor), with the bytes per key
+// the checker held. Interleaving keeps the ratios honest on a shared machine: a burst of load
+// from another process slows all three of a round, not one case's whole measurement.
 
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -43,9 +55,26 @@ namespace {
 
 constexpr uint64_t kShared = 1000;
 
-uint64_t Rows() {
-  const char* env = std::getenv("STEADYFLAKE_BENCH_ROWS");
-  return env != nullptr && *env != '\0' ? std::stoull(env) : 5000000;
+// The sizes to measure (rows per file): STEADYFLAKE_BENCH_ROWS alone, else
+// STEADYFLAKE_BENCH_SIZES, else 1M and 2M.
+std::vector<uint64_t> Sizes() {
+  const char* rows = std::getenv("STEADYFLAKE_BENCH_ROWS");
+  if (rows != nullptr && *rows != '\0') return {std::stoull(rows)};
+  const char* env = std::getenv("STEADYFLAKE_BENCH_SIZES");
+  std::string list = env != nullptr && *env != '\0' ? env : "1000000,2000000";
+  std::vector<uint64_t> sizes;
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    sizes.push_back(std::stoull(list.substr(at, end - at)));
+    at = end + 1;
+  }
+  return sizes;
+}
+
+int Rounds() {
+  const char* env = std::getenv("STEADYFLAKE_BENCH_ROUNDS");
+  return env != nullptr && *env != '\0' ? std::max(1, std::stoi(env)) : 3;
 }
 
 void Exec(sqlite3* db, const std::string& sql) {
@@ -112,6 +141,31 @@ void GenerateById(uint64_t rows, std::mt19937_64& rng, std::vector<Row>& a, std:
   for (uint64_t i = shared; i < rows; ++i) b.push_back(row());
 }
 
+// The player table of issue 30: random 62-bit ids, names `hero_<hex of id>`; of the kShared rows
+// in both, every other one has another level in B.
+void GeneratePlayers(uint64_t rows, std::mt19937_64& rng, std::vector<Row>& a,
+                     std::vector<Row>& b) {
+  std::unordered_set<int64_t> ids;
+  auto row = [&] {
+    Row r;
+    do {
+      r.a = static_cast<int64_t>(rng() >> 2);  // 62 bits
+    } while (!ids.insert(r.a).second);
+    r.b = static_cast<int64_t>(rng() % 100);
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(r.a));
+    r.text = std::string("hero_") + hex;
+    return r;
+  };
+  const uint64_t shared = std::min(kShared, rows);
+  for (uint64_t i = 0; i < rows; ++i) a.push_back(row());
+  for (uint64_t i = 0; i < shared; ++i) {
+    b.push_back(a[i]);
+    if (i % 2 == 1) b.back().b += 100;
+  }
+  for (uint64_t i = shared; i < rows; ++i) b.push_back(row());
+}
+
 // Inventory rows: 50 slots for each of rows/50 players; the first kShared/50 players of A are
 // in B too, with the same slots.
 void GenerateInventory(uint64_t rows, std::mt19937_64& rng, std::vector<Row>& a,
@@ -151,6 +205,12 @@ const std::vector<Case>& Cases() {
        [](uint64_t rows, std::mt19937_64& rng, std::vector<Row>& a, std::vector<Row>& b) {
          GenerateById(rows, rng, a, b, true);
        }},
+      {"player",
+       "player",
+       "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, level INTEGER)",
+       "INSERT INTO player VALUES(?1, ?4, ?2)",
+       {"id", "name"},
+       GeneratePlayers},
       {"composite",
        "inventory",
        "CREATE TABLE inventory(player_id INTEGER, slot INTEGER, item_id INTEGER,"
@@ -223,111 +283,117 @@ std::string Files(const Case& c, uint64_t rows) {
   return dir;
 }
 
-std::map<std::string, double> g_bytes_per_key;  // per case, of the last merge check
+// read(2) of both files into one buffer: what `cat a.db b.db > /dev/null` costs, the least any
+// check of the two files can cost. Returns the bytes read.
+uint64_t ReadFloor(const std::string& dir) {
+  static std::vector<char> buffer(1 << 20);
+  uint64_t total = 0;
+  for (const char* name : {"/a.db", "/b.db"}) {
+    const int fd = ::open((dir + name).c_str(), O_RDONLY);
+    if (fd < 0) throw std::runtime_error("cannot open " + dir + name);
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+      if (n <= 0) break;
+      total += static_cast<uint64_t>(n);
+    }
+    ::close(fd);
+  }
+  return total;
+}
 
-void MergeCheck(benchmark::State& state, const Case& c) {
-  const uint64_t rows = Rows();
+// SQLite's own join of every key; false when a count is not the overlap.
+bool AttachJoin(const Case& c, const std::string& dir, uint64_t want) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2((dir + "/a.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  Exec(db, "ATTACH 'file:" + dir + "/b.db?mode=ro' AS b");
+  bool right = true;
+  for (const char* key : c.keys) {
+    const std::string sql = std::string("SELECT count(*) FROM main.") + c.table + " JOIN b." +
+                            c.table + " USING(" + key + ")";
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
+    int64_t count = -1;
+    if (sqlite3_step(stmt) == SQLITE_ROW) count = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    right = right && static_cast<uint64_t>(count) == want;
+  }
+  sqlite3_close(db);
+  return right;
+}
+
+template <typename Work>
+double Seconds(Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One round is the floor, the check and the join, in that order; the iteration time is the
+// check's. The best of each over the rounds, and their ratios, are the counters.
+void MergeCheck(benchmark::State& state, const Case& c, uint64_t rows) {
   const std::string dir = Files(c, rows);
   const uint64_t want = std::min(kShared, rows);
+  // The player case's B changes every other shared row (GeneratePlayers): half identical.
+  const bool player = std::string(c.name) == "player";
   steadyflake::mergecheck::Options options;
   steadyflake::mergecheck::InputReport input;
+  double floor = 1e30;
+  double check = 1e30;
+  double join = 1e30;
+  ReadFloor(dir);  // warm the page cache
   for (auto _ : state) {
-    const auto report = steadyflake::mergecheck::Check(dir + "/a.db", dir + "/b.db", options);
-    bool right = report.keys.size() == c.keys.size();
-    for (const auto& key : report.keys) right = right && key.overlap == want;
+    floor = std::min(floor, Seconds([&] { benchmark::DoNotOptimize(ReadFloor(dir)); }));
+    bool right = true;
+    const double t = Seconds([&] {
+      const auto report = steadyflake::mergecheck::Check(dir + "/a.db", dir + "/b.db", options);
+      right = report.keys.size() == c.keys.size();
+      for (const auto& key : report.keys) {
+        right = right && key.overlap == want && (!player || key.identical == want - want / 2);
+      }
+      input = report.inputs[0];
+      benchmark::DoNotOptimize(report.verdict);
+    });
     if (!right) {
       state.SkipWithError("wrong overlap");
       return;
     }
-    input = report.inputs[0];
-    benchmark::DoNotOptimize(report.verdict);
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows * 2));
-  if (input.keys_held > 0) {
-    const double per_key =
-        static_cast<double>(input.key_bytes) / static_cast<double>(input.keys_held);
-    state.counters["bytes_per_key"] = per_key;
-    g_bytes_per_key[c.name] = per_key;
-  }
-}
-
-void AttachJoin(benchmark::State& state, const Case& c) {
-  const uint64_t rows = Rows();
-  const std::string dir = Files(c, rows);
-  const uint64_t want = std::min(kShared, rows);
-  for (auto _ : state) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2((dir + "/a.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    Exec(db, "ATTACH 'file:" + dir + "/b.db?mode=ro' AS b");
-    bool right = true;
-    for (const char* key : c.keys) {
-      const std::string sql = std::string("SELECT count(*) FROM main.") + c.table + " JOIN b." +
-                              c.table + " USING(" + key + ")";
-      sqlite3_stmt* stmt = nullptr;
-      sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
-      int64_t count = -1;
-      if (sqlite3_step(stmt) == SQLITE_ROW) count = sqlite3_column_int64(stmt, 0);
-      sqlite3_finalize(stmt);
-      right = right && static_cast<uint64_t>(count) == want;
-    }
-    sqlite3_close(db);
-    if (!right) {
-      state.SkipWithError("wrong count");
+    check = std::min(check, t);
+    state.SetIterationTime(t);
+    bool joined = true;
+    join = std::min(join, Seconds([&] { joined = AttachJoin(c, dir, want); }));
+    if (!joined) {
+      state.SkipWithError("wrong count from SQLite's join");
       return;
     }
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows * 2));
-}
-
-// Remembers each benchmark's real time per iteration for the ratios.
-class Reporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.run_type == Run::RT_Iteration)
-        times[run.benchmark_name()] = run.GetAdjustedRealTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
+  state.counters["floor_ms"] = floor * 1e3;
+  state.counters["check_ms"] = check * 1e3;
+  state.counters["join_ms"] = join * 1e3;
+  state.counters["join_x"] = join / check;
+  state.counters["floor_x"] = check / floor;
+  if (input.keys_held > 0) {
+    state.counters["bytes_per_key"] =
+        static_cast<double>(input.key_bytes) / static_cast<double>(input.keys_held);
   }
-  std::map<std::string, double> times;
-};
-
-std::string Name(const char* benchmark, const Case& c) {
-  return std::string(benchmark) + "/" + c.name;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (const Case& c : Cases()) {
-    benchmark::RegisterBenchmark(Name("BM_MergeCheck_Sqlite", c).c_str(), MergeCheck, c)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->MinTime(1.0);
-    benchmark::RegisterBenchmark(Name("BM_Sqlite_AttachJoin", c).c_str(), AttachJoin, c)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->MinTime(1.0);
+  const int rounds = Rounds();
+  for (const uint64_t rows : Sizes()) {
+    for (const Case& c : Cases()) {
+      const std::string name = std::string("BM_MergeCheck/") + c.name + "/" + std::to_string(rows);
+      benchmark::RegisterBenchmark(name.c_str(), MergeCheck, c, rows)
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime()
+          ->Iterations(rounds);
+    }
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  Reporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  std::printf("rows per file: %llu\n", static_cast<unsigned long long>(Rows()));
-  for (const Case& c : Cases()) {
-    const auto check =
-        reporter.times.find(Name("BM_MergeCheck_Sqlite", c) + "/min_time:1.000/real_time");
-    const auto join =
-        reporter.times.find(Name("BM_Sqlite_AttachJoin", c) + "/min_time:1.000/real_time");
-    if (check == reporter.times.end() || join == reporter.times.end()) continue;
-    std::printf("%-14s ATTACH JOIN / merge-check = %.2fx (target >= 2x)", c.name,
-                join->second / check->second);
-    const auto per_key = g_bytes_per_key.find(c.name);
-    if (per_key != g_bytes_per_key.end()) {
-      std::printf(", %.2f bytes per key held (target <= 24)", per_key->second);
-    }
-    std::printf("\n");
-  }
+  benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
 }

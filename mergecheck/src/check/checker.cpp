@@ -3,11 +3,13 @@
 //
 // Check() and CheckSources(): the checker's stages in order, each in its own file.
 //   1. collect.cpp: reads both inputs into key sets, one thread per input, and decodes integer
-//      IDs into server ids;
+//      IDs into server ids; ordered_merge.cpp: compares the text keys both inputs' indexes sort
+//      as the keys compare by walking the two indexes in order, one thread per input;
 //   2. compare.cpp: matches tables and keys (drift) and intersects the key sets;
-//   3. rows.cpp: reads both inputs again, the tables with keys in both, for whether the rows
-//      of those keys are identical; reread.cpp: reads input A again for the values behind
-//      hashed keys in both inputs, then compare.cpp lists the conflicts;
+//   3. reread.cpp: reads input A again for the values behind hashed keys in both inputs;
+//      rows.cpp: reads both inputs again, the tables with keys in both, for whether the rows
+//      of those keys are identical (by lookup of the values in both where the input can);
+//      reread.cpp again: B's values of keys under a collation; compare.cpp lists the conflicts;
 //   4. verdict.cpp: the shared server ids and the verdict.
 // Stage 1 and the row comparison run on two threads; the rest on the caller's thread.
 
@@ -20,6 +22,7 @@
 
 #include "check/collect.h"
 #include "check/compare.h"
+#include "check/ordered_merge.h"
 #include "check/references.h"
 #include "check/reread.h"
 #include "check/verdict.h"
@@ -49,6 +52,7 @@ Report CheckSources(
   Collector ca(options, 0, a);
   Collector cb(options, 1, b);
   CollectBoth(ca, cb, options.layout, cutoff_ms);
+  MergeInIndexOrder(a, ca, b, cb, options.layout, cutoff_ms);
   // B's text compares under A's collations where the schemas differ: B is merged into A.
   const std::vector<Collector::Recollation> recollations = Recollations(ca, cb, options);
   if (!recollations.empty()) cb.Recollate(recollations, options.layout, cutoff_ms);
@@ -57,8 +61,9 @@ Report CheckSources(
   report.inputs[0] = DescribeInput(path_a, a, ca);
   report.inputs[1] = DescribeInput(path_b, b, cb);
   Comparison comparison = Compare(ca, cb, options, report);
-  CompareRows(a, b, comparison.rows);
   Reread(a, ca, comparison.targets);
+  LendValues(comparison);
+  CompareRows(a, b, comparison.rows);
   TargetsOfB(comparison, options.limit);
   Reread(b, cb, comparison.targets_b);
   ListConflicts(comparison, options.limit, report);

@@ -121,6 +121,47 @@ bool Collated(const KeyState& key) {
   return false;
 }
 
+bool LookUpCollations(const KeyState& key, std::vector<std::string>& collations) {
+  collations.clear();
+  for (std::size_t i = 0; i < key.affinity.size(); ++i) {
+    const Affinity affinity = key.affinity[i];
+    if (affinity != Affinity::kInteger && affinity != Affinity::kReal &&
+        affinity != Affinity::kText) {
+      return false;
+    }
+    if (i < key.prefix.size() && key.prefix[i] > 0) return false;
+    if (affinity != Affinity::kText) {
+      collations.emplace_back();
+      continue;
+    }
+    const std::string& name = key.collation_names[i];
+    if (name.empty()) {
+      collations.emplace_back("BINARY");
+    } else if (EqualsIgnoreCase(name, "BINARY") || EqualsIgnoreCase(name, "NOCASE") ||
+               EqualsIgnoreCase(name, "RTRIM")) {
+      collations.push_back(name);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Whether `key` (built as `k`) is read in index order (KeyState::deferred): a single TEXT column
+// whose index sorts it under the collation it compares under, one SQLite's merge order knows.
+bool Deferrable(const Key& key, const KeyState& k) {
+  if (!key.in_index_order || k.cell.size() != 1 || k.affinity[0] != Affinity::kText) return false;
+  if (k.prefix[0] != 0 || key.collations.size() != 1) return false;
+  const std::string& name = k.collation_names[0];
+  if (!EqualsIgnoreCase(name, key.collations[0])) return false;  // a --key rule over the index's
+  return EqualsIgnoreCase(name, "BINARY") || EqualsIgnoreCase(name, "NOCASE") ||
+         EqualsIgnoreCase(name, "RTRIM");
+}
+
+}  // namespace
+
 bool Selected(const Options& options, const std::string& table) {
   return options.tables.empty() ||
          std::find(options.tables.begin(), options.tables.end(), table) != options.tables.end();
@@ -164,6 +205,27 @@ void Collector::Recollate(const std::vector<Recollation>& changes, const Layout&
     }
   }
   Finish(layout, cutoff_ms);
+}
+
+void Collector::Undefer(const std::vector<std::pair<std::string, std::vector<std::string>>>& keys,
+                        const Layout& layout, int64_t cutoff_ms) {
+  for (const auto& [table, lower] : keys) {
+    KeyState* k = FindKey(table, lower);
+    if (k == nullptr || !k->deferred) continue;
+    k->deferred = false;
+    k->merged.reset();
+    tables_[index_.at(table)].stale = true;
+  }
+  Finish(layout, cutoff_ms);
+}
+
+KeyState* Collector::FindKey(const std::string& table, const std::vector<std::string>& lower) {
+  const auto it = index_.find(table);
+  if (it == index_.end()) return nullptr;
+  for (KeyState& k : tables_[it->second].keys) {
+    if (k.lower == lower) return &k;
+  }
+  return nullptr;
 }
 
 void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
@@ -230,6 +292,7 @@ std::vector<std::vector<int>> Collector::Groups(const Table& table) {
   if (it == index_.end()) return groups;
   if (wanted_.empty()) return groups;
   for (const KeyState& k : tables_[it->second].keys) {
+    if (k.deferred) continue;  // read in index order later (MergeInIndexOrder)
     std::vector<int>& group = groups.emplace_back();
     for (const int cell : k.cell) group.push_back(wanted_.at(static_cast<std::size_t>(cell)));
   }
@@ -271,6 +334,7 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
     if (!pass_keys_.Computes(i)) continue;  // another pass gives this key
     KeyState& k = t.keys[i];
+    if (k.deferred) continue;
     switch (KeyOf(k, cells, scratch_, integer, pair, hash)) {
       case KeyKind::kNull:
         break;
@@ -339,7 +403,10 @@ void Collector::BuildKeys(TableState& t) {
     for (Key& k : keys) {
       if (k.columns != key.columns) continue;
       duplicate = true;
-      if (!extra.collations.empty()) k.collations = extra.collations;  // the game's rule
+      if (!extra.collations.empty()) {
+        k.collations = extra.collations;  // the game's rule, not the index's order
+        k.in_index_order = false;
+      }
     }
     if (!duplicate) keys.push_back(std::move(key));
   }
@@ -391,7 +458,12 @@ void Collector::BuildKeys(TableState& t) {
       }
     }
     k.decoded = key.columns.size() == 1 && k.affinity[0] == Affinity::kInteger;
+    k.deferred = Deferrable(key, k);
     t.keys.push_back(std::move(k));
+  }
+  // A table's first pass counts its rows: keep one key in it.
+  if (std::all_of(t.keys.begin(), t.keys.end(), [](const KeyState& k) { return k.deferred; })) {
+    for (KeyState& k : t.keys) k.deferred = false;
   }
 }
 

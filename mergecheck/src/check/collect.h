@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,18 @@ struct KeyState {
   std::vector<std::string> collations;
   std::vector<std::string> unknown;
   bool decoded = false;  // a single column of INTEGER affinity: IDs
+  // A key the source gives in index order (Key::in_index_order: one TEXT column under BINARY,
+  // NOCASE or RTRIM, its index's collation): the first pass leaves `set` empty, and
+  // MergeInIndexOrder (ordered_merge.h) compares the two inputs' values as their indexes sort
+  // them, filling `merged`; or it hands the key back to the set (Collector::Undefer).
+  bool deferred = false;
+  struct Merged {
+    uint64_t rows = 0;  // rows with a value (not NULL)
+    // This input's values of those in both, in the order of the merge: the other input's
+    // Merged::common holds their partners at the same positions.
+    std::vector<std::vector<OwnedValue>> common;
+  };
+  std::optional<Merged> merged;
   KeySet set;
   uint64_t ids = 0;               // decoded: rows whose value is an ID of the layout
   uint64_t legacy = 0;            // decoded: rows whose value cannot be an ID of the layout
@@ -155,6 +168,13 @@ Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values)
 // different values may be one key.
 bool Collated(const KeyState& key);
 
+// Whether rows of `key` can be found by looking up its text, real and integer values
+// (Source::LookUpValues) exactly as KeyOf compares them, and under which collations: "" for a
+// column that holds no text, the collation SQLite names for one that does. False for a column
+// whose affinity makes KeyOf equate values SQLite's `=` does not (BLOB: text and blob bytes;
+// NUMERIC), a MySQL prefix, or a collation SQLite does not know (a MySQL one).
+bool LookUpCollations(const KeyState& key, std::vector<std::string>& collations);
+
 // The columns of `now` (a table's definition as the source gives it during a reread) that hold
 // what `final_state`'s wanted columns hold, matched by name.
 std::vector<int> MapWanted(const TableState& final_state, const Table& now);
@@ -192,6 +212,13 @@ class Collector : public SourceVisitor {
   // Makes each key of `changes` compare under its collations and reads those tables again
   // (once), then sorts and decodes them as Run does. Throws as Run does.
   void Recollate(const std::vector<Recollation>& changes, const Layout& layout, int64_t cutoff_ms);
+
+  // Makes the deferred keys of `keys` (table name, lowercase columns) ordinary ones and reads
+  // their tables again (once), then sorts and decodes them as Run does. Throws as Run does.
+  void Undefer(const std::vector<std::pair<std::string, std::vector<std::string>>>& keys,
+               const Layout& layout, int64_t cutoff_ms);
+  // The key of table `table` over `lower`, for MergeInIndexOrder to fill; nullptr when none.
+  KeyState* FindKey(const std::string& table, const std::vector<std::string>& lower);
 
   // The tables in the order the source defined them.
   const std::vector<TableState>& tables() const { return tables_; }

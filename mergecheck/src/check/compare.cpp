@@ -186,8 +186,9 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.kind = ka.key.kind == Key::Kind::kPrimary || kb.key.kind == Key::Kind::kPrimary
                 ? KeyReport::Kind::kPrimary
                 : KeyReport::Kind::kUnique;
-  kr.rows_a = ka.set.rows();
-  kr.rows_b = kb.set.rows();
+  const bool merged = ka.merged.has_value() && kb.merged.has_value();  // ordered_merge.h
+  kr.rows_a = merged ? ka.merged->rows : ka.set.rows();
+  kr.rows_b = merged ? kb.merged->rows : kb.set.rows();
   Comparison::Pending p;
   p.report_index = report.keys.size();
   p.table = table;
@@ -197,6 +198,11 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), 0, p.integers);
   kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), 0, p.pairs);
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
+  if (merged) {
+    kr.overlap += ka.merged->common.size();
+    for (const auto& tuple : ka.merged->common) common.push_back(HashOfValues(ka, tuple));
+    std::sort(common.begin(), common.end());
+  }
   if (kr.overlap > 0) {
     RowTarget rows;
     rows.key[0] = &ka;
@@ -210,9 +216,15 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
     list.push_back(std::move(rows));
   }
   if (!common.empty()) {
+    // Few enough to look up: keep every value A gives again, for CompareRows (LendValues).
+    const bool all = LookUpPays(common.size(), std::min(kr.rows_a, kr.rows_b));
     std::vector<RereadTarget>& list = comparison.targets[table];
     p.target = list.size();
-    list.push_back(RereadTarget{&ka, std::move(common), limit, {}});
+    list.push_back(RereadTarget{&ka, std::move(common), all || merged ? 0 : limit, {}});
+    if (merged) {
+      list.back().found = ka.merged->common;  // A's values are known: no reread
+      list.back().done = true;
+    }
   }
   kr.collations = ka.collations;
   if (kb.collations != ka.collations) kr.collations_b = kb.collations;
@@ -310,6 +322,16 @@ Comparison Compare(const Collector& a, const Collector& b, const Options& option
   return comparison;
 }
 
+void LendValues(Comparison& comparison) {
+  for (const Comparison::Pending& p : comparison.pending) {
+    if (!p.target || !p.rows) continue;
+    RereadTarget& target = comparison.targets.at(p.table)[*p.target];
+    if (target.limit != 0) continue;  // only some of the values
+    SortDistinct(target.found, 0);
+    comparison.rows.at(p.table)[*p.rows].values = &target.found;
+  }
+}
+
 void TargetsOfB(Comparison& comparison, uint64_t limit) {
   for (Comparison::Pending& p : comparison.pending) {
     if (!p.target) continue;
@@ -323,7 +345,11 @@ void TargetsOfB(Comparison& comparison, uint64_t limit) {
     hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
     std::vector<RereadTarget>& b_list = comparison.targets_b[p.table];
     p.target_b = b_list.size();
-    b_list.push_back(RereadTarget{p.key_b, std::move(hashes), 0, {}});
+    b_list.push_back(RereadTarget{p.key_b, std::move(hashes), 0, {}, &target.found});
+    if (p.key_b->merged.has_value() && target.done) {
+      b_list.back().found = p.key_b->merged->common;  // B's partners of A's values
+      b_list.back().done = true;
+    }
   }
 }
 

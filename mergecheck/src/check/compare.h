@@ -46,9 +46,14 @@ struct Comparison {
   std::vector<Pending> pending;
 };
 
-// Once Reread has filled `comparison.targets` from A: for each key under a collation, cuts its
-// values down to the first `limit` and sets its comparison.targets_b entry to their hashes,
-// for Reread of B.
+// Once Reread has filled `comparison.targets` from A: gives each RowTarget whose hashed values
+// A gave again in full (RereadTarget::limit 0) those values, so CompareRows looks them up.
+void LendValues(Comparison& comparison);
+
+// Once Reread has filled `comparison.targets` from A (and CompareRows is done with them): for
+// each key under a collation, cuts its
+// values down to the first `limit` and sets its comparison.targets_b entry to their hashes
+// and values, for Reread of B.
 void TargetsOfB(Comparison& comparison, uint64_t limit);
 
 // Compares the key sets `a` and `b` collected (each sorted and deduplicated) for the tables

@@ -265,6 +265,34 @@ OwnedValue Own(const Value& value) {
   return o;
 }
 
+Cell CellOf(const OwnedValue& value) {
+  Cell cell;
+  cell.integer = value.integer;
+  cell.real = value.real;
+  cell.bytes = value.bytes;
+  switch (value.tag) {
+    case Tag::kNull:
+      cell.type = Cell::Type::kNull;
+      break;
+    case Tag::kInteger:
+      cell.type = Cell::Type::kInteger;
+      break;
+    case Tag::kReal:
+      cell.type = Cell::Type::kReal;
+      break;
+    case Tag::kBigInteger:
+      cell.type = Cell::Type::kBigInteger;
+      break;
+    case Tag::kText:
+      cell.type = Cell::Type::kText;
+      break;
+    case Tag::kBlob:
+      cell.type = Cell::Type::kBlob;
+      break;
+  }
+  return cell;
+}
+
 int Compare(const OwnedValue& a, const OwnedValue& b) {
   const int ca = ClassOf(a.tag);
   const int cb = ClassOf(b.tag);

@@ -103,6 +103,8 @@ struct OwnedValue {
   std::string bytes;
 };
 OwnedValue Own(const Value& value);
+// `value` as a Cell pointing into it (a value to look up, Source::LookUpValues).
+Cell CellOf(const OwnedValue& value);
 // <0, 0, >0 in SQLite's order: NULL < numbers (by value) < text (bytes) < blobs (bytes).
 int Compare(const OwnedValue& a, const OwnedValue& b);
 bool TupleLess(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>& b);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <span>
+#include <string>
 
 namespace steadyflake::mergecheck {
 
@@ -49,6 +50,7 @@ class Recoverer : public SourceVisitor {
     const auto it = targets_.find(table.name);
     if (it == targets_.end()) return groups;
     for (const RereadTarget& target : it->second) {
+      if (target.done) continue;  // its values are known
       std::vector<int>& group = groups.emplace_back();
       for (const int cell : target.key->cell)
         group.push_back(wanted_.at(static_cast<std::size_t>(cell)));
@@ -72,6 +74,7 @@ class Recoverer : public SourceVisitor {
     for (std::size_t i = 0; i < it->second.size(); ++i) {
       if (!pass_keys_.Computes(i)) continue;  // another pass gives this key
       RereadTarget& target = it->second[i];
+      if (target.done) continue;
       if (KeyOf(*target.key, cells, scratch_, integer, pair, hash) != KeyKind::kHash) continue;
       if (!std::binary_search(target.hashes.begin(), target.hashes.end(), hash)) continue;
       target.found.push_back(KeyValues(*target.key, cells));
@@ -91,12 +94,44 @@ class Recoverer : public SourceVisitor {
 
 }  // namespace
 
+namespace {
+
+// Looks up the rows of every target of `list` by its `look_up` values; false (some may have been
+// looked up) when one cannot be.
+bool LookUpAll(Source& a, const std::string& table, std::vector<RereadTarget>& list,
+               Recoverer& recoverer) {
+  for (const RereadTarget& target : list) {
+    std::vector<std::string> collations;
+    if (target.done) continue;
+    if (target.look_up == nullptr || !LookUpCollations(*target.key, collations)) return false;
+  }
+  for (const RereadTarget& target : list) {
+    if (target.done) continue;
+    std::vector<std::string> collations;
+    LookUpCollations(*target.key, collations);
+    std::vector<std::vector<Cell>> tuples;
+    for (const std::vector<OwnedValue>& values : *target.look_up) {
+      std::vector<Cell>& tuple = tuples.emplace_back();
+      for (const OwnedValue& v : values) {
+        if (v.tag == Value::Tag::kNull || v.tag == Value::Tag::kBigInteger) return false;
+        tuple.push_back(CellOf(v));
+      }
+    }
+    if (!a.LookUpValues(recoverer, table, target.key->names, collations, tuples)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void Reread(Source& a, const Collector& collected_a, RereadTargets& targets) {
   if (targets.empty()) return;
   std::vector<std::string> only;
-  for (const auto& [name, list] : targets) only.push_back(name);
   Recoverer recoverer(collected_a, targets);
-  a.Scan(recoverer, only);
+  for (auto& [name, list] : targets) {
+    if (!LookUpAll(a, name, list, recoverer)) only.push_back(name);
+  }
+  if (!only.empty()) a.Scan(recoverer, only);
 }
 
 }  // namespace steadyflake::mergecheck

@@ -30,14 +30,21 @@ struct RereadTarget {
   // particular order, with duplicates. When `limit` is not 0 it is cut down along the way (to
   // the first `limit` distinct values) so it never holds many more than 2 * limit + 1024.
   std::vector<std::vector<OwnedValue>> found;
+  // Values whose rows are the ones wanted (input A's, for input B's of a key under a
+  // collation): when set, the rows are looked up by them (Source::LookUpValues) where the
+  // source can, rather than scanned for.
+  const std::vector<std::vector<OwnedValue>>* look_up = nullptr;
+  // `found` holds every value already (the merge in index order gave them): not read again.
+  bool done = false;
 };
 
 // The targets by table name.
 using RereadTargets = std::map<std::string, std::vector<RereadTarget>>;
 
-// Scans `a` once more, only the tables `targets` names (nothing when it is empty), filling each
-// target's `found`. `collected_a` is the Collector that read `a` (its tables' final columns).
-// Throws what the source throws. (Input B is read this way too, for the values of B that
+// Reads `a` once more, only the tables `targets` names (nothing when it is empty), filling each
+// target's `found`: by lookup where every target of a table has `look_up` values and the source
+// can look them up, else by a scan. `collected_a` is the Collector that read `a` (its tables' final
+// columns). Throws what the source throws. (Input B is read this way too, for the values of B that
 // collide with A's under a collation: 'alice' for A's 'Alice'.)
 void Reread(Source& a, const Collector& collected_a, RereadTargets& targets);
 

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The whole-row comparison. Each input is read once more, only the tables with overlapping
-// keys, every column: by an indexed lookup of each common value where the values are integers
-// or pairs and the input is a SQLite file, else by a scan. A row whose key (computed as the
+// keys, every column: by an indexed lookup of each common value where the values are known
+// (integers, pairs, or input A's values of the hashes) and the input is a SQLite file with an
+// index under the key's collations, else by a scan. A row whose key (computed as the
 // Collector computed it, KeyOf) is one of the common values gives a 64-bit hash of the whole row:
 // its values after affinity (generated columns left out: a dump may not hold them), in the
 // order of the columns' lowercase names, so two inputs that
@@ -162,28 +163,53 @@ std::vector<KeyId> Identical(std::vector<Found>& a, std::vector<Found>& b) {
   return identical;
 }
 
-// Fills `hasher` from input `input`: a table whose common values are all integers and pairs
-// by an indexed lookup of each value, when the source can look rows up (a SQLite file: the
-// cost is that of the overlap, not of the table); any other table by a scan.
+// The tuples that find the rows of `target` in input `input` by lookup, and in `collations`
+// the collations they compare under; false when some common value is not known as values (a
+// hash A did not give again) or the key's values cannot be looked up (LookUpCollations).
+bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Cell>>& tuples,
+                  std::vector<std::string>& collations) {
+  const KeyState& key = *target.key[input];
+  bool hashes = false;
+  for (const KeyId& id : target.common) {
+    const auto lo = static_cast<int64_t>(id.bits.lo);
+    if (id.kind == KeyId::Kind::kHash) {
+      hashes = true;
+      continue;
+    }
+    std::vector<Cell>& tuple = tuples.emplace_back(id.kind == KeyId::Kind::kInteger ? 1 : 2);
+    for (Cell& cell : tuple) cell.type = Cell::Type::kInteger;
+    tuple.front().integer =
+        id.kind == KeyId::Kind::kInteger ? lo : static_cast<int64_t>(id.bits.hi);
+    tuple.back().integer = lo;
+  }
+  collations.clear();
+  if (!hashes) return true;  // integers: the key's own collations
+  if (target.values == nullptr || !LookUpCollations(key, collations)) return false;
+  for (const std::vector<OwnedValue>& values : *target.values) {
+    std::vector<Cell>& tuple = tuples.emplace_back();
+    for (const OwnedValue& v : values) {
+      if (v.tag == Value::Tag::kNull || v.tag == Value::Tag::kBigInteger) return false;
+      tuple.push_back(CellOf(v));
+    }
+  }
+  return true;
+}
+
+// Fills `hasher` from input `input`: a table whose common values are all known by an indexed
+// lookup of each value, when the source can look rows up (a SQLite file: the cost is that of
+// the overlap, not of the table); any other table by a scan.
 void Gather(int input, Source& source, RowHasher& hasher, const RowTargets& targets) {
   std::vector<std::string> scan;
   for (const auto& [name, list] : targets) {
-    bool integers = true;
-    for (const RowTarget& target : list) {
-      for (const KeyId& id : target.common) integers = integers && id.kind != KeyId::Kind::kHash;
-    }
-    bool looked_up = integers;
+    std::vector<std::vector<std::vector<Cell>>> tuples(list.size());
+    std::vector<std::vector<std::string>> collations(list.size());
+    bool looked_up = true;
     for (std::size_t t = 0; looked_up && t < list.size(); ++t) {
-      std::vector<std::vector<int64_t>> tuples;
-      for (const KeyId& id : list[t].common) {
-        const auto lo = static_cast<int64_t>(id.bits.lo);
-        if (id.kind == KeyId::Kind::kInteger) {
-          tuples.push_back({lo});
-        } else {
-          tuples.push_back({static_cast<int64_t>(id.bits.hi), lo});
-        }
-      }
-      looked_up = source.LookUp(hasher, name, list[t].key[input]->names, tuples);
+      looked_up = LookUpTuples(list[t], input, tuples[t], collations[t]);
+    }
+    for (std::size_t t = 0; looked_up && t < list.size(); ++t) {
+      looked_up =
+          source.LookUpValues(hasher, name, list[t].key[input]->names, collations[t], tuples[t]);
     }
     if (!looked_up) scan.push_back(name);
   }

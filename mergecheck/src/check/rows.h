@@ -7,9 +7,10 @@
 // for every key value in both inputs, whether the two rows are identical (a seeded reference
 // row, which a merge may skip) or differ (a real conflict). Only the tables with overlapping
 // keys are read again, both inputs at once: from a SQLite file, where the common values are
-// integers or integer pairs, by one indexed lookup per value (the cost is that of the overlap);
-// else by a scan of those tables. Only the rows whose key is one of the common values are
-// hashed, so the memory is that of the overlap.
+// known (integers, integer pairs, and text or other values that input A gave again, reread.h),
+// by one indexed lookup per value (the cost is that of the overlap); else by a scan of those
+// tables. Only the rows whose key is one of the common values are hashed, so the memory is that
+// of the overlap.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ROWS_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ROWS_H_
@@ -47,7 +48,14 @@ struct RowTarget {
   const KeyState* key[2] = {};   // the key in A's and in B's Collector
   std::vector<KeyId> common;     // the values in both, sorted
   std::vector<KeyId> identical;  // filled by CompareRows: those whose rows are equal, sorted
+  // Input A's values (after affinity) of every hashed value of `common`, when they are all
+  // known (RereadTarget::found with no limit): then each is looked up rather than scanned for.
+  const std::vector<std::vector<OwnedValue>>* values = nullptr;
 };
+
+// Whether looking up `values` values of a table of `rows` rows (fewer than either input holds)
+// costs less than scanning it: a lookup reads a root-to-leaf path, a scan every page.
+inline bool LookUpPays(uint64_t values, uint64_t rows) { return values <= rows / 16; }
 
 // The targets by table name.
 using RowTargets = std::map<std::string, std::vector<RowTarget>>;

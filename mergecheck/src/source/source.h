@@ -14,6 +14,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -128,15 +129,48 @@ class Source {
   virtual void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) = 0;
 
   // Reads the rows of table `table` whose `columns` (matched without regard to ASCII case)
-  // hold one of `tuples` (integers, one per column), by one indexed lookup each: OnTable for the
-  // table, then OnRow for each row found (a row may come once per tuple it matches). Within one
-  // read transaction, and like Scan fails when the input changed since the first Scan. Returns
-  // false, having called nothing, when this source cannot look rows up (a dump: it can only be
-  // read from start to end; a SQLite table with no index keyed by those columns, where each
-  // lookup would read the whole table); then Scan instead.
-  virtual bool LookUp(SourceVisitor& /*visitor*/, const std::string& /*table*/,
-                      const std::vector<std::string>& /*columns*/,
-                      const std::vector<std::vector<int64_t>>& /*tuples*/) {
+  // hold one of `tuples` (one Cell per column: an integer, a real, text or a blob; never NULL),
+  // by one indexed lookup each: OnTable for the table, then OnRow for each row found (a row may
+  // come once per tuple it matches). `collations` (one per column, or empty) names the collation
+  // a text value compares under ("BINARY", "NOCASE", "RTRIM"; "" for the column's own): a row
+  // is found when its value equals the tuple's under it, as the database compares them. Within
+  // one read transaction, and like Scan fails when the input changed since the first Scan.
+  // Returns false, having called nothing, when this source cannot look rows up (a dump: it can
+  // only be read from start to end; a SQLite table with no index keyed by those columns under
+  // those collations, where each lookup would read the whole table; a collation the database
+  // does not know); then Scan instead.
+  virtual bool LookUpValues(SourceVisitor& /*visitor*/, const std::string& /*table*/,
+                            const std::vector<std::string>& /*columns*/,
+                            const std::vector<std::string>& /*collations*/,
+                            const std::vector<std::vector<Cell>>& /*tuples*/) {
+    return false;
+  }
+
+  // LookUpValues of integer tuples (one per column), under the columns' own collations.
+  bool LookUp(SourceVisitor& visitor, const std::string& table,
+              const std::vector<std::string>& columns,
+              const std::vector<std::vector<int64_t>>& tuples) {
+    std::vector<std::vector<Cell>> cells;
+    cells.reserve(tuples.size());
+    for (const std::vector<int64_t>& tuple : tuples) {
+      std::vector<Cell>& row = cells.emplace_back(tuple.size());
+      for (std::size_t i = 0; i < tuple.size(); ++i) {
+        row[i].type = Cell::Type::kInteger;
+        row[i].integer = tuple[i];
+      }
+    }
+    return LookUpValues(visitor, table, columns, {}, cells);
+  }
+
+  // Calls on_value for every value of the single-column key over `column` of `table`, in the
+  // order of an index that sorts it under `collation` (a key the schema marked
+  // Key::in_index_order): NULLs first, then as the index holds them. The Cell is valid during
+  // the call; what on_value throws passes through. Within one read transaction, and like Scan
+  // fails when the input changed since the first Scan. Returns false, having called nothing,
+  // when this source cannot (a dump; no such index; the index cannot be read directly now).
+  virtual bool ReadInIndexOrder(const std::string& /*table*/, const std::string& /*column*/,
+                                const std::string& /*collation*/,
+                                const std::function<void(const Cell&)>& /*on_value*/) {
     return false;
   }
 

@@ -54,6 +54,30 @@ void ReadCell(sqlite3_stmt* stmt, int i, std::array<char, 32>& real_text, Cell& 
   }
 }
 
+// Binds `cell` to parameter `i`, as the value it is (SQLITE_STATIC: the caller's tuples outlive
+// the statement's steps). A big integer, which SQLite cannot hold, binds as its digits.
+void Bind(sqlite3_stmt* stmt, int i, const Cell& cell) {
+  const auto size = static_cast<int>(cell.bytes.size());
+  switch (cell.type) {
+    case Cell::Type::kNull:
+      sqlite3_bind_null(stmt, i);
+      break;
+    case Cell::Type::kInteger:
+      sqlite3_bind_int64(stmt, i, cell.integer);
+      break;
+    case Cell::Type::kReal:
+      sqlite3_bind_double(stmt, i, cell.real);
+      break;
+    case Cell::Type::kBigInteger:
+    case Cell::Type::kText:
+      sqlite3_bind_text(stmt, i, cell.bytes.data(), size, SQLITE_STATIC);
+      break;
+    case Cell::Type::kBlob:
+      sqlite3_bind_blob(stmt, i, cell.bytes.data(), size, SQLITE_STATIC);
+      break;
+  }
+}
+
 // The name that selects the rowid of `table`, or "" when it has none (WITHOUT ROWID) or columns
 // shadow all three names.
 std::string RowidName(SqliteFile& file, const Table& table) {
@@ -88,6 +112,9 @@ std::string SelectSql(const Table& table, const std::string& rowid, const std::v
     for (std::size_t i = 0; i < lookup->columns.size(); ++i) {
       sql += i == 0 ? " WHERE " : " AND ";
       sql += QuoteIdentifier(table.columns.at(static_cast<std::size_t>(lookup->columns[i])).name);
+      if (i < lookup->collations.size() && !lookup->collations[i].empty()) {
+        sql += " COLLATE " + lookup->collations[i];  // one SQLite knows (LookUpValues)
+      }
       sql += " = ?" + std::to_string(i + 1);
     }
   }
@@ -134,11 +161,9 @@ void SelectRows(SqliteFile& file, ScanProgress& progress, const Table& table,
   if (lookup == nullptr) {
     step_all();
   } else {
-    for (const std::vector<int64_t>& tuple : *lookup->tuples) {
+    for (const std::vector<Cell>& tuple : *lookup->tuples) {
       sqlite3_reset(s);
-      for (std::size_t i = 0; i < tuple.size(); ++i) {
-        sqlite3_bind_int64(s, static_cast<int>(i) + 1, tuple[i]);
-      }
+      for (std::size_t i = 0; i < tuple.size(); ++i) Bind(s, static_cast<int>(i) + 1, tuple[i]);
       step_all();
     }
   }

@@ -12,6 +12,7 @@
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_SELECT_READER_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "source/source.h"
@@ -21,10 +22,12 @@
 namespace steadyflake::mergecheck {
 
 // The rows to read: those whose `columns` (indexes into the table's columns) hold one of
-// `tuples` (integers, one per column).
+// `tuples` (one value per column, never NULL), compared under `collations` (one per column:
+// "" for the column's own, else a collation SQLite knows).
 struct Lookup {
   std::vector<int> columns;
-  const std::vector<std::vector<int64_t>>* tuples = nullptr;
+  std::vector<std::string> collations;
+  const std::vector<std::vector<Cell>>* tuples = nullptr;
 };
 
 // Reads the rows of `table`, all of them, or with a `lookup` those it names, giving the `wanted`

@@ -219,6 +219,7 @@ bool SchemaReader::ReadIndex(const TableRef& ref, const Table& table, const Inde
     // primary key is read from it.
     const bool table_tail = index.primary && ref.without_rowid && !in_key;
     structure.fields.push_back(table_tail ? -1 : column ? cid : cid == -1 ? alias : -1);
+    structure.collations.emplace_back(in_key && column ? ColumnText(stmt.get(), 1) : "");
     if (!in_key) continue;
     if (!column) {
       usable = false;  // an expression (-2) or the rowid (-1): not a key of columns

@@ -37,6 +37,9 @@ struct Structure {
   bool rowids = false;      // a table b-tree, read for its rowids only
   std::vector<int> fields;  // per record field, the table column it holds (-1: none usable)
   std::string owner;        // for messages: "index i of table t"
+  // Per record field of an index's key, the collation it is sorted under as SQLite names it
+  // ("BINARY", "NOCASE", "RTRIM", or another); "" for the rowid and fields past the key.
+  std::vector<std::string> collations = {};
 };
 
 // Reads the schema through `file`'s connection, inside the caller's read transaction. Throws

@@ -28,7 +28,9 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -115,9 +117,16 @@ class SqliteSource final : public Source {
     return text;
   }
 
-  bool LookUp(SourceVisitor& visitor, const std::string& name,
-              const std::vector<std::string>& columns,
-              const std::vector<std::vector<int64_t>>& tuples) override {
+  bool LookUpValues(SourceVisitor& visitor, const std::string& name,
+                    const std::vector<std::string>& columns,
+                    const std::vector<std::string>& collations,
+                    const std::vector<std::vector<Cell>>& tuples) override {
+    for (const std::string& collation : collations) {
+      if (!collation.empty() && !EqualsIgnoreCase(collation, "BINARY") &&
+          !EqualsIgnoreCase(collation, "NOCASE") && !EqualsIgnoreCase(collation, "RTRIM")) {
+        return false;  // not one SQLite compares by itself
+      }
+    }
     bool looked_up = false;
     InTransaction([&] {
       std::vector<Btree> trees;
@@ -125,13 +134,48 @@ class SqliteSource final : public Source {
         if (ref.name != name) continue;
         std::vector<Structure> structures;
         const Table table = schema_.ReadTable(ref, structures);
-        Lookup lookup{KeyedColumns(table, structures, columns), &tuples};
+        Lookup lookup{KeyedColumns(table, structures, columns, collations), collations, &tuples};
         if (lookup.columns.empty()) break;
         SelectRows(file_, progress_, table, visitor.OnTable(table), visitor, &lookup);
         looked_up = true;
       }
     });
     return looked_up;
+  }
+
+  bool ReadInIndexOrder(const std::string& name, const std::string& column,
+                        const std::string& collation,
+                        const std::function<void(const Cell&)>& on_value) override {
+    bool read = false;
+    InTransaction([&] {
+      std::vector<Btree> trees;
+      for (const TableRef& ref : schema_.ReadSchema(trees)) {
+        if (ref.name != name) continue;
+        std::vector<Structure> structures;
+        const Table table = schema_.ReadTable(ref, structures);
+        const Structure* index = nullptr;
+        for (std::size_t c = 0; c < table.columns.size() && index == nullptr; ++c) {
+          if (EqualsIgnoreCase(table.columns[c].name, column)) {
+            index = OrderingIndex(structures, static_cast<int>(c), collation);
+          }
+        }
+        DirectReaders direct = OpenPages();
+        if (index == nullptr || !direct.utf8) break;
+        IndexReader reader(*direct.pages);
+        const int field = 0;
+        try {
+          // Counted as part of the scan before it: the index a pass would have read.
+          const uint64_t pages =
+              reader.Walk(index->root, std::span<const int>(&field, 1),
+                          [&](std::span<const Cell> record) { on_value(record[0]); });
+          progress_.FinishPass(0, pages, reader.page_size());
+        } catch (const DamagedPage& corrupt) {
+          file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), index->owner});
+        }
+        read = true;
+      }
+    });
+    return read;
   }
 
   uint64_t bytes_read() const override { return progress_.bytes(); }
@@ -172,21 +216,54 @@ class SqliteSource final : public Source {
   }
 
   // The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
-  // b-tree is keyed by them: a lookup elsewhere is a whole scan per value. Else empty.
+  // b-tree is keyed by them, each under its collation of `collations` ("" or none: any): a
+  // lookup elsewhere is a whole scan per value. Else empty.
   static std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
-                                       const std::vector<std::string>& columns) {
+                                       const std::vector<std::string>& columns,
+                                       const std::vector<std::string>& collations) {
     std::vector<int> found;
     for (const std::string& column : columns) {
       for (std::size_t i = 0; i < table.columns.size(); ++i) {
         if (EqualsIgnoreCase(table.columns[i].name, column)) found.push_back(static_cast<int>(i));
       }
     }
+    const auto collated = [&](const Structure& st, std::size_t field) {
+      const auto at = std::find(found.begin(), found.end(), st.fields[field]);
+      const auto i = static_cast<std::size_t>(at - found.begin());
+      if (i >= collations.size() || collations[i].empty()) return true;
+      return field < st.collations.size() && EqualsIgnoreCase(st.collations[field], collations[i]);
+    };
     const bool keyed = std::any_of(structures.begin(), structures.end(), [&](const Structure& st) {
       if (st.fields.size() < found.size()) return false;
-      return std::is_permutation(found.begin(), found.end(), st.fields.begin());
+      if (!std::is_permutation(found.begin(), found.end(), st.fields.begin())) return false;
+      for (std::size_t f = 0; f < found.size(); ++f) {
+        if (!collated(st, f)) return false;
+      }
+      return true;
     });
     if (found.size() != columns.size() || !keyed) return {};
     return found;
+  }
+
+  // The index b-tree of `structures` whose first field is `column` sorted under `collation`,
+  // or nullptr.
+  static const Structure* OrderingIndex(const std::vector<Structure>& structures, int column,
+                                        const std::string& collation) {
+    for (const Structure& st : structures) {
+      if (!st.rowids && !st.fields.empty() && st.fields[0] == column && !st.collations.empty() &&
+          EqualsIgnoreCase(st.collations[0], collation)) {
+        return &st;
+      }
+    }
+    return nullptr;
+  }
+
+  // Marks the single-column keys of `table` that ReadInIndexOrder can give.
+  static void MarkIndexOrder(Table& table, const std::vector<Structure>& structures) {
+    for (Key& key : table.keys) {
+      key.in_index_order = key.columns.size() == 1 && key.collations.size() == 1 &&
+                           OrderingIndex(structures, key.columns[0], key.collations[0]) != nullptr;
+    }
   }
 
   void ScanInTransaction(SourceVisitor& visitor, const std::vector<std::string>& only) {
@@ -208,7 +285,8 @@ class SqliteSource final : public Source {
     if (check_structure && direct.pages.has_value()) structure.Start(*direct.pages, trees);
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
-      const Table table = schema_.ReadTable(ref, structures);
+      Table table = schema_.ReadTable(ref, structures);
+      if (direct.utf8) MarkIndexOrder(table, structures);
       const std::vector<int> wanted = visitor.OnTable(table);
       bool selected = only.empty();
       for (const std::string& o : only) selected = selected || o == ref.name;

@@ -1,0 +1,41 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// The merge in index order, the checker's stage between collection and comparison (issue 30):
+// a UNIQUE or PRIMARY text key whose index sorts it under the collation it compares under
+// (SQLite's BINARY, NOCASE or RTRIM) needs neither hashes nor a sort. Each input's index gives
+// its values in that order (Source::ReadInIndexOrder), and one walk along both sorted streams
+// finds the values in both, as the merge step of a merge sort does: memory is the values in
+// both, nothing per key.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "check/collect.h"
+#include "source/source.h"
+#include "steadyflake/layout.h"
+
+namespace steadyflake::mergecheck {
+
+// The order SQLite's index of collation `name` (BINARY, NOCASE, RTRIM) keeps text in: <0, 0, >0.
+// Two texts compare 0 exactly when the checker's Collation of that name calls them equal.
+// REQUIRES: name is one of the three (case-insensitive).
+int CompareInIndexOrder(std::string_view name, std::string_view a, std::string_view b);
+
+// For every key both inputs deferred (KeyState::deferred) under the same collation: reads both
+// indexes in order, at once (a thread per input), and fills each side's KeyState::merged. A key
+// deferred on one side only, under different collations, or whose stream is not what the merge
+// needs (a value that is not text or a blob, values out of order, an input that cannot give the
+// order now) goes back to the key sets (Collector::Undefer), as if never deferred. Throws what
+// the sources throw (A's error first).
+void MergeInIndexOrder(Source& a, Collector& ca, Source& b, Collector& cb, const Layout& layout,
+                       int64_t cutoff_ms);
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_

@@ -1,0 +1,323 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The merge in index order (check/ordered_merge.h, issue 30) against SQLite's own answers: two
+// files whose UNIQUE text key is indexed under BINARY, NOCASE or RTRIM, on small pages (deep
+// trees) and large ones, with names long enough to overflow their index pages, some blobs, and
+// B's copies of A's names changed in case or trailing spaces. The overlap, the rows, the
+// identical/differing split, the conflicts and B's values must be what `ATTACH … JOIN` says,
+// whether the merge ran or the key went back to the hashed path (indexes under different
+// collations). And the second passes over such files are lookups: each input is scanned once.
+
+#include "check/ordered_merge.h"
+
+#include <sqlite3.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "check/checker.h"
+#include "mergecheck_test_util.h"
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+// Forwards to a SQLite source, counting the ways it was read.
+class CountingSource : public Source {
+ public:
+  explicit CountingSource(const std::string& path) : inner_(OpenSqliteSource(path)) {}
+  std::string format() const override { return inner_->format(); }
+  std::string reader() const override { return inner_->reader(); }
+  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
+    ++scans;
+    inner_->Scan(visitor, only);
+  }
+  bool LookUpValues(SourceVisitor& visitor, const std::string& table,
+                    const std::vector<std::string>& columns,
+                    const std::vector<std::string>& collations,
+                    const std::vector<std::vector<Cell>>& tuples) override {
+    const bool done = inner_->LookUpValues(visitor, table, columns, collations, tuples);
+    lookups += done ? 1 : 0;
+    return done;
+  }
+  bool ReadInIndexOrder(const std::string& table, const std::string& column,
+                        const std::string& collation,
+                        const std::function<void(const Cell&)>& on_value) override {
+    const bool done = inner_->ReadInIndexOrder(table, column, collation, on_value);
+    ordered += done ? 1 : 0;
+    return done;
+  }
+  uint64_t bytes_read() const override { return inner_->bytes_read(); }
+  uint64_t rows_read() const override { return inner_->rows_read(); }
+
+  int scans = 0;
+  int lookups = 0;
+  int ordered = 0;
+
+ private:
+  std::unique_ptr<Source> inner_;
+};
+
+// A random name: mostly short, some longer than an index cell holds on a 512-byte page, from
+// characters on both sides of ASCII's case and space edges and a two-byte UTF-8 letter.
+std::string RandomName(std::mt19937_64& rng) {
+  static const std::vector<std::string> kPieces = {
+      "a", "Z", "z", "A", "@", "[", "`", "{", "_", "0", "9", " ", "\xc3\xa9", "\xc3\x89", "~"};
+  const uint64_t length = rng() % 10 == 0 ? 150 + rng() % 600 : 1 + rng() % 12;
+  std::string name;
+  for (uint64_t i = 0; i < length; ++i) name += kPieces[rng() % kPieces.size()];
+  return name;
+}
+
+// What B holds of A's name `name`: the same bytes, or another case or more trailing spaces
+// (equal under NOCASE or RTRIM, a differing row whatever the collation).
+std::string Variant(const std::string& name, std::mt19937_64& rng) {
+  std::string out = name;
+  switch (rng() % 3) {
+    case 0:
+      break;
+    case 1:
+      for (char& c : out) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+      }
+      break;
+    default:
+      out += std::string(1 + rng() % 2, ' ');
+      break;
+  }
+  return out;
+}
+
+void Insert(sqlite3* db, int64_t id, const std::string& name, bool blob, const std::string& note) {
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(
+      sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO t VALUES(?1, ?2, ?3)", -1, &stmt, nullptr),
+      SQLITE_OK);
+  sqlite3_bind_int64(stmt, 1, id);
+  const auto size = static_cast<int>(name.size());
+  if (blob) {
+    sqlite3_bind_blob(stmt, 2, name.data(), size, SQLITE_TRANSIENT);
+  } else {
+    sqlite3_bind_text(stmt, 2, name.data(), size, SQLITE_TRANSIENT);
+  }
+  sqlite3_bind_text(stmt, 3, note.data(), static_cast<int>(note.size()), SQLITE_TRANSIENT);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_DONE) << sqlite3_errmsg(db);
+  sqlite3_finalize(stmt);
+}
+
+// Two files of `rows` rows each in t(id, name UNIQUE COLLATE x, note), x per file, or with
+// `on_index` t(id, name, note) and a UNIQUE index on (name COLLATE x); every 20th row of A is in
+// B too, its name as Variant says, every other one with another note. `extra_b`: more SQL for
+// B's schema.
+void MakeShards(const std::string& path_a, const std::string& path_b, int page_size,
+                const std::string& collation_a, const std::string& collation_b, int rows,
+                uint64_t seed, bool on_index = false, const std::string& extra_b = "") {
+  std::mt19937_64 rng(seed);
+  sqlite3* dbs[2] = {};
+  const std::string* collations[2] = {&collation_a, &collation_b};
+  const std::string* paths[2] = {&path_a, &path_b};
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(sqlite3_open(paths[i]->c_str(), &dbs[i]), SQLITE_OK);
+    const std::string table =
+        on_index ? "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT); CREATE UNIQUE "
+                   "INDEX t_name ON t(name COLLATE " +
+                       *collations[i] + ");"
+                 : "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT COLLATE " + *collations[i] +
+                       " UNIQUE, note TEXT);";
+    const std::string sql = "PRAGMA page_size=" + std::to_string(page_size) + "; " + table +
+                            (i == 1 ? extra_b : "") + " BEGIN;";
+    ASSERT_EQ(sqlite3_exec(dbs[i], sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  }
+  for (int r = 0; r < rows; ++r) {
+    const std::string name = RandomName(rng);
+    const bool blob = rng() % 50 == 0;
+    Insert(dbs[0], r, name, blob, "a");
+    if (r % 20 == 0) {
+      Insert(dbs[1], r, blob ? name : Variant(name, rng), blob, r % 40 == 0 ? "a" : "b");
+    } else {
+      Insert(dbs[1], rows + r, RandomName(rng), rng() % 50 == 0, "b");
+    }
+  }
+  for (sqlite3* db : dbs) {
+    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+}
+
+// The rows of two text (or blob) columns a query gives, in order, from a connection to A with
+// B attached as `b`.
+std::vector<std::pair<std::string, std::string>> Pairs(const std::string& path_a,
+                                                       const std::string& path_b,
+                                                       const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path_a.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  const std::string attach = "ATTACH '" + path_b + "' AS b";
+  EXPECT_EQ(sqlite3_exec(db, attach.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  std::vector<std::pair<std::string, std::string>> out;
+  sqlite3_stmt* stmt = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
+  const auto column = [&](int i) {
+    const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, i));
+    return std::string(bytes == nullptr ? "" : bytes,
+                       static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
+  };
+  while (sqlite3_step(stmt) == SQLITE_ROW) out.emplace_back(column(0), column(1));
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return out;
+}
+
+struct CheckRun {
+  Report report;
+  bool merged = false;  // the name key was compared in index order
+  int scans_a = 0;
+  int scans_b = 0;
+};
+
+CheckRun Check(const std::string& path_a, const std::string& path_b) {
+  CountingSource a(path_a);
+  CountingSource b(path_b);
+  Options options;
+  options.limit = 0;  // every conflict
+  CheckRun run;
+  run.report = CheckSources(path_a, a, path_b, b, options, 0,
+                            [&](const Collector& ca, const Collector&, Report&) {
+                              for (const KeyState& k : ca.Find("t")->keys) {
+                                if (k.lower[0] == "name") run.merged = k.merged.has_value();
+                              }
+                            });
+  run.scans_a = a.scans;
+  run.scans_b = b.scans;
+  return run;
+}
+
+// The checker's report of t(name) against SQLite's join of the two files: A's names that
+// equal one of B's under A's collation (`collation_a`, the key's in A), each with its partners in B
+// (several when B's own index is under another collation), and those whose one partner is the same
+// row.
+void ExpectSqlitesAnswer(const std::string& path_a, const std::string& path_b,
+                         const std::string& collation_a, const CheckRun& run) {
+  const KeyReport* name = nullptr;
+  for (const KeyReport& k : run.report.keys) {
+    if (k.columns[0] == "name") name = &k;
+  }
+  ASSERT_NE(name, nullptr);
+  const auto pairs =
+      Pairs(path_a, path_b,
+            "SELECT x.name, y.name FROM main.t x JOIN b.t y ON x.name = y.name COLLATE " +
+                collation_a + " ORDER BY x.name COLLATE BINARY, y.name COLLATE BINARY");
+  std::vector<std::string> in_a;
+  std::vector<std::vector<std::string>> partners;
+  for (const auto& [x, y] : pairs) {
+    if (in_a.empty() || in_a.back() != x) {
+      in_a.push_back(x);
+      partners.emplace_back();
+    }
+    partners.back().push_back(y);
+  }
+  const auto same = Pairs(
+      path_a, path_b,
+      "SELECT x.name, count(*) FROM main.t x JOIN b.t y ON x.name = y.name COLLATE " + collation_a +
+          " GROUP BY x.id HAVING count(*) = 1 AND max(x.id = y.id AND x.name = "
+          "y.name COLLATE BINARY AND x.note IS y.note) = 1");
+  ASSERT_GT(in_a.size(), 5u);  // the case has overlaps to get wrong
+  EXPECT_EQ(name->overlap, in_a.size());
+  EXPECT_EQ(name->rows_a,
+            static_cast<uint64_t>(testing::QueryInt(path_a, "SELECT count(name) FROM t")));
+  EXPECT_EQ(name->rows_b,
+            static_cast<uint64_t>(testing::QueryInt(path_b, "SELECT count(name) FROM t")));
+  EXPECT_EQ(name->identical, same.size());
+  EXPECT_EQ(name->differing, in_a.size() - same.size());
+  ASSERT_EQ(name->conflicts.size(), in_a.size());
+  bool b_differs = false;
+  for (std::size_t i = 0; i < in_a.size(); ++i) {
+    EXPECT_EQ(name->conflicts[i][0].text, in_a[i]) << i;
+    b_differs = b_differs || partners[i].size() > 1 || partners[i][0] != in_a[i];
+  }
+  if (!b_differs) {
+    EXPECT_TRUE(name->conflicts_b.empty());
+    return;
+  }
+  ASSERT_EQ(name->conflicts_b.size(), in_a.size());
+  for (std::size_t i = 0; i < in_a.size(); ++i) {
+    // B's value when it differs from A's: with several partners, any one of them.
+    const std::vector<std::string>& p = partners[i];
+    if (name->conflicts_b[i].empty()) {
+      EXPECT_NE(std::find(p.begin(), p.end(), in_a[i]), p.end()) << i;
+    } else {
+      EXPECT_NE(std::find(p.begin(), p.end(), name->conflicts_b[i][0].text), p.end()) << i;
+    }
+  }
+}
+
+TEST(OrderedMergeTest, IndexOrderAgreesWithSqliteOnRandomPairs) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  std::mt19937_64 rng = steadyflake::testing::SeededRandom();
+  for (const std::string name : {"BINARY", "NOCASE", "RTRIM"}) {
+    const std::string sql = "SELECT CASE WHEN ?1 = ?2 COLLATE " + name +
+                            " THEN 0 WHEN ?1 < ?2 COLLATE " + name + " THEN -1 ELSE 1 END";
+    sqlite3_stmt* stmt = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK);
+    for (int i = 0; i < 20000; ++i) {
+      std::string x = RandomName(rng).substr(0, 1 + rng() % 4);
+      std::string y = rng() % 4 == 0 ? Variant(x, rng) : RandomName(rng).substr(0, 1 + rng() % 4);
+      sqlite3_reset(stmt);
+      sqlite3_bind_text(stmt, 1, x.data(), static_cast<int>(x.size()), SQLITE_STATIC);
+      sqlite3_bind_text(stmt, 2, y.data(), static_cast<int>(y.size()), SQLITE_STATIC);
+      ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+      ASSERT_EQ(CompareInIndexOrder(name, x, y), sqlite3_column_int(stmt, 0))
+          << name << " '" << x << "' '" << y << "'";
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+}
+
+TEST(OrderedMergeTest, MergedTextKeysGiveSqlitesAnswer) {
+  for (const std::string collation : {"BINARY", "NOCASE", "RTRIM"}) {
+    for (const int page_size : {512, 4096, 65536}) {
+      // 4096: the collation on the index (`name COLLATE x` of a BINARY column), not the column.
+      SCOPED_TRACE(collation + " on pages of " + std::to_string(page_size));
+      testing::TempDir dir;
+      const std::string a = dir.File("a.db");
+      const std::string b = dir.File("b.db");
+      MakeShards(a, b, page_size, collation, collation, 600,
+                 steadyflake::testing::TestSeed() + page_size, page_size == 4096);
+      const CheckRun run = Check(a, b);
+      EXPECT_TRUE(run.merged);
+      ExpectSqlitesAnswer(a, b, collation, run);
+      // Collection only: the rows, A's values and B's are found by lookup or by the merge.
+      EXPECT_EQ(run.scans_a, 1);
+      EXPECT_EQ(run.scans_b, 1);
+    }
+  }
+}
+
+TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {
+  for (const auto& [in_a, in_b] : std::vector<std::pair<std::string, std::string>>{
+           {"NOCASE", "BINARY"}, {"BINARY", "RTRIM"}, {"RTRIM", "NOCASE"}}) {
+    SCOPED_TRACE(in_a + " in A, " + in_b + " in B");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    // B's rows are looked up under A's collation where B has an index under it, beside its
+    // UNIQUE one: 'abc' and 'ABC' are then both B's rows of A's 'abc'.
+    MakeShards(a, b, 1024, in_a, in_b, 600, steadyflake::testing::TestSeed() + 7, false,
+               " CREATE INDEX t_folded ON t(name COLLATE " + in_a + ");");
+    const CheckRun run = Check(a, b);
+    EXPECT_FALSE(run.merged);
+    ExpectSqlitesAnswer(a, b, in_a, run);
+  }
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
