@@ -185,6 +185,22 @@ def main():
         worst = max(per_key)
         targets.append(("6. merge-check memory per key held (largest of the cases and sizes)",
                         f"{worst:,.2f} bytes", "≤ 16 bytes", "pass" if worst <= 16 else "FAIL"))
+    # steadyflake merge (issue 29) beside cp + ATTACH/INSERT … SELECT of the same tables, per
+    # size (BM_Merge/<rows> and BM_Sqlite_AttachInsert/<rows>); the target is the worst size.
+    merges = []
+    for name, b in runs.items():
+        if name.startswith("BM_Merge/"):
+            rows_n = name.split("/")[1]
+            hand = find(runs, f"BM_Sqlite_AttachInsert/{rows_n}")
+            if hand:
+                merges.append((int(rows_n), seconds(b) / seconds(hand)))
+    if merges:
+        n, worst = max(merges, key=lambda m: m[1])
+        sizes = ", ".join(f"{m // 1000000}M" if m % 1000000 == 0 else f"{m:,}"
+                          for m, _ in sorted(merges))
+        targets.append((f"14. `steadyflake merge` vs cp + ATTACH/INSERT … SELECT (worst of {sizes}: "
+                        f"{n:,} rows a table)", f"{worst:,.2f}× the time", "≤ 2×",
+                        "pass" if worst <= 2 else "FAIL"))
     for name, b in sorted(runs.items()):
         if name.startswith("BM_Dump_Parse") and b.get("bytes_per_second"):
             # CPU time per byte: one core's throughput through the parser.
@@ -195,7 +211,8 @@ def main():
     for name, b in runs.items():
         extra = ", ".join(f"{k}={b[k]:,.2f}" for k in ("lead_ms", "max_stall_ms", "bytes_per_key",
                                                       "floor_ms", "check_ms", "join_ms", "join_x",
-                                                      "floor_x") if k in b)
+                                                      "floor_x", "copy_s", "rewrite_s",
+                                                      "verify_the_rewrite_s", "merge_s") if k in b)
         ips = items_per_second(b)
         rows.append((name, f"{b['real_time']:,.3f} {b.get('time_unit', 'ns')}",
                      f"{b['cpu_time']:,.3f} {b.get('time_unit', 'ns')}",

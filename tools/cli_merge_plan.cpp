@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.h"
@@ -38,39 +39,72 @@ constexpr char kUsage[] =
     "                              [--id-column TABLE:COL]... [--not-id-column TABLE:COL]...\n"
     "                              [--table T]... [--profile FILE] [--draft-profile FILE]";
 
-// Writes `text` to `path` atomically: a temporary file beside it, flushed to disk, renamed over
-// it, and the folder flushed; a reader sees the old file or the new one, never a part.
-void WriteAtomically(const std::filesystem::path& path, const std::string& text) {
-  const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-  auto fail = [&](const std::string& what) {
-    const int error = errno;
-    ::unlink(tmp.c_str());
-    throw CliError("cannot " + what + " " + path.string() + ": " + std::strerror(error),
-                   "check that --out names a folder you can write, with room on its disk");
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("create");
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      fail("write");
+// Files written together: each to a temporary file beside it, flushed to disk; then, once every
+// one is complete, all renamed over their names and the folders flushed. A failure before the
+// renames removes the temporary files (and the --out folder if this run made it), so a reader
+// sees the old set or the new one, never a part, nor a new plan.json beside an old
+// rewrite-b.sql.
+class FileSet {
+ public:
+  explicit FileSet(std::filesystem::path made_dir = {}) : made_dir_(std::move(made_dir)) {}
+  FileSet(const FileSet&) = delete;
+  FileSet& operator=(const FileSet&) = delete;
+  ~FileSet() {
+    for (const auto& [path, tmp] : files_) ::unlink(tmp.c_str());
+    if (!done_ && !made_dir_.empty()) ::rmdir(made_dir_.c_str());
+  }
+
+  void Write(const std::filesystem::path& path, const std::string& text) {
+    const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+    files_.emplace_back(path, tmp);
+    auto fail = [&](const std::string& what) {
+      throw CliError("cannot " + what + " " + path.string() + ": " + std::strerror(errno),
+                     "check that --out names a folder you can write, with room on its disk");
+    };
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) fail("create");
+    for (std::size_t done = 0; done < text.size();) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int error = errno;
+        ::close(fd);
+        errno = error;
+        fail("write");
+      }
+      done += static_cast<std::size_t>(n);
     }
-    done += static_cast<std::size_t>(n);
+    if (::fsync(fd) != 0) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      fail("flush");
+    }
+    if (::close(fd) != 0) fail("write");
   }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    fail("flush");
+
+  void Commit() {
+    for (const auto& [path, tmp] : files_) {
+      if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        throw CliError("cannot replace " + path.string() + ": " + std::strerror(errno),
+                       "check that --out names a folder you can write");
+      }
+      const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+      const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+      }
+    }
+    files_.clear();
+    done_ = true;
   }
-  if (::close(fd) != 0) fail("write");
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("replace");
-  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-}
+
+ private:
+  std::filesystem::path made_dir_;
+  std::vector<std::pair<std::filesystem::path, std::string>> files_;
+  bool done_ = false;
+};
 
 // The options merge-plan takes, beyond the check's.
 po::options_description PlanOptionsDescription() {
@@ -207,17 +241,20 @@ void WritePlan(const po::variables_map& vm, const mergecheck::Plan& plan,
                const mergecheck::PlanOptions& options, const std::vector<std::string>& notes) {
   const std::filesystem::path out_dir = vm["out"].as<std::string>();
   std::error_code error;
+  const bool made = !std::filesystem::exists(out_dir, error);
   std::filesystem::create_directories(out_dir, error);
   if (error) {
     throw CliError("cannot make --out folder " + Quote(out_dir.string()) + ": " + error.message(),
                    "name a folder you can write");
   }
   const std::string json = mergecheck::FormatPlanJson(plan);
-  WriteAtomically(out_dir / "plan.json", json);
-  WriteAtomically(out_dir / "rewrite-b.sql", mergecheck::FormatPlanSql(plan));
+  FileSet files(made ? out_dir : std::filesystem::path());
+  files.Write(out_dir / "plan.json", json);
+  files.Write(out_dir / "rewrite-b.sql", mergecheck::FormatPlanSql(plan));
   if (vm.count("draft-profile") != 0) {
-    WriteAtomically(vm["draft-profile"].as<std::string>(), DraftProfile(plan, options));
+    files.Write(vm["draft-profile"].as<std::string>(), DraftProfile(plan, options));
   }
+  files.Commit();
   Output out(stdout);
   if (vm.count("json") != 0) {
     out.Append(json);

@@ -201,6 +201,50 @@ test_merge_killed() {
   [[ $(sqlite3 "$T/m.db" "SELECT count(*) FROM player") == 560 ]] || fail "not 560 players"
 }
 
+# --- a full disk and a read-only folder: a clear error, nothing left, the next run succeeds ----
+
+# in_namespace CMD...: runs CMD in a mount namespace of its own (util-linux unshare), where the
+# test's tmpfs and read-only mounts live and die with it.
+in_namespace() { unshare -m -- "$@"; }
+
+test_merge_faults() {
+  setup
+  need unshare util-linux
+  in_namespace true || fail "unshare -m failed: the test needs root with CAP_SYS_ADMIN (mounts)"
+  mkdir -p "$T/small" "$T/ro"
+  # A disk with room for a copy of A but not for the whole merge; for merge-plan, room for
+  # plan.json but not rewrite-b.sql as well.
+  local size
+  for command in merge merge-plan; do
+    size=$(($(stat -c %s "$T/a.db") * 3 / 2))
+    [[ $command == merge-plan ]] && size=$(($(stat -c %s "$T/plan/plan.json") + 4096))
+    local args=(merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/small/m.db")
+    [[ $command == merge-plan ]] && args=(merge-plan "$T/a.db" "$T/b.db" --out "$T/small/plan"
+      --server-id 103 --refs "$T/refs" --state-dir "$T/state")
+    # What the command left on the small disk is listed before the namespace (and the disk)
+    # goes away.
+    in_namespace sh -c 'mount -t tmpfs -o size=$1 tmpfs "$2/small" || exit 9; t=$2; shift 2
+      "$@"; rc=$?; ls -A "$t/small" >"$t/left"; exit $rc' \
+      sh "$size" "$T" "$BIN" "${args[@]}" >"$T/out" 2>"$T/err"
+    RC=$?
+    expect_rc 2
+    grep -qiE "full|No space" "$T/err" || fail "$command on a full disk: no clear error"
+    [[ $(wc -l <"$T/err") == 1 ]] || fail "$command on a full disk: more than one line on stderr"
+    [[ ! -s "$T/left" ]] || fail "$command left on the full disk: $(cat "$T/left")"
+    # Read-only: the same folder, bind-mounted read-only.
+    args=("${args[@]//\/small\//\/ro\/}")
+    in_namespace sh -c 'mount --bind "$1/ro" "$1/ro" && mount -o remount,ro,bind "$1/ro" &&
+      shift && exec "$@"' sh "$T" "$BIN" "${args[@]}" >"$T/out" 2>"$T/err"
+    RC=$?
+    expect_rc 2
+    grep -qi "read-only" "$T/err" || fail "$command into a read-only folder: no clear error"
+    [[ -z $(ls -A "$T/ro") && -z $(ls -A "$T/small") ]] || fail "$command left files behind"
+    [[ "$(sums)" == "$SUMS" ]] || fail "$command: an input was modified"
+  done
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/ro/m.db"
+  expect_rc 0
+}
+
 # --- MariaDB: merge.sql on a private server; its checks refuse a corrupted B' -----------------
 
 # The checksum of A's tables on the server: equal before and after a refused merge.

@@ -122,6 +122,18 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which, 
   return db;
 }
 
+// Makes and removes `path`, so that a folder SQLite cannot write in is named with the system's
+// reason ("Read-only file system") rather than SQLite's "unable to open database file".
+void ProbeWritable(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    Refuse("cannot write " + path + ": " + std::strerror(errno) +
+           "; name a folder you can write for --out, with room for two copies of the inputs");
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+}
+
 // Flushes `path` and its folder, then renames it to `out` unless `out` exists.
 void Publish(const std::string& path, const std::filesystem::path& out) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -171,6 +183,7 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   RemoveStaleFiles(out, report);
   TempFiles temps;
   const std::string base = out.string() + ".tmp-" + std::to_string(::getpid());
+  ProbeWritable(base);
   const auto progress = [&](const char* stage) {
     return [&options, stage](uint64_t done, uint64_t total) {
       if (options.progress) options.progress({stage, done, total});
