@@ -27,6 +27,7 @@
 #include "check/checker.h"
 #include "check/collect.h"
 #include "check/key_set.h"
+#include "plan/aside.h"
 #include "plan/drops.h"
 #include "plan/plan_work.h"
 #include "plan/remaps.h"
@@ -71,6 +72,12 @@ Remapped RemappedValues(const Report& report, const Work& work, bool held) {
     std::sort(olds.begin(), olds.end());
   }
   return out;
+}
+
+bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column) {
+  return std::any_of(options.global.begin(), options.global.end(), [&](const Options::Column& g) {
+    return g.table == table && EqualsIgnoreCase(g.column, column);
+  });
 }
 
 namespace {
@@ -145,12 +152,6 @@ std::string Squeezed(const std::string& name) {
   return out;
 }
 
-bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column) {
-  return std::any_of(options.global.begin(), options.global.end(), [&](const Options::Column& g) {
-    return g.table == table && EqualsIgnoreCase(g.column, column);
-  });
-}
-
 // Throws unless every global column of the profile is a column of B.
 void CheckGlobalColumns(const Collector& cb, const PlanOptions& options) {
   for (const Options::Column& g : options.global) {
@@ -191,6 +192,11 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
   std::vector<std::pair<std::size_t, std::span<const int64_t>>> integer_keys;
   for (const TableState& t : cb.tables()) {
     facts.b_tables.push_back(Squeezed(t.table.name));
+    if (!t.table.keys.empty() && t.table.keys[0].kind == Key::Kind::kPrimary &&
+        t.table.keys[0].columns.size() == 1) {
+      facts.b_primary[AsciiLower(t.table.name)] =
+          AsciiLower(t.table.columns[static_cast<std::size_t>(t.table.keys[0].columns[0])].name);
+    }
     for (const ForeignKey& fk : t.table.foreign_keys) {
       if (fk.columns.size() != 1) continue;
       facts.b_foreign_keys.push_back(
@@ -459,6 +465,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.
   PlanRenames(*a, *b, report, work, facts, options, plan);                            // 4.
   PlanFollows(report, work, remapped, refers, plan);                                  // 5.
+  SetRowsAside(*b, report, facts, options, plan);  // 6. what is unresolved stays out of the merge
   plan.id = PlanId(plan, path_a, path_b);
   return plan;
 }

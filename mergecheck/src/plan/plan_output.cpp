@@ -14,12 +14,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/aside.h"
+#include "plan/sql_writer.h"
 #include "steadyflake/mergecheck/plan.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -28,99 +31,6 @@ namespace steadyflake::mergecheck {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr std::size_t kRowsPerInsert = 500;
-
-bool ValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == 0) return false;
-    std::size_t n = 0;
-    if (c < 0x80) {
-      n = 0;
-    } else if ((c & 0xE0) == 0xC0 && c >= 0xC2) {
-      n = 1;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-    } else if ((c & 0xF8) == 0xF0 && c <= 0xF4) {
-      n = 3;
-    } else {
-      return false;
-    }
-    if (i + n >= s.size() && n != 0) return false;  // cut short
-    for (std::size_t k = 1; k <= n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
-class Writer {
- public:
-  explicit Writer(bool mysql) : mysql_(mysql) {}
-
-  std::string Name(std::string_view name) const {
-    const char q = mysql_ ? '`' : '"';
-    std::string out(1, q);
-    for (const char c : name) {
-      out += c;
-      if (c == q) out += q;
-    }
-    return out + q;
-  }
-
-  // A text value: MySQL compares the temporary tables' VARBINARY columns as bytes, so text goes
-  // as hex; SQLite takes it as written when it is UTF-8, else cast from its bytes.
-  std::string Text(std::string_view bytes) const {
-    std::string out;
-    if (!mysql_ && ValidUtf8(bytes)) {
-      out = "'";
-      for (const char c : bytes) {
-        out += c;
-        if (c == '\'') out += '\'';
-      }
-      return out + "'";
-    }
-    out = "X'";
-    AppendHex(out, bytes);
-    out += "'";
-    return mysql_ ? out : "CAST(" + out + " AS TEXT)";
-  }
-
-  std::string Value(const ReportValue& v) const {
-    switch (v.type) {
-      case ReportValue::Type::kNull:
-        return "NULL";
-      case ReportValue::Type::kInteger:
-      case ReportValue::Type::kReal:
-        return v.text;
-      case ReportValue::Type::kText:
-        return Text(v.text);
-      case ReportValue::Type::kBlob: {
-        std::string out = "X'";
-        AppendHex(out, v.text);
-        return out + "'";
-      }
-    }
-    return "NULL";
-  }
-
-  // INSERTs of `rows` (each already a parenthesised list) into `table`, 500 rows a statement.
-  void Insert(std::string& out, const std::string& table, const std::vector<std::string>& rows) {
-    for (std::size_t i = 0; i < rows.size(); i += kRowsPerInsert) {
-      out += "INSERT INTO " + table + " VALUES\n";
-      const std::size_t end = std::min(rows.size(), i + kRowsPerInsert);
-      for (std::size_t j = i; j < end; ++j) out += "  " + rows[j] + (j + 1 < end ? ",\n" : ";\n");
-    }
-  }
-
-  bool mysql() const { return mysql_; }
-
- private:
-  bool mysql_;
-};
 
 std::string Columns(const std::vector<std::string>& columns) {
   std::string out = "(";
@@ -221,42 +131,22 @@ std::string FormatPlanSql(const Plan& plan) {
     out += "PRAGMA defer_foreign_keys = ON;\n";
   }
 
-  // The temporary tables, filled before the guard.
+  // The temporary tables, filled before the guard; the rows held back move first.
   std::vector<std::string> changes;  // the statements after the guard
+  WriteRowsAside(w, plan, out, changes);
   for (std::size_t i = 0; i < plan.drops.size(); ++i) {
     const Plan::Drop& d = plan.drops[i];
     const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
-    std::string columns;
+    w.TempKeys(out, table, d.columns.size(), d.keys);
     std::string keys;
     std::string on;
+    std::string names;
     for (std::size_t c = 0; c < d.columns.size(); ++c) {
       const std::string k = "k" + std::to_string(c + 1);
-      std::string type;
-      if (mysql) {
-        bool integers = true;
-        std::size_t longest = 1;
-        for (const auto& row : d.keys) {
-          integers = integers && row[c].type == ReportValue::Type::kInteger;
-          longest = std::max(longest, row[c].text.size());
-        }
-        type = integers ? " DECIMAL(20, 0)" : " VARBINARY(" + std::to_string(longest) + ")";
-      }
-      columns += (c ? ", " : "") + k + type;
       keys += (c ? ", " : "") + k;
       on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
-    }
-    out += std::string(mysql ? "CREATE TEMPORARY TABLE " : "CREATE TEMP TABLE ") + table + " (" +
-           columns + ");\n";
-    std::vector<std::string> rows;
-    for (const auto& row : d.keys) {
-      std::string r = "(";
-      for (std::size_t c = 0; c < row.size(); ++c) r += (c ? ", " : "") + w.Value(row[c]);
-      rows.push_back(r + ")");
-    }
-    w.Insert(out, temp + table, rows);
-    std::string names;
-    for (std::size_t c = 0; c < d.columns.size(); ++c)
       names += (c ? ", " : "") + w.Name(d.columns[c]);
+    }
     if (mysql) {
       changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
                         on + ";");
@@ -400,6 +290,20 @@ std::string FormatPlanJson(const Plan& plan) {
                           {"reason", u.reason}});
   }
   doc["unresolved"] = std::move(unresolved);
+  json unmerged = json::array();
+  for (const Plan::Unmerged& u : plan.unmerged) {
+    json keys = json::array();
+    for (const auto& row : u.keys) keys.push_back(ValuesJson(row));
+    json entry = {{"table", u.table}, {"columns", u.columns}};
+    if (!u.where_column.empty()) {
+      entry["where"] = u.where_column + " = " + std::to_string(u.where_value);
+    }
+    entry["rows"] = u.rows;
+    entry["reason"] = u.reason;
+    entry["keys"] = std::move(keys);
+    unmerged.push_back(std::move(entry));
+  }
+  doc["unmerged"] = std::move(unmerged);
   json proposals = json::array();
   for (const Plan::Proposal& p : plan.proposals) {
     proposals.push_back({{"table", p.table},
@@ -463,6 +367,13 @@ std::string FormatPlanText(const Plan& plan) {
   }
   if (plan.unresolved.size() > 20) {
     out += "... " + GroupThousands(plan.unresolved.size() - 20) + " more unresolved (plan.json)\n";
+  }
+  std::map<std::string, uint64_t> held;
+  for (const Plan::Unmerged& u : plan.unmerged) held[u.table] += u.rows;
+  for (const auto& [table, rows] : held) {
+    out += "held back " + table + ": " + GroupThousands(rows) + (rows == 1 ? " row" : " rows") +
+           " moved into steadyflake_unmerged_" + table +
+           " (unresolved, or referring to what is); the rest of the table merges\n";
   }
   if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() &&
       plan.unresolved.empty()) {

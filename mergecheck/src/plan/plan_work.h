@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/plan.h"
 
 namespace steadyflake::mergecheck {
 
@@ -54,6 +55,9 @@ struct PlanFacts {
   std::map<std::size_t, std::vector<ReferenceReport>> children;
   // B's table names, lowercase and without underscores ("arenateam").
   std::vector<std::string> b_tables;
+  // B's tables with a single-column PRIMARY KEY: lowercase table -> lowercase column (what a
+  // FOREIGN KEY naming no column refers to).
+  std::map<std::string, std::string> b_primary;
 };
 
 // The conflicts of one overlapping key, by what the plan does with them.
@@ -83,6 +87,10 @@ using Work = std::map<std::size_t, KeyWork>;  // by index into Report::keys
 // True for a reference the plan may rewrite: a declared FOREIGN KEY or an operator's --refs
 // line. One found by name or inferred is a proposal until the operator confirms it.
 bool Confirmed(const ReferenceReport& r);
+
+// True for a global column of the profile (PlanOptions::global): never remapped, never a
+// reference onto another key.
+bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column);
 
 // The keys (indexes into Report::keys) a column (table, column) refers to.
 using Refers = std::function<std::vector<std::size_t>(const std::string&, const std::string&)>;

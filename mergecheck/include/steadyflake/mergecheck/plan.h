@@ -122,11 +122,29 @@ struct Plan {
     std::vector<ReportValue> value{};  // empty: the whole key or column
     std::string reason{};
   };
+  // Rows of B the rewrite moves into `steadyflake_unmerged_<table>` (a table of B with the same
+  // columns) instead of leaving them to the merge: the rows of each unresolved value and,
+  // transitively, the rows that refer or may refer to a row moved aside (confirmed references,
+  // proposals, keys inside keys). An unresolved value holds back its own rows, never its whole
+  // table: the rest of every table merges, and no row of B is left pointing at A's entity of
+  // the same value. One entry: the rows of `table` whose `columns` hold one of `keys` (B's
+  // values), and, with a `where_column`, whose where_column = where_value, that no earlier entry
+  // of the table moved; `rows` of them.
+  struct Unmerged {
+    std::string table{};
+    std::vector<std::string> columns{};
+    std::vector<std::vector<ReportValue>> keys{};
+    std::string where_column{};
+    int64_t where_value = 0;
+    uint64_t rows = 0;
+    std::string reason{};
+  };
   std::vector<Remap> remaps{};
   std::vector<Rename> renames{};
   std::vector<Drop> drops{};
   std::vector<Follow> follows{};
   std::vector<Unresolved> unresolved{};
+  std::vector<Unmerged> unmerged{};
   // What only the operator can confirm, for a draft profile: a reference the plan would
   // rewrite once confirmed (`found` "name", "inferred" or "values inside"; `to` the key, or
   // empty with the candidates in `also` for a column inferred onto several keys), or a key it
