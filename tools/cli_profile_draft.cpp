@@ -68,12 +68,22 @@ void Global(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options
 void References(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
                 std::string& out) {
   out +=
-      "\n# Columns that refer to a key, confirmed (a declared FOREIGN KEY needs no line).\n"
+      "\n# Columns that refer to a key, confirmed (a declared FOREIGN KEY needs no line). A "
+      "column\n"
+      "# that refers to the key only in some rows (a sender that is a character or not, by a\n"
+      "# type column): \"mail.sender\" = { to = \"characters.guid\", where = \"messageType = 0\" "
+      "}.\n"
       "[references]\n";
   std::set<std::string> written;
   for (const auto& r : options.check.references) {
     if (!written.insert(r.table + "." + r.column).second) continue;
-    out += Column(r.table, r.column) + " = " + Column(r.ref_table, r.ref_column) + "\n";
+    out += Column(r.table, r.column) + " = ";
+    if (r.where_column.empty()) {
+      out += Column(r.ref_table, r.ref_column) + "\n";
+    } else {
+      out += "{ to = " + Column(r.ref_table, r.ref_column) +
+             ", where = " + Toml(r.where_column + " = " + std::to_string(r.where_value)) + " }\n";
+    }
   }
   for (const mergecheck::Plan::Proposal& p : plan.proposals) {
     if (p.found == "global") continue;
@@ -94,10 +104,21 @@ void OnConflict(const mergecheck::Plan& plan, const mergecheck::PlanOptions& opt
                 std::string& out) {
   out +=
       "\n# What to do with B's rows whose key overlaps A's and that differ: \"keep_a\" drops\n"
-      "# B's row (A's stays), \"unresolved\" (the default) lists them.\n"
+      "# B's row (A's stays), \"keep_b\" replaces A's row by B's, { newest = \"COLUMN\" } keeps\n"
+      "# the row with the larger COLUMN (A's on a tie), \"unresolved\" (the default) lists them.\n"
+      "# A table without a key: \"dedupe\" drops B's rows identical to one of A's.\n"
       "[on_conflict]\n";
   for (const auto& [table, policy] : options.on_conflict) {
-    out += Toml(table) + " = " + Toml(policy) + "\n";
+    out += Toml(table) + " = " +
+           (policy.starts_with("newest:") ? "{ newest = " + Toml(policy.substr(7)) + " }"
+                                          : Toml(policy)) +
+           "\n";
+  }
+  for (const mergecheck::KeylessTable& k : plan.check.keyless) {
+    if (k.in_both == 0 || options.on_conflict.count(k.table) != 0) continue;
+    out += "# " + Toml(k.table) +
+           " = \"dedupe\"  # a table without a key: " + GroupThousands(k.in_both) +
+           " rows in both shards, appended twice by a merge\n";
   }
   // Only rows that differ and that nothing else resolves: a value held for a proposal waits for
   // the references, and dropping it would lose an entity of B.

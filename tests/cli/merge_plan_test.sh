@@ -485,11 +485,21 @@ test_merge_plan_profile() {
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
   grep -q "bad.toml:2: unknown key 'refs'" "$T/err" || fail "unknown key: $(cat "$T/err")"
-  printf 'server_id = 103\n[on_conflict]\n"player" = "keep_b"\n' >"$T/bad.toml"
+  printf 'server_id = 103\n[on_conflict]\n"player" = "keep_c"\n' >"$T/bad.toml"
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
-  grep -q "bad.toml:3: on_conflict of player is not \"keep_a\" or \"unresolved\"" "$T/err" ||
+  grep -q "bad.toml:3: on_conflict of player is not \"keep_a\", \"keep_b\", { newest" "$T/err" ||
     fail "on_conflict: $(cat "$T/err")"
+  printf 'server_id = 103\n[on_conflict]\n"player" = { newest = "nope" }\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "on_conflict player = { newest = \"nope\" }: input B has no column player.nope" "$T/err" ||
+    fail "newest column: $(cat "$T/err")"
+  printf 'server_id = 103\n[on_conflict]\n"player" = "dedupe"\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "on_conflict player = 'dedupe': the table has a key" "$T/err" ||
+    fail "dedupe with a key: $(cat "$T/err")"
   printf 'server_id = 103\nglobal = ["player.nope"]\n' >"$T/bad.toml"
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
@@ -524,6 +534,54 @@ TOML
   expect_rc 2
   grep -q "bad.toml:2: unknown key 'lower' under names.player.name" "$T/err" ||
     fail "names key: $(cat "$T/err")"
+
+  # A conditional reference: mail.sender is a character only where messageType = 0 (a creature's
+  # entry otherwise). Only those rows follow the remap; the draft writes the same form back.
+  for s in a b; do
+    sqlite3 "$T/m$s.db" "CREATE TABLE characters(guid INTEGER PRIMARY KEY, uid TEXT);
+      CREATE TABLE mail(id INTEGER PRIMARY KEY, messageType INTEGER, sender INTEGER, uid TEXT);
+      INSERT INTO characters VALUES(1, '$s-1'), (2, '$s-2');"
+  done
+  sqlite3 "$T/mb.db" "INSERT INTO mail VALUES(10, 0, 2, 'to-b-2'), (11, 3, 2, 'creature-2')"
+  cat >"$T/mail.toml" <<'TOML'
+server_id = 103
+[references]
+"mail.sender" = { to = "characters.guid", where = "messageType = 0" }
+TOML
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan7" --state-dir "$T/state" \
+    --profile "$T/mail.toml" --draft-profile "$T/mail-draft.toml"
+  expect_rc 0
+  grep -q "^  and mail.sender (profile, where messageType = 0): 1 row$" "$T/out" ||
+    fail "conditional reference: $(cat "$T/out")"
+  [[ $(python3 -c "import json; p=json.load(open('$T/plan7/plan.json')); \
+    print(p['remaps'][0]['references'][0]['where'])") == "messageType = 0" ]] ||
+    fail "plan.json: the reference has no where"
+  grep -qx '"mail.sender" = { to = "characters.guid", where = "messageType = 0" }' \
+    "$T/mail-draft.toml" || fail "draft: $(grep mail "$T/mail-draft.toml")"
+  cp "$T/mb.db" "$T/mb2.db"
+  sqlite3 "$T/mb2.db" <"$T/plan7/rewrite-b.sql" || fail "conditional rewrite"
+  [[ $(sqlite3 "$T/mb2.db" "SELECT group_concat(sender, ' ') FROM (SELECT sender FROM mail
+    ORDER BY id)") == "4 2" ]] || fail "senders: $(sqlite3 "$T/mb2.db" 'SELECT * FROM mail')"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan8" --state-dir "$T/state" \
+    --profile "$T/mail-draft.toml"
+  expect_rc 0
+  printf '[references]\n"mail.sender" = { to = "characters.guid", where = "messageType == 0" }\n' \
+    >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: where 'messageType == 0' of mail.sender is not COLUMN = INTEGER" "$T/err" ||
+    fail "where: $(cat "$T/err")"
+  printf '[references]\n"mail.sender" = { to = "characters.guid" }\n' >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: the reference of mail.sender is a table without where" "$T/err" ||
+    fail "no where: $(cat "$T/err")"
+  printf '[references]\n"mail.sender" = { to = "characters.guid", where = "kind = 0" }\n' \
+    >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "where kind = 0: input B has no column mail.kind" "$T/err" ||
+    fail "where column: $(cat "$T/err")"
 }
 
 "test_$CASE"

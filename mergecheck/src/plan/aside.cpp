@@ -25,6 +25,43 @@
 
 namespace steadyflake::mergecheck {
 
+std::string EncodeValue(const ReportValue& v) {
+  static constexpr char kTag[] = {'n', 'i', 'r', 't', 'b'};
+  return kTag[static_cast<int>(v.type)] + v.text + '\0';
+}
+
+ReportValue ReportValueOf(const Value& v) {
+  ReportValue r;
+  switch (v.tag) {
+    case Value::Tag::kNull:
+      break;
+    case Value::Tag::kInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = std::to_string(v.integer);
+      break;
+    case Value::Tag::kBigInteger:
+      r.type = ReportValue::Type::kInteger;
+      r.text = std::string(v.bytes);
+      break;
+    case Value::Tag::kReal: {
+      char buffer[40];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, v.real);
+      r.type = ReportValue::Type::kReal;
+      r.text.assign(buffer, end.ptr);
+      break;
+    }
+    case Value::Tag::kText:
+      r.type = ReportValue::Type::kText;
+      r.text = std::string(v.bytes);
+      break;
+    case Value::Tag::kBlob:
+      r.type = ReportValue::Type::kBlob;
+      r.text = std::string(v.bytes);
+      break;
+  }
+  return r;
+}
+
 namespace {
 
 // Enough for any game schema's chain of references (character -> item -> mail item -> ...); a
@@ -97,43 +134,6 @@ Edges FindEdges(const Report& report, const PlanFacts& facts, const PlanOptions&
   return edges;
 }
 
-std::string Encode(const ReportValue& v) {
-  static constexpr char kTag[] = {'n', 'i', 'r', 't', 'b'};
-  return kTag[static_cast<int>(v.type)] + v.text + '\0';
-}
-
-ReportValue ToReport(const Value& v) {
-  ReportValue r;
-  switch (v.tag) {
-    case Value::Tag::kNull:
-      break;
-    case Value::Tag::kInteger:
-      r.type = ReportValue::Type::kInteger;
-      r.text = std::to_string(v.integer);
-      break;
-    case Value::Tag::kBigInteger:
-      r.type = ReportValue::Type::kInteger;
-      r.text = std::string(v.bytes);
-      break;
-    case Value::Tag::kReal: {
-      char buffer[40];
-      const auto end = std::to_chars(buffer, buffer + sizeof buffer, v.real);
-      r.type = ReportValue::Type::kReal;
-      r.text.assign(buffer, end.ptr);
-      break;
-    }
-    case Value::Tag::kText:
-      r.type = ReportValue::Type::kText;
-      r.text = std::string(v.bytes);
-      break;
-    case Value::Tag::kBlob:
-      r.type = ReportValue::Type::kBlob;
-      r.text = std::string(v.bytes);
-      break;
-  }
-  return r;
-}
-
 // The entries of Plan::unmerged as they are found, with each one's keys encoded.
 struct Entries {
   std::vector<Plan::Unmerged> list;
@@ -146,7 +146,7 @@ struct Entries {
   }
   void AddKey(std::size_t entry, std::vector<ReportValue> key) {
     std::string encoded;
-    for (const ReportValue& v : key) encoded += Encode(v);
+    for (const ReportValue& v : key) encoded += EncodeValue(v);
     if (keys[entry].insert(std::move(encoded)).second) list[entry].keys.push_back(std::move(key));
   }
 };
@@ -219,8 +219,8 @@ class AsideScan : public SourceVisitor {
       if (k.cell < 0) continue;
       const Value v = ApplyAffinity(cells[static_cast<std::size_t>(k.cell)], k.affinity, buffer_);
       if (v.tag == Value::Tag::kNull) continue;
-      ReportValue r = ToReport(v);
-      if (seen_[k.id].insert(Encode(r)).second) fresh_[k.id].push_back(std::move(r));
+      ReportValue r = ReportValueOf(v);
+      if (seen_[k.id].insert(EncodeValue(r)).second) fresh_[k.id].push_back(std::move(r));
     }
   }
 
@@ -236,7 +236,7 @@ class AsideScan : public SourceVisitor {
     std::string key;
     for (std::size_t j = 0; j < s.cells.size(); ++j) {
       if (s.cells[j] < 0) return false;
-      key += Encode(ToReport(
+      key += EncodeValue(ReportValueOf(
           ApplyAffinity(cells[static_cast<std::size_t>(s.cells[j])], s.affinity[j], buffer_)));
     }
     return entries_.keys[s.entry].count(key) != 0;

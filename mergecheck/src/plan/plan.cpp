@@ -30,6 +30,7 @@
 #include "plan/aside.h"
 #include "plan/drops.h"
 #include "plan/plan_work.h"
+#include "plan/policies.h"
 #include "plan/remaps.h"
 #include "plan/renames.h"
 #include "source/source.h"
@@ -350,37 +351,6 @@ std::string NoFollowReason(const KeyReport& k, const KeyWork& w) {
          k.table + "." + k.columns[0] + " -> " + w.inside.front() + "' and plan again";
 }
 
-// The tables the profile keeps A's rows of (on_conflict = "keep_a"): every differing conflict
-// of their keys becomes a drop of B's row, never remapped, renamed or unresolved.
-void KeepA(const Report& report, const PlanOptions& options, Work& work, Plan& plan) {
-  for (auto& [i, w] : work) {
-    const KeyReport& k = report.keys[i];
-    const auto policy = options.on_conflict.find(k.table);
-    if (policy == options.on_conflict.end() || policy->second != "keep_a") continue;
-    if (w.differing.empty()) continue;
-    Plan::Drop drop{k.table, k.columns, {}, "B's row differs; the profile keeps A's (keep_a)"};
-    for (const std::size_t c : w.differing) drop.keys.push_back(k.conflicts[c]);
-    plan.drops.push_back(std::move(drop));
-    w.differing.clear();
-  }
-}
-
-// Throws unless every table of PlanOptions::on_conflict is a table of B with a known policy.
-void CheckOnConflict(const Collector& cb, const PlanOptions& options) {
-  for (const auto& [table, policy] : options.on_conflict) {
-    if (cb.Find(table) == nullptr) {
-      throw Error(Error::Code::kInvalidArgument,
-                  "on_conflict " + table + ": input B has no table " + table +
-                      "; check the name (table names are case-sensitive)");
-    }
-    if (policy != "keep_a" && policy != "unresolved") {
-      throw Error(Error::Code::kInvalidArgument,
-                  "on_conflict " + table + " = '" + policy +
-                      "': not a policy this version applies; use keep_a or unresolved");
-    }
-  }
-}
-
 // 5. Every other key: a differing conflict follows a remap when a referring column of the key
 // holds a remapped value; else it is unresolved.
 void PlanFollows(const Report& report, const Work& work, const Remapped& remapped,
@@ -460,7 +430,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   const Refers refers = ReferringColumns(report);
   Work work = ClassifyConflicts(report, refers, facts, options);  // 1.
   SettleDrops(*b, report, facts, work, plan);                     // 2.
-  KeepA(report, options, work, plan);  // the profile's choice, over a remap or a rename
+  ApplyPolicies(*a, *b, report, options, work, plan);  // the profile's, over a remap or rename
   Remapped remapped = RemappedValues(report, work);
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.
   PlanRenames(*a, *b, report, work, facts, options, plan);                            // 4.

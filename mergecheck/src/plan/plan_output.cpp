@@ -63,6 +63,9 @@ json ReferencesJson(const std::vector<ReferenceReport>& references) {
       ref["distinct"] = r.distinct;
       ref["key_values"] = r.key_values;
     }
+    if (!r.where_column.empty()) {
+      ref["where"] = r.where_column + " = " + std::to_string(r.where_value);
+    }
     out.push_back(std::move(ref));
   }
   return out;
@@ -102,6 +105,22 @@ std::string SetOnRenamed(const Writer& w, const Plan::Rename& r, const std::stri
   return "UPDATE OR ROLLBACK " + w.Name(r.table) + " SET " + w.Name(column) + " = " +
          Expression(w, expression, "") + " WHERE " + w.Name(r.column) +
          " IN (SELECT new FROM temp." + map + ");";
+}
+
+// The DELETE of a keyless table's rows identical to A's (Plan::Drop::whole_row), their values
+// in the temporary table `keys`, compared NULL-safe.
+std::string WholeRowDelete(const Writer& w, const Plan::Drop& d, const std::string& keys) {
+  std::string on;
+  const std::string t = w.mysql() ? "t." : w.Name(d.table) + ".";
+  for (std::size_t c = 0; c < d.columns.size(); ++c) {
+    on += std::string(c ? " AND " : "") + t + w.Name(d.columns[c]) +
+          (w.mysql() ? " <=> d.k" : " IS d.k") + std::to_string(c + 1);
+  }
+  if (w.mysql()) {
+    return "DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + keys + " AS d ON " + on + ";";
+  }
+  return "DELETE FROM " + w.Name(d.table) + " WHERE EXISTS (SELECT 1 FROM " + w.temp() + keys +
+         " AS d WHERE " + on + ");";
 }
 
 }  // namespace
@@ -147,7 +166,9 @@ std::string FormatPlanSql(const Plan& plan) {
       on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
       names += (c ? ", " : "") + w.Name(d.columns[c]);
     }
-    if (mysql) {
+    if (d.whole_row) {  // NULL-safe: a keyless row's NULL column matches NULL
+      changes.push_back(WholeRowDelete(w, d, table));
+    } else if (mysql) {
       changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
                         on + ";");
     } else {
@@ -155,13 +176,20 @@ std::string FormatPlanSql(const Plan& plan) {
                         keys + " FROM " + temp + table + ");");
     }
   }
-  auto update = [&](const std::string& table, const std::string& column, const std::string& map) {
+  // `where`: a conditional reference's column and value (only those rows refer to the key).
+  auto update = [&](const std::string& table, const std::string& column, const std::string& map,
+                    const std::string& where_column = "", int64_t where_value = 0) {
+    const std::string prefix = mysql ? "t." : w.Name(table) + ".";
+    const std::string where = where_column.empty() ? ""
+                                                   : " AND " + prefix + w.Name(where_column) +
+                                                         " = " + std::to_string(where_value);
     if (mysql) {
       return "UPDATE " + w.Name(table) + " AS t JOIN " + map + " AS m ON t." + w.Name(column) +
-             " = m.old SET t." + w.Name(column) + " = m.new;";
+             " = m.old" + where + " SET t." + w.Name(column) + " = m.new;";
     }
     return "UPDATE OR ROLLBACK " + w.Name(table) + " SET " + w.Name(column) + " = m.new FROM " +
-           temp + map + " AS m WHERE " + w.Name(table) + "." + w.Name(column) + " = m.old;";
+           temp + map + " AS m WHERE " + w.Name(table) + "." + w.Name(column) + " = m.old" + where +
+           ";";
   };
   for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
     const Plan::Remap& r = plan.remaps[i];
@@ -179,7 +207,7 @@ std::string FormatPlanSql(const Plan& plan) {
                       std::to_string(r.values.size()) + " values");
     changes.push_back(update(r.table, r.column, map));
     for (const ReferenceReport& ref : r.references) {
-      changes.push_back(update(ref.table, ref.column, map));
+      changes.push_back(update(ref.table, ref.column, map, ref.where_column, ref.where_value));
     }
   }
   for (std::size_t i = 0; i < plan.renames.size(); ++i) {
@@ -273,6 +301,16 @@ std::string FormatPlanJson(const Plan& plan) {
                      {"keys", std::move(keys)}});
   }
   doc["drops"] = std::move(drops);
+  json replaces = json::array();
+  for (const Plan::Replace& r : plan.replaces) {
+    json keys = json::array();
+    for (const auto& row : r.keys) keys.push_back(ValuesJson(row));
+    replaces.push_back({{"table", r.table},
+                        {"columns", r.columns},
+                        {"keys", std::move(keys)},
+                        {"reason", r.reason}});
+  }
+  doc["replaces"] = std::move(replaces);
   json follows = json::array();
   for (const Plan::Follow& f : plan.follows) {
     follows.push_back({{"table", f.table},
@@ -328,6 +366,9 @@ std::string FormatPlanText(const Plan& plan) {
            " (" + r.reason + ")\n";
     for (const ReferenceReport& ref : r.references) {
       out += "  and " + ref.table + "." + ref.column + " (" + ref.found +
+             (ref.where_column.empty()
+                  ? std::string()
+                  : ", where " + ref.where_column + " = " + std::to_string(ref.where_value)) +
              "): " + GroupThousands(ref.rows) + (ref.rows == 1 ? " row\n" : " rows\n");
     }
   }
@@ -347,6 +388,11 @@ std::string FormatPlanText(const Plan& plan) {
   for (const Plan::Drop& d : plan.drops) {
     out += "drop " + d.table + " " + Columns(d.columns) + ": " + GroupThousands(d.keys.size()) +
            (d.keys.size() == 1 ? " row" : " rows") + " (" + d.reason + ")\n";
+  }
+  for (const Plan::Replace& r : plan.replaces) {
+    out += "replace in A " + r.table + " " + Columns(r.columns) + ": " +
+           GroupThousands(r.keys.size()) + (r.keys.size() == 1 ? " row" : " rows") + " (" +
+           r.reason + "): the merge deletes A's row before it inserts B's\n";
   }
   for (const Plan::Follow& f : plan.follows) {
     out += "follows " + f.table + " " + Columns(f.columns) + ": " + GroupThousands(f.values) +
@@ -375,7 +421,7 @@ std::string FormatPlanText(const Plan& plan) {
            " moved into steadyflake_unmerged_" + table +
            " (unresolved, or referring to what is); the rest of the table merges\n";
   }
-  if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() &&
+  if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() && plan.replaces.empty() &&
       plan.unresolved.empty()) {
     out += "nothing to rewrite: no key of B overlaps A\n";
   }

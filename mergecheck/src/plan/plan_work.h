@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "check/key_set.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "steadyflake/mergecheck/plan.h"
 
@@ -99,6 +100,12 @@ using Remapped = std::map<std::size_t, std::vector<int64_t>>;
 
 // `v` as an int64, or nullopt (not an integer, or above INT64_MAX).
 std::optional<int64_t> Int64Of(const ReportValue& v);
+
+// A value as text that tells values apart, for sets and maps of values: the type, the digits or
+// bytes, then a NUL (so a row's values concatenate unambiguously).
+std::string EncodeValue(const ReportValue& v);
+// A value read from a source (after its column's affinity) as the report shows it.
+ReportValue ReportValueOf(const Value& v);
 
 // "table (column, ...)", for messages.
 std::string KeyName(const KeyReport& k);

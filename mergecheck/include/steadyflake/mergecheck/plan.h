@@ -56,7 +56,14 @@ struct PlanOptions {
   std::vector<Options::Column> global = {};
   // Per table (the merge profile's `on_conflict`): what to do with B's rows whose key overlaps
   // A's and that differ. "keep_a": B's row is dropped, A's stays (what refers to the key then
-  // refers to A's row); "unresolved" (the default, also for a table not listed): listed, exit 4.
+  // refers to A's row); "keep_b": A's row is replaced by B's (Plan::replaces: the merge deletes
+  // A's row before it inserts B's); "newest:COLUMN": the row with the larger value of the
+  // integer COLUMN wins, A's on a tie (NULL is older than any value), B's losing rows dropped
+  // and A's replaced; "unresolved" (the default, also for a table not listed): listed, exit 4.
+  // For a table without a key, "dedupe": B's rows identical (every column) to one of A's are
+  // dropped (a merge appends them otherwise). A table B does not have, a policy of another name,
+  // a COLUMN B's table lacks, dedupe for a table with a key or the others for one without, are
+  // refused (MakePlan throws Error).
   std::map<std::string, std::string> on_conflict = {};
   // Game-level names (the merge profile's `[names]`): for a renamed text key, its own rename
   // template instead of `rename`, and assignments made on each renamed row (`at_login =
@@ -107,6 +114,18 @@ struct Plan {
     std::vector<std::string> columns{};            // the key they were found by
     std::vector<std::vector<ReportValue>> keys{};  // B's key values of the dropped rows
     std::string reason = "the same row (every column) is in A";
+    // A keyless table's dedupe: `columns` are all of them and each key a whole row, compared
+    // NULL-safe (a NULL column matches NULL).
+    bool whole_row = false;
+  };
+  // Rows of A the merge deletes before it inserts B's (on_conflict keep_b, or newest where B's
+  // row is newer): B's row of the same key replaces A's. The plan only lists them; rewrite-b.sql
+  // changes nothing of A.
+  struct Replace {
+    std::string table{};
+    std::vector<std::string> columns{};            // the key
+    std::vector<std::vector<ReportValue>> keys{};  // A's key values of the replaced rows
+    std::string reason{};
   };
   // Conflicts of a key that the remap of another key resolves (a referring column of the key
   // holds a remapped value).
@@ -142,6 +161,7 @@ struct Plan {
   std::vector<Remap> remaps{};
   std::vector<Rename> renames{};
   std::vector<Drop> drops{};
+  std::vector<Replace> replaces{};
   std::vector<Follow> follows{};
   std::vector<Unresolved> unresolved{};
   std::vector<Unmerged> unmerged{};
