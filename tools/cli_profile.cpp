@@ -25,7 +25,8 @@ namespace steadyflake::cli {
 namespace {
 
 constexpr char kKeys[] =
-    "server_id, rename, keys, id_columns, not_id_columns, tables, global, [references], "
+    "server_id, rename, keys, id_columns, not_id_columns, tables, global, own_keys, "
+    "[references], "
     "[on_conflict] and [names]";
 
 [[noreturn]] void Fail(const Profile& p, const toml::source_region& where,
@@ -203,14 +204,16 @@ void ReadNames(Profile& p, const toml::node& n) {
   for (const auto& [key, value] : *names) p.names.push_back(ReadName(p, key.str(), value));
 }
 
-void ReadGlobal(Profile& p, const toml::node& n) {
-  for (const std::string& text : Strings(p, "global", n)) {
+// global = [...] or own_keys = [...]: "table.column" each.
+void ReadColumns(Profile& p, const std::string& key, const toml::node& n,
+                 std::vector<mergecheck::Options::Column>& out) {
+  for (const std::string& text : Strings(p, key, n)) {
     mergecheck::Options::Column c;
     if (!SplitColumn(text, c.table, c.column)) {
-      Fail(p, n.source(), "global entry " + Quote(text) + " is not TABLE.COLUMN",
-           "write global = [\"account_data.accountId\"]");
+      Fail(p, n.source(), key + " entry " + Quote(text) + " is not TABLE.COLUMN",
+           "write " + key + " = [\"characters.guid\"]");
     }
-    p.global.push_back(std::move(c));
+    out.push_back(std::move(c));
   }
 }
 
@@ -233,7 +236,9 @@ void ReadEntry(Profile& p, const std::string& key, const toml::node& value) {
   } else if (key == "tables") {
     p.tables = Strings(p, key, value);
   } else if (key == "global") {
-    ReadGlobal(p, value);
+    ReadColumns(p, key, value, p.global);
+  } else if (key == "own_keys") {
+    ReadColumns(p, key, value, p.own_keys);
   } else if (key == "references") {
     ReadReferences(p, value);
   } else if (key == "on_conflict") {

@@ -29,6 +29,7 @@ struct Profile {
   std::vector<std::string> tables;                         // as --table
   std::vector<mergecheck::Options::Reference> references;  // [references]: confirmed
   std::vector<mergecheck::Options::Column> global;         // global = ["table.column"]
+  std::vector<mergecheck::Options::Column> own_keys;       // own_keys = ["table.column"]
   std::map<std::string, std::string> on_conflict;          // [on_conflict] table = "keep_a"
   // [names."table.column"]: compare_as (a collation), rename (a template), set (assignments).
   struct Name {

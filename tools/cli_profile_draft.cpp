@@ -63,6 +63,18 @@ void Global(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options
     out += "  # " + Column(p.table, p.column) + ",  # " + p.evidence + "\n";
   }
   out += "]\n";
+  // own_keys = [...]: the profile's own, then each key the plan took for one inside another.
+  out +=
+      "\n# Keys of their own whose values happen to lie among another key's (small legacy\n"
+      "# guids): uncomment each that is not keyed by the other key's id (a 1:1 extension).\n"
+      "own_keys = [\n";
+  for (const auto& k : options.own_keys) out += "  " + Column(k.table, k.column) + ",\n";
+  std::set<std::string> written;
+  for (const mergecheck::Plan::Proposal& p : plan.proposals) {
+    if (p.found != "values inside" || !written.insert(p.table + "." + p.column).second) continue;
+    out += "  # " + Column(p.table, p.column) + ",  # its values lie among " + p.to + "'s\n";
+  }
+  out += "]\n";
 }
 
 void References(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
@@ -133,6 +145,44 @@ void OnConflict(const mergecheck::Plan& plan, const mergecheck::PlanOptions& opt
   }
 }
 
+// [names."table.column"]: the profile's own, and each other single-column text key commented
+// out: the game may compare it by another rule than its column (a case-insensitive game over a
+// BINARY column), and a renamed row may need a flag the game reads.
+void Names(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options, std::string& out) {
+  std::set<std::string> written;
+  for (const auto& n : options.names) {
+    written.insert(n.table + "." + mergecheck::AsciiLower(n.column));
+    out += "\n[names." + Column(n.table, n.column) + "]\n";
+    for (const auto& k : options.check.extra_keys) {
+      if (k.table == n.table && k.columns.size() == 1 &&
+          mergecheck::EqualsIgnoreCase(k.columns[0], n.column) && !k.collations.empty()) {
+        out += "compare_as = " + Toml(k.collations[0]) + "\n";
+      }
+    }
+    if (!n.rename.empty()) out += "rename = " + Toml(n.rename) + "\n";
+    if (n.set.empty()) continue;
+    out += "set = {";
+    for (std::size_t i = 0; i < n.set.size(); ++i) {
+      out += (i ? ", " : " ") + n.set[i].first + " = " + Toml(n.set[i].second);
+    }
+    out += " }\n";
+  }
+  for (const mergecheck::KeyReport& k : plan.check.keys) {
+    if (k.columns.size() != 1 || k.collations.empty() ||
+        !written.insert(k.table + "." + mergecheck::AsciiLower(k.columns[0])).second) {
+      continue;
+    }
+    out += "\n# A text key, compared under " + k.collations[0] +
+           ". If the game compares it by another rule, or flags a renamed row:\n"
+           "# [names." +
+           Column(k.table, k.columns[0]) +
+           "]\n"
+           "# compare_as = \"NOCASE\"\n"
+           "# rename = \"{name}.b\"\n"
+           "# set = { at_login = \"at_login | 1\" }\n";
+  }
+}
+
 // What the plan judged without asking: for the record, nothing to edit.
 void Notes(const mergecheck::Plan& plan, std::string& out) {
   out += "\n# What the plan decided on its own (for review; nothing to edit here):\n";
@@ -163,6 +213,7 @@ std::string DraftProfile(const mergecheck::Plan& plan, const mergecheck::PlanOpt
   Global(plan, options, out);
   References(plan, options, out);
   OnConflict(plan, options, out);
+  Names(plan, options, out);
   Notes(plan, out);
   return out;
 }

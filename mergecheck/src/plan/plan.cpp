@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <utility>
@@ -124,9 +125,19 @@ constexpr std::size_t kMinInside = 100;
 // of its at least kMinInside values.
 void FindKeysInsideKeys(const Report& report,
                         const std::vector<std::pair<std::size_t, std::span<const int64_t>>>& keys,
-                        PlanFacts& facts) {
+                        const PlanOptions& options, PlanFacts& facts) {
+  // A key the profile calls a key of its own, or whose column a confirmed reference says what
+  // it refers to, is nobody's candidate child.
+  std::set<std::pair<std::string, std::string>> known;
+  for (const Options::Column& c : options.own_keys) known.insert({c.table, AsciiLower(c.column)});
+  for (const KeyReport& k : report.keys) {
+    for (const ReferenceReport& r : k.references) {
+      if (Confirmed(r)) known.insert({r.table, AsciiLower(r.column)});
+    }
+  }
   for (const auto& [child, values] : keys) {
-    if (values.empty()) continue;
+    const KeyReport& own = report.keys[child];
+    if (values.empty() || known.count({own.table, AsciiLower(own.columns[0])}) != 0) continue;
     for (const auto& [parent, outer] : keys) {
       const KeyReport& c = report.keys[child];
       const KeyReport& p = report.keys[parent];
@@ -153,14 +164,17 @@ std::string Squeezed(const std::string& name) {
   return out;
 }
 
-// Throws unless every global column of the profile is a column of B.
+// Throws unless every global column and own key of the profile is a column of B.
 void CheckGlobalColumns(const Collector& cb, const PlanOptions& options) {
-  for (const Options::Column& g : options.global) {
-    const TableState* t = cb.Find(g.table);
-    if (t == nullptr || FindColumn(t->table, AsciiLower(g.column)) < 0) {
-      throw Error(Error::Code::kInvalidArgument,
-                  "global " + g.table + "." + g.column + ": input B has no column " + g.table +
-                      "." + g.column + "; check the name (table names are case-sensitive)");
+  for (const auto& [what, columns] :
+       {std::pair{"global ", &options.global}, {"own_keys ", &options.own_keys}}) {
+    for (const Options::Column& g : *columns) {
+      const TableState* t = cb.Find(g.table);
+      if (t == nullptr || FindColumn(t->table, AsciiLower(g.column)) < 0) {
+        throw Error(Error::Code::kInvalidArgument,
+                    what + g.table + "." + g.column + ": input B has no column " + g.table + "." +
+                        g.column + "; check the name (table names are case-sensitive)");
+      }
     }
   }
 }
@@ -188,7 +202,8 @@ std::string ForeignName(const KeyReport& k, const PlanFacts& facts) {
 // What the check's collections say beyond the report: each single-column key's largest values
 // and declared types, B's server ids by count, B's single-column FOREIGN KEYs.
 void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& report,
-                      const Options& check, int64_t cutoff_ms, PlanFacts& facts) {
+                      const PlanOptions& options, const Options& check, int64_t cutoff_ms,
+                      PlanFacts& facts) {
   const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
   std::vector<std::pair<std::size_t, std::span<const int64_t>>> integer_keys;
   for (const TableState& t : cb.tables()) {
@@ -228,7 +243,7 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
       }
     }
   }
-  FindKeysInsideKeys(report, integer_keys, facts);
+  FindKeysInsideKeys(report, integer_keys, options, facts);
 }
 
 // Fresh IDs under a server id either shard issued could repeat its IDs: refused.
@@ -417,7 +432,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                               CheckGlobalColumns(cb, options);
                               CheckOnConflict(cb, options);
                               CheckNameRules(cb, options);
-                              CollectPlanFacts(ca, cb, report, check, cutoff_ms, facts);
+                              CollectPlanFacts(ca, cb, report, options, check, cutoff_ms, facts);
                             });
   const Report& report = plan.check;
   plan.server_id = options.server_id;

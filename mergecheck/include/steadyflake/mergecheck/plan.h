@@ -54,6 +54,11 @@ struct PlanOptions {
   // remapped (its differing values are unresolved), and a global column is never a reference
   // onto another key. Each must name a column of B (MakePlan throws otherwise).
   std::vector<Options::Column> global = {};
+  // Keys of their own (the merge profile's `own_keys`): single-column keys whose values happen
+  // to lie among another key's (small legacy guids: characters 1-300 among items 1-5000), which
+  // the plan would otherwise take for a candidate reference (a child keyed by that key's id) and
+  // never remap. Each must name a column of B (MakePlan throws otherwise).
+  std::vector<Options::Column> own_keys = {};
   // Per table (the merge profile's `on_conflict`): what to do with B's rows whose key overlaps
   // A's and that differ. "keep_a": B's row is dropped, A's stays (what refers to the key then
   // refers to A's row); "keep_b": A's row is replaced by B's (Plan::replaces: the merge deletes
