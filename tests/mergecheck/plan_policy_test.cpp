@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -202,6 +203,45 @@ TEST(PlanPolicy, DedupeDropsBsRowsIdenticalToOneOfAsNullsIncluded) {
             4);
   options.on_conflict = {{"chat_log", "keep_a"}};  // no key: nothing of it overlaps
   EXPECT_THROW(MakePlan(a, b, options), Error);
+}
+
+// A dump may create every table before it inserts the rows of any: each row belongs to its own
+// table, not to the last one created (the visitors of references, drops, rows aside, newest and
+// dedupe once read mail's rows with held's columns, and found no conditional row).
+TEST(PlanPolicy, ADumpThatCreatesEveryTableFirstIsReadByEachRowsTable) {
+  TempDir dir;
+  for (const std::string s : {"a", "b"}) {
+    testing::WriteFile(
+        dir.File(s + ".sql"),
+        "CREATE TABLE `characters` (`guid` int NOT NULL, `uid` varchar(20), PRIMARY KEY "
+        "(`guid`));\n"
+        "CREATE TABLE `mail` (`id` int NOT NULL, `messageType` int NOT NULL, `sender` int NOT "
+        "NULL, PRIMARY KEY (`id`));\n"
+        "CREATE TABLE `realm_log` (`event` varchar(20), `note` varchar(20));\n"
+        "CREATE TABLE `held` (`id` int NOT NULL, `guid` int NOT NULL, PRIMARY KEY (`id`, "
+        "`guid`));\n"
+        "INSERT INTO `characters` VALUES (1,'" +
+            s + "-1'),(2,'" + s + "-2');\n" +
+            (s == "b" ? "INSERT INTO `mail` VALUES (10,0,2),(11,3,2);\n"
+                      : "INSERT INTO `mail` VALUES (1,0,1);\n") +
+            "INSERT INTO `realm_log` VALUES ('boot',NULL),('" + s +
+            "',NULL);\n"
+            "INSERT INTO `held` VALUES (10,1),(20,1);\n");
+  }
+  PlanOptions options = Options103();
+  options.check.references = {{"mail", "sender", "characters", "guid", "profile", "messageType", 0},
+                              {"held", "guid", "characters", "guid"}};
+  options.on_conflict = {{"realm_log", "dedupe"}};
+  const Plan plan = MakePlan(dir.File("a.sql"), dir.File("b.sql"), options);
+  EXPECT_EQ(plan.dialect, "mysql");
+  ASSERT_EQ(plan.remaps.size(), 1u);
+  std::map<std::string, uint64_t> rows;
+  for (const ReferenceReport& r : plan.remaps[0].references) rows[r.column] = r.rows;
+  EXPECT_EQ(rows, (std::map<std::string, uint64_t>{{"guid", 2}, {"sender", 1}}));
+  ASSERT_EQ(plan.drops.size(), 1u);
+  EXPECT_EQ(plan.drops[0].table, "realm_log");
+  ASSERT_EQ(plan.drops[0].keys.size(), 1u);  // ('boot', NULL), and no row of another table
+  EXPECT_EQ(plan.drops[0].keys[0].size(), 2u);
 }
 
 }  // namespace

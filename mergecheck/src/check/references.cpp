@@ -101,6 +101,7 @@ class RefScan : public SourceVisitor {
 
   std::vector<int> OnTable(const Table& table) override {
     current_ = nullptr;
+    row_table_ = &table;
     in_pass_.clear();
     const auto it = tables_.find(table.name);
     if (it == tables_.end()) return {};
@@ -122,7 +123,12 @@ class RefScan : public SourceVisitor {
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (&table != row_table_) {  // a dump may create every table before the rows of any
+      row_table_ = &table;
+      const auto it = tables_.find(table.name);
+      current_ = it == tables_.end() ? nullptr : &it->second;
+    }
     if (current_ == nullptr) return;
     bool live = false;
     for (std::size_t i = 0; i < current_->size(); ++i) {
@@ -172,7 +178,8 @@ class RefScan : public SourceVisitor {
   std::vector<Target>& targets_;
   std::map<std::string, std::vector<Candidate>>& tables_;
   std::vector<Candidate>* current_ = nullptr;
-  std::vector<char> in_pass_;  // per candidate: its column is in the current pass
+  const Table* row_table_ = nullptr;  // the table of the last row, whose candidates are current_
+  std::vector<char> in_pass_;         // per candidate: its column is in the current pass
   bool stoppable_ = false;
   ValueBuffer buffer_;
 };

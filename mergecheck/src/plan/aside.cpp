@@ -179,7 +179,6 @@ class AsideScan : public SourceVisitor {
       : entries_(entries), tables_(tables), seen_(seen), fresh_(fresh) {}
 
   std::vector<int> OnTable(const Table& table) override {
-    current_ = nullptr;
     const auto it = tables_.find(table.name);
     if (it == tables_.end()) return {};
     current_ = &it->second;
@@ -204,8 +203,12 @@ class AsideScan : public SourceVisitor {
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
-    if (current_ == nullptr) return;
+  // A dump may create every table before its rows: the table is the row's, not the last one
+  // OnTable was given.
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    const auto it = tables_.find(table.name);
+    if (it == tables_.end()) return;
+    current_ = &it->second;
     const Selector* taken = nullptr;
     for (const Selector& s : current_->selectors) {
       if (Selects(s, cells)) {

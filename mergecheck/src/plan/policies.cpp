@@ -73,8 +73,7 @@ class NewestScan : public SourceVisitor {
       : table_(std::move(table)), column_(AsciiLower(column)), probes_(probes) {}
 
   std::vector<int> OnTable(const Table& table) override {
-    active_ = table.name == table_;
-    if (!active_) return {};
+    if (table.name != table_) return {};
     std::vector<int> wanted;
     const auto want = [&](const std::string& lower, Affinity* affinity) {
       const int c = FindColumn(table, lower);
@@ -94,8 +93,8 @@ class NewestScan : public SourceVisitor {
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
-    if (!active_ || newest_cell_ < 0) return;
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (table.name != table_ || newest_cell_ < 0) return;
     const Value v =
         ApplyAffinity(cells[static_cast<std::size_t>(newest_cell_)], Affinity::kInteger, buffer_);
     if (v.tag != Value::Tag::kInteger) return;  // NULL: older than any value, as if absent
@@ -115,7 +114,6 @@ class NewestScan : public SourceVisitor {
   std::string table_;
   std::string column_;
   std::vector<Probe>& probes_;
-  bool active_ = false;
   int newest_cell_ = -1;
   ValueBuffer buffer_;
 };
@@ -173,8 +171,7 @@ class RowHashScan : public SourceVisitor {
       : table_(std::move(table)), matches_(matches) {}
 
   std::vector<int> OnTable(const Table& table) override {
-    active_ = table.name == table_;
-    if (!active_) return {};
+    if (table.name != table_) return {};
     order_.clear();
     columns.clear();
     affinity_.clear();
@@ -200,8 +197,8 @@ class RowHashScan : public SourceVisitor {
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
-    if (!active_) return;
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (table.name != table_) return;  // a dump may create every table before its rows
     std::vector<ReportValue> row;
     for (std::size_t j = 0; j < cells.size(); ++j) {
       row.push_back(ReportValueOf(ApplyAffinity(cells[j], affinity_[j], buffer_)));
@@ -223,7 +220,6 @@ class RowHashScan : public SourceVisitor {
  private:
   std::string table_;
   const std::set<Hash128>* matches_;
-  bool active_ = false;
   std::vector<int> order_;  // positions in a row, by column name
   std::vector<Affinity> affinity_;
   std::string names_;
