@@ -123,6 +123,36 @@ std::string WholeRowDelete(const Writer& w, const Plan::Drop& d, const std::stri
          " AS d WHERE " + on + ");";
 }
 
+// The DELETEs of Plan::drops: each drop's keys in a temporary table (in `out`, before the
+// guard), its DELETE in `changes`.
+void WriteDrops(const Writer& w, const Plan& plan, std::string& out,
+                std::vector<std::string>& changes) {
+  for (std::size_t i = 0; i < plan.drops.size(); ++i) {
+    const Plan::Drop& d = plan.drops[i];
+    const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
+    w.TempKeys(out, table, d.columns.size(), d.keys);
+    std::string keys;
+    std::string on;
+    std::string names;
+    for (std::size_t c = 0; c < d.columns.size(); ++c) {
+      const std::string k = "k" + std::to_string(c + 1);
+      keys += (c ? ", " : "") + k;
+      on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
+      names += (c ? ", " : "") + w.Name(d.columns[c]);
+    }
+    if (d.whole_row) {  // NULL-safe: a keyless row's NULL column matches NULL
+      changes.push_back(WholeRowDelete(w, d, table));
+    } else if (w.mysql()) {
+      changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
+                        on + ";");
+    } else {
+      changes.push_back("DELETE FROM " + w.Name(d.table) + " WHERE (" + names + ") IN (SELECT " +
+                        keys + " FROM " + w.temp() + table + ");");
+    }
+  }
+  // `where`: a conditional reference's column and value (only those rows refer to the key).
+}
+
 }  // namespace
 
 std::string FormatPlanSql(const Plan& plan) {
@@ -153,30 +183,7 @@ std::string FormatPlanSql(const Plan& plan) {
   // The temporary tables, filled before the guard; the rows held back move first.
   std::vector<std::string> changes;  // the statements after the guard
   WriteRowsAside(w, plan, out, changes);
-  for (std::size_t i = 0; i < plan.drops.size(); ++i) {
-    const Plan::Drop& d = plan.drops[i];
-    const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
-    w.TempKeys(out, table, d.columns.size(), d.keys);
-    std::string keys;
-    std::string on;
-    std::string names;
-    for (std::size_t c = 0; c < d.columns.size(); ++c) {
-      const std::string k = "k" + std::to_string(c + 1);
-      keys += (c ? ", " : "") + k;
-      on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
-      names += (c ? ", " : "") + w.Name(d.columns[c]);
-    }
-    if (d.whole_row) {  // NULL-safe: a keyless row's NULL column matches NULL
-      changes.push_back(WholeRowDelete(w, d, table));
-    } else if (mysql) {
-      changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
-                        on + ";");
-    } else {
-      changes.push_back("DELETE FROM " + w.Name(d.table) + " WHERE (" + names + ") IN (SELECT " +
-                        keys + " FROM " + temp + table + ");");
-    }
-  }
-  // `where`: a conditional reference's column and value (only those rows refer to the key).
+  WriteDrops(w, plan, out, changes);
   auto update = [&](const std::string& table, const std::string& column, const std::string& map,
                     const std::string& where_column = "", int64_t where_value = 0) {
     const std::string prefix = mysql ? "t." : w.Name(table) + ".";
@@ -248,6 +255,53 @@ std::string FormatPlanSql(const Plan& plan) {
   return out;
 }
 
+namespace {
+
+// plan.json's drops and replaces.
+void DropsJson(const Plan& plan, json& doc) {
+  json drops = json::array();
+  for (const Plan::Drop& d : plan.drops) {
+    json keys = json::array();
+    for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
+    drops.push_back({{"table", d.table},
+                     {"columns", d.columns},
+                     {"reason", d.reason},
+                     {"rows", d.keys.size()},
+                     {"keys", std::move(keys)}});
+  }
+  doc["drops"] = std::move(drops);
+  json replaces = json::array();
+  for (const Plan::Replace& r : plan.replaces) {
+    json keys = json::array();
+    for (const auto& row : r.keys) keys.push_back(ValuesJson(row));
+    replaces.push_back({{"table", r.table},
+                        {"columns", r.columns},
+                        {"keys", std::move(keys)},
+                        {"reason", r.reason}});
+  }
+  doc["replaces"] = std::move(replaces);
+}
+
+// plan.json's unmerged: the rows held back.
+void UnmergedJson(const Plan& plan, json& doc) {
+  json unmerged = json::array();
+  for (const Plan::Unmerged& u : plan.unmerged) {
+    json keys = json::array();
+    for (const auto& row : u.keys) keys.push_back(ValuesJson(row));
+    json entry = {{"table", u.table}, {"columns", u.columns}};
+    if (!u.where_column.empty()) {
+      entry["where"] = u.where_column + " = " + std::to_string(u.where_value);
+    }
+    entry["rows"] = u.rows;
+    entry["reason"] = u.reason;
+    entry["keys"] = std::move(keys);
+    unmerged.push_back(std::move(entry));
+  }
+  doc["unmerged"] = std::move(unmerged);
+}
+
+}  // namespace
+
 std::string FormatPlanJson(const Plan& plan) {
   json doc;
   doc["plan"] = plan.id;
@@ -290,27 +344,7 @@ std::string FormatPlanJson(const Plan& plan) {
     if (!r.set.empty()) renames.back()["set"] = std::move(set);
   }
   doc["renames"] = std::move(renames);
-  json drops = json::array();
-  for (const Plan::Drop& d : plan.drops) {
-    json keys = json::array();
-    for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
-    drops.push_back({{"table", d.table},
-                     {"columns", d.columns},
-                     {"reason", d.reason},
-                     {"rows", d.keys.size()},
-                     {"keys", std::move(keys)}});
-  }
-  doc["drops"] = std::move(drops);
-  json replaces = json::array();
-  for (const Plan::Replace& r : plan.replaces) {
-    json keys = json::array();
-    for (const auto& row : r.keys) keys.push_back(ValuesJson(row));
-    replaces.push_back({{"table", r.table},
-                        {"columns", r.columns},
-                        {"keys", std::move(keys)},
-                        {"reason", r.reason}});
-  }
-  doc["replaces"] = std::move(replaces);
+  DropsJson(plan, doc);
   json follows = json::array();
   for (const Plan::Follow& f : plan.follows) {
     follows.push_back({{"table", f.table},
@@ -328,20 +362,7 @@ std::string FormatPlanJson(const Plan& plan) {
                           {"reason", u.reason}});
   }
   doc["unresolved"] = std::move(unresolved);
-  json unmerged = json::array();
-  for (const Plan::Unmerged& u : plan.unmerged) {
-    json keys = json::array();
-    for (const auto& row : u.keys) keys.push_back(ValuesJson(row));
-    json entry = {{"table", u.table}, {"columns", u.columns}};
-    if (!u.where_column.empty()) {
-      entry["where"] = u.where_column + " = " + std::to_string(u.where_value);
-    }
-    entry["rows"] = u.rows;
-    entry["reason"] = u.reason;
-    entry["keys"] = std::move(keys);
-    unmerged.push_back(std::move(entry));
-  }
-  doc["unmerged"] = std::move(unmerged);
+  UnmergedJson(plan, doc);
   json proposals = json::array();
   for (const Plan::Proposal& p : plan.proposals) {
     proposals.push_back({{"table", p.table},
