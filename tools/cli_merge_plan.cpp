@@ -169,6 +169,7 @@ void ApplyProfile(const Profile& profile, const po::variables_map& vm,
   options.check.references.insert(options.check.references.end(), profile.references.begin(),
                                   profile.references.end());
   options.global = profile.global;
+  options.own_keys = profile.own_keys;
   options.on_conflict = profile.on_conflict;
   for (const Profile::Name& name : profile.names) {
     options.names.push_back(name.rule);

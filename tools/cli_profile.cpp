@@ -6,6 +6,8 @@
 
 #include "cli_profile.h"
 
+#include <cctype>
+#include <charconv>
 #include <map>
 #include <set>
 #include <string>
@@ -23,7 +25,8 @@ namespace steadyflake::cli {
 namespace {
 
 constexpr char kKeys[] =
-    "server_id, rename, keys, id_columns, not_id_columns, tables, global, [references], "
+    "server_id, rename, keys, id_columns, not_id_columns, tables, global, own_keys, "
+    "[references], "
     "[on_conflict] and [names]";
 
 [[noreturn]] void Fail(const Profile& p, const toml::source_region& where,
@@ -57,6 +60,62 @@ std::vector<std::string> Strings(const Profile& p, const std::string& key, const
   return out;
 }
 
+// `where = "messageType = 0"`: an integer column of the row, '=', an integer; else false.
+bool ParseWhere(std::string_view text, std::string& column, int64_t& value) {
+  const auto space = [&](std::size_t i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    return i;
+  };
+  std::size_t i = space(0);
+  const std::size_t start = i;
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_')) {
+    ++i;
+  }
+  if (i == start || std::isdigit(static_cast<unsigned char>(text[start])) != 0) return false;
+  column = std::string(text.substr(start, i - start));
+  i = space(i);
+  if (i >= text.size() || text[i] != '=') return false;
+  i = space(i + 1);
+  const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), value);
+  return error == std::errc() && end != text.data() + i &&
+         space(static_cast<std::size_t>(end - text.data())) == text.size();
+}
+
+// A conditional reference: { to = "TABLE.COLUMN", where = "COLUMN = INTEGER" }.
+std::optional<std::string> ReadConditional(const Profile& p, std::string_view key,
+                                           const toml::table& t,
+                                           mergecheck::Options::Reference& r) {
+  std::optional<std::string> to;
+  bool where = false;
+  for (const auto& [field, v] : t) {
+    const std::optional<std::string> text = v.value<std::string>();
+    if (field.str() == "to" && text) {
+      to = text;
+    } else if (field.str() == "where" && text) {
+      where = true;
+      if (!ParseWhere(*text, r.where_column, r.where_value)) {
+        Fail(p, v.source(),
+             "where " + Quote(*text) + " of " + std::string(key) + " is not COLUMN = INTEGER",
+             "write where = \"messageType = 0\": only the rows whose integer column holds that "
+             "integer refer to the key");
+      }
+    } else {
+      Fail(p, v.source(),
+           "the reference of " + std::string(key) + " has " + Quote(field.str()) +
+               (text ? "" : " that is not a string"),
+           "write \"" + std::string(key) +
+               "\" = { to = \"TABLE.COLUMN\", where = \"COLUMN = INTEGER\" }");
+    }
+  }
+  if (!where) {
+    Fail(p, t.source(), "the reference of " + std::string(key) + " is a table without where",
+         "write \"" + std::string(key) +
+             "\" = \"TABLE.COLUMN\", or add where = \"COLUMN = INTEGER\"");
+  }
+  return to;
+}
+
 void ReadReferences(Profile& p, const toml::node& n) {
   const toml::table* refs = n.as_table();
   if (refs == nullptr) {
@@ -66,13 +125,9 @@ void ReadReferences(Profile& p, const toml::node& n) {
   for (const auto& [key, value] : *refs) {
     mergecheck::Options::Reference r;
     r.source = "profile";
-    const std::optional<std::string> to = value.value<std::string>();
-    if (value.is_table()) {
-      Fail(p, value.source(),
-           "the reference of " + std::string(key.str()) + " is conditional (a table)",
-           "conditional references (where = ...) are not supported yet; list the column "
-           "without a condition only if every row of it refers to that key");
-    }
+    const std::optional<std::string> to = value.is_table()
+                                              ? ReadConditional(p, key.str(), *value.as_table(), r)
+                                              : value.value<std::string>();
     if (!SplitColumn(key.str(), r.table, r.column) || !to ||
         !SplitColumn(*to, r.ref_table, r.ref_column)) {
       Fail(p, value.source(), "a reference is not \"TABLE.COLUMN\" = \"TABLE.COLUMN\"",
@@ -82,6 +137,8 @@ void ReadReferences(Profile& p, const toml::node& n) {
   }
 }
 
+// [on_conflict]: "table" = "keep_a" | "keep_b" | "unresolved" | "dedupe", or
+// "table" = { newest = "column" } (PlanOptions::on_conflict's "newest:column").
 void ReadOnConflict(Profile& p, const toml::node& n) {
   const toml::table* policies = n.as_table();
   if (policies == nullptr) {
@@ -89,11 +146,20 @@ void ReadOnConflict(Profile& p, const toml::node& n) {
          "write [on_conflict] with lines \"account_data\" = \"keep_a\"");
   }
   for (const auto& [table, value] : *policies) {
-    const std::optional<std::string> policy = value.value<std::string>();
-    if (!policy || (*policy != "keep_a" && *policy != "unresolved")) {
+    std::optional<std::string> policy = value.value<std::string>();
+    const toml::table* newest = value.as_table();
+    if (newest != nullptr && newest->size() == 1 && newest->contains("newest")) {
+      const std::optional<std::string> column = (*newest)["newest"].value<std::string>();
+      if (column && !column->empty()) policy = "newest:" + *column;
+    }
+    if (!policy || (newest == nullptr && *policy != "keep_a" && *policy != "keep_b" &&
+                    *policy != "unresolved" && *policy != "dedupe")) {
       Fail(p, value.source(),
-           "on_conflict of " + std::string(table.str()) + " is not \"keep_a\" or \"unresolved\"",
-           "keep_b, newest and dedupe are not applied by this version; use keep_a or unresolved");
+           "on_conflict of " + std::string(table.str()) +
+               " is not \"keep_a\", \"keep_b\", { newest = \"COLUMN\" }, \"unresolved\" or "
+               "\"dedupe\"",
+           "keep_a keeps A's row, keep_b B's, newest the one with the larger COLUMN; dedupe drops "
+           "B's rows identical to A's in a table without a key");
     }
     p.on_conflict[std::string(table.str())] = *policy;
   }
@@ -138,14 +204,16 @@ void ReadNames(Profile& p, const toml::node& n) {
   for (const auto& [key, value] : *names) p.names.push_back(ReadName(p, key.str(), value));
 }
 
-void ReadGlobal(Profile& p, const toml::node& n) {
-  for (const std::string& text : Strings(p, "global", n)) {
+// global = [...] or own_keys = [...]: "table.column" each.
+void ReadColumns(Profile& p, const std::string& key, const toml::node& n,
+                 std::vector<mergecheck::Options::Column>& out) {
+  for (const std::string& text : Strings(p, key, n)) {
     mergecheck::Options::Column c;
     if (!SplitColumn(text, c.table, c.column)) {
-      Fail(p, n.source(), "global entry " + Quote(text) + " is not TABLE.COLUMN",
-           "write global = [\"account_data.accountId\"]");
+      Fail(p, n.source(), key + " entry " + Quote(text) + " is not TABLE.COLUMN",
+           "write " + key + " = [\"characters.guid\"]");
     }
-    p.global.push_back(std::move(c));
+    out.push_back(std::move(c));
   }
 }
 
@@ -168,7 +236,9 @@ void ReadEntry(Profile& p, const std::string& key, const toml::node& value) {
   } else if (key == "tables") {
     p.tables = Strings(p, key, value);
   } else if (key == "global") {
-    ReadGlobal(p, value);
+    ReadColumns(p, key, value, p.global);
+  } else if (key == "own_keys") {
+    ReadColumns(p, key, value, p.own_keys);
   } else if (key == "references") {
     ReadReferences(p, value);
   } else if (key == "on_conflict") {

@@ -29,7 +29,10 @@ struct Profile {
   std::vector<std::string> tables;                         // as --table
   std::vector<mergecheck::Options::Reference> references;  // [references]: confirmed
   std::vector<mergecheck::Options::Column> global;         // global = ["table.column"]
-  std::map<std::string, std::string> on_conflict;          // [on_conflict] table = "keep_a"
+  std::vector<mergecheck::Options::Column> own_keys;       // own_keys = ["table.column"]
+  // [on_conflict] table = "keep_a", "keep_b", "unresolved", "dedupe", or { newest = "col" }
+  // (as PlanOptions::on_conflict's "newest:col").
+  std::map<std::string, std::string> on_conflict;
   // [names."table.column"]: compare_as (a collation), rename (a template), set (assignments).
   struct Name {
     mergecheck::PlanOptions::NameRule rule;
@@ -44,10 +47,13 @@ struct Profile {
 // plan, which fails the same way for a --refs line.)
 Profile ReadProfile(const std::string& path);
 
-// A draft profile (TOML) for `plan`: its confirmed references as lines, every proposal and
-// ambiguous column as a commented-out line with its evidence, the held keys and keys named for
-// a table elsewhere as commented-out global lines, and the options the plan ran with. The
-// operator uncomments what is right and plans again (docs/merging.md).
+// A draft profile (TOML) for `plan`: its confirmed references as lines (a conditional one as
+// { to = ..., where = ... }), every proposal and ambiguous column as a commented-out line with
+// its evidence, the held keys and keys named for a table elsewhere as commented-out global
+// lines, the keys taken for one inside another as commented-out own_keys, the policies (and a
+// commented-out keep_a or dedupe where one may fit), the names rules (and a commented-out block
+// per text key), and the options the plan ran with. The operator uncomments what is right and
+// plans again (docs/merging.md).
 std::string DraftProfile(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options);
 
 }  // namespace steadyflake::cli

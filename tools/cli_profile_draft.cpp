@@ -63,17 +63,39 @@ void Global(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options
     out += "  # " + Column(p.table, p.column) + ",  # " + p.evidence + "\n";
   }
   out += "]\n";
+  // own_keys = [...]: the profile's own, then each key the plan took for one inside another.
+  out +=
+      "\n# Keys of their own whose values happen to lie among another key's (small legacy\n"
+      "# guids): uncomment each that is not keyed by the other key's id (a 1:1 extension).\n"
+      "own_keys = [\n";
+  for (const auto& k : options.own_keys) out += "  " + Column(k.table, k.column) + ",\n";
+  std::set<std::string> written;
+  for (const mergecheck::Plan::Proposal& p : plan.proposals) {
+    if (p.found != "values inside" || !written.insert(p.table + "." + p.column).second) continue;
+    out += "  # " + Column(p.table, p.column) + ",  # its values lie among " + p.to + "'s\n";
+  }
+  out += "]\n";
 }
 
 void References(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options,
                 std::string& out) {
   out +=
-      "\n# Columns that refer to a key, confirmed (a declared FOREIGN KEY needs no line).\n"
+      "\n# Columns that refer to a key, confirmed (a declared FOREIGN KEY needs no line). A "
+      "column\n"
+      "# that refers to the key only in some rows (a sender that is a character or not, by a\n"
+      "# type column): \"mail.sender\" = { to = \"characters.guid\", where = \"messageType = 0\" "
+      "}.\n"
       "[references]\n";
   std::set<std::string> written;
   for (const auto& r : options.check.references) {
     if (!written.insert(r.table + "." + r.column).second) continue;
-    out += Column(r.table, r.column) + " = " + Column(r.ref_table, r.ref_column) + "\n";
+    out += Column(r.table, r.column) + " = ";
+    if (r.where_column.empty()) {
+      out += Column(r.ref_table, r.ref_column) + "\n";
+    } else {
+      out += "{ to = " + Column(r.ref_table, r.ref_column) +
+             ", where = " + Toml(r.where_column + " = " + std::to_string(r.where_value)) + " }\n";
+    }
   }
   for (const mergecheck::Plan::Proposal& p : plan.proposals) {
     if (p.found == "global") continue;
@@ -94,10 +116,21 @@ void OnConflict(const mergecheck::Plan& plan, const mergecheck::PlanOptions& opt
                 std::string& out) {
   out +=
       "\n# What to do with B's rows whose key overlaps A's and that differ: \"keep_a\" drops\n"
-      "# B's row (A's stays), \"unresolved\" (the default) lists them.\n"
+      "# B's row (A's stays), \"keep_b\" replaces A's row by B's, { newest = \"COLUMN\" } keeps\n"
+      "# the row with the larger COLUMN (A's on a tie), \"unresolved\" (the default) lists them.\n"
+      "# A table without a key: \"dedupe\" drops B's rows identical to one of A's.\n"
       "[on_conflict]\n";
   for (const auto& [table, policy] : options.on_conflict) {
-    out += Toml(table) + " = " + Toml(policy) + "\n";
+    out += Toml(table) + " = " +
+           (policy.starts_with("newest:") ? "{ newest = " + Toml(policy.substr(7)) + " }"
+                                          : Toml(policy)) +
+           "\n";
+  }
+  for (const mergecheck::KeylessTable& k : plan.check.keyless) {
+    if (k.in_both == 0 || options.on_conflict.count(k.table) != 0) continue;
+    out += "# " + Toml(k.table) +
+           " = \"dedupe\"  # a table without a key: " + GroupThousands(k.in_both) +
+           " rows in both shards, appended twice by a merge\n";
   }
   // Only rows that differ and that nothing else resolves: a value held for a proposal waits for
   // the references, and dropping it would lose an entity of B.
@@ -109,6 +142,44 @@ void OnConflict(const mergecheck::Plan& plan, const mergecheck::PlanOptions& opt
   for (const auto& [table, values] : differing) {
     out += "# " + Toml(table) + " = \"keep_a\"  # " + GroupThousands(values) +
            " differing rows no remap resolves\n";
+  }
+}
+
+// [names."table.column"]: the profile's own, and each other single-column text key commented
+// out: the game may compare it by another rule than its column (a case-insensitive game over a
+// BINARY column), and a renamed row may need a flag the game reads.
+void Names(const mergecheck::Plan& plan, const mergecheck::PlanOptions& options, std::string& out) {
+  std::set<std::string> written;
+  for (const auto& n : options.names) {
+    written.insert(n.table + "." + mergecheck::AsciiLower(n.column));
+    out += "\n[names." + Column(n.table, n.column) + "]\n";
+    for (const auto& k : options.check.extra_keys) {
+      if (k.table == n.table && k.columns.size() == 1 &&
+          mergecheck::EqualsIgnoreCase(k.columns[0], n.column) && !k.collations.empty()) {
+        out += "compare_as = " + Toml(k.collations[0]) + "\n";
+      }
+    }
+    if (!n.rename.empty()) out += "rename = " + Toml(n.rename) + "\n";
+    if (n.set.empty()) continue;
+    out += "set = {";
+    for (std::size_t i = 0; i < n.set.size(); ++i) {
+      out += (i ? ", " : " ") + n.set[i].first + " = " + Toml(n.set[i].second);
+    }
+    out += " }\n";
+  }
+  for (const mergecheck::KeyReport& k : plan.check.keys) {
+    if (k.columns.size() != 1 || k.collations.empty() ||
+        !written.insert(k.table + "." + mergecheck::AsciiLower(k.columns[0])).second) {
+      continue;
+    }
+    out += "\n# A text key, compared under " + k.collations[0] +
+           ". If the game compares it by another rule, or flags a renamed row:\n"
+           "# [names." +
+           Column(k.table, k.columns[0]) +
+           "]\n"
+           "# compare_as = \"NOCASE\"\n"
+           "# rename = \"{name}.b\"\n"
+           "# set = { at_login = \"at_login | 1\" }\n";
   }
 }
 
@@ -142,6 +213,7 @@ std::string DraftProfile(const mergecheck::Plan& plan, const mergecheck::PlanOpt
   Global(plan, options, out);
   References(plan, options, out);
   OnConflict(plan, options, out);
+  Names(plan, options, out);
   Notes(plan, out);
   return out;
 }

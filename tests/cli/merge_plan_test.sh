@@ -237,15 +237,18 @@ test_merge_plan_mariadb() {
 # --- A real game's schema: the MMO realms of data/mmo/ (42 tables, guids, no FOREIGN KEYs) --
 
 # With the references an operator writes (data/mmo/refs.txt), the rewrite applied on MariaDB
-# leaves exactly the overlaps the plan listed as unresolved: nothing it claimed to resolve
-# still collides, and nothing it could not resolve is hidden.
+# leaves no overlap: what the plan resolves is resolved, and the rows of what it could not
+# resolve are held back in steadyflake_unmerged_<table>, exactly as many as plan.json's
+# `unmerged` says, every unresolved value's rows among them. Then every table of B' merges into
+# A with INSERT ... SELECT: one unresolved value no longer sinks its table.
 test_merge_plan_mmo_mariadb() {
   need python3 python3
   start_mariadb
-  local mmo
+  local mmo t merge
   mmo=$(cd "$DATA/../mmo" && pwd)
-  sql -e "CREATE DATABASE b2" || fail "create b2"
+  sql -e "CREATE DATABASE b2; CREATE DATABASE a" || fail "create b2"
   gzip -dc "$mmo/b.mariadb.sql.gz" | sql b2 || fail "load B"
+  gzip -dc "$mmo/a.mariadb.sql.gz" | sql a || fail "load A"
   run merge-plan "$mmo/a.mariadb.sql.gz" "$mmo/b.mariadb.sql.gz" --out "$T/plan" \
     --server-id 103 --no-state --rename '{name}.b' --refs "$mmo/refs.txt"
   expect_rc 4
@@ -253,20 +256,30 @@ test_merge_plan_mmo_mariadb() {
   mariadb-dump --no-defaults -S "$T/my.sock" -uroot --skip-dump-date b2 >"$T/b2.sql" ||
     fail "mariadb-dump b2"
   run merge-check "$mmo/a.mariadb.sql.gz" "$T/b2.sql" --json --limit 0
-  # Each key's overlap after the rewrite, against the plan's unresolved values per key.
-  python3 - "$T/out" "$T/plan/plan.json" <<'EOF' || fail "overlaps after the rewrite differ from the plan's unresolved items"
+  for t in $(sql -N -e "SELECT table_name FROM information_schema.tables
+      WHERE table_schema = 'b2' AND table_name LIKE 'steadyflake\_unmerged\_%'"); do
+    echo "$t $(sql -N b2 -e "SELECT count(*) FROM \`$t\`")"
+  done >"$T/held"
+  python3 - "$T/out" "$T/plan/plan.json" "$T/held" <<'EOF' || fail "the rewrite left overlaps, or held back other rows than plan.json's unmerged"
 import json, sys
 report = json.load(open(sys.argv[1]))
 plan = json.load(open(sys.argv[2]))
+held = {l.split()[0][len("steadyflake_unmerged_"):]: int(l.split()[1]) for l in open(sys.argv[3])}
 left = {(k["table"], tuple(k["columns"])): k["overlap"] for k in report["keys"] if k["overlap"]}
-unresolved = {}
-for u in plan["unresolved"]:
-    if u["value"] is not None:
-        key = (u["table"], tuple(u["columns"]))
-        unresolved[key] = unresolved.get(key, 0) + 1
-print("left:", left, "unresolved:", unresolved)
-sys.exit(0 if left == unresolved and left else 1)
+listed = {}
+for u in plan["unmerged"]:
+    listed[u["table"]] = listed.get(u["table"], 0) + u["rows"]
+unresolved = {u["table"] for u in plan["unresolved"] if u["value"] is not None}
+print("left:", left, "held:", held, "unresolved tables:", unresolved)
+sys.exit(0 if not left and held == listed and unresolved <= set(held) and held else 1)
 EOF
+  # Every table of B' (its unresolved rows held back) merges into A in one transaction.
+  merge="SET FOREIGN_KEY_CHECKS = 0; START TRANSACTION;"
+  for t in $(sql -N -e "SELECT table_name FROM information_schema.tables
+      WHERE table_schema = 'b2' AND table_name NOT LIKE 'steadyflake\_%'"); do
+    merge+=" INSERT INTO a.\`$t\` SELECT * FROM b2.\`$t\`;"
+  done
+  sql -e "$merge COMMIT;" >"$T/merge.out" 2>&1 || fail "merge: $(head -c 500 "$T/merge.out")"
 }
 
 # --- What merge-plan refuses, and what it leaves unresolved --------------------------------
@@ -411,11 +424,21 @@ test_merge_plan_profile() {
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
   grep -q "bad.toml:2: unknown key 'refs'" "$T/err" || fail "unknown key: $(cat "$T/err")"
-  printf 'server_id = 103\n[on_conflict]\n"player" = "keep_b"\n' >"$T/bad.toml"
+  printf 'server_id = 103\n[on_conflict]\n"player" = "keep_c"\n' >"$T/bad.toml"
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
-  grep -q "bad.toml:3: on_conflict of player is not \"keep_a\" or \"unresolved\"" "$T/err" ||
+  grep -q "bad.toml:3: on_conflict of player is not \"keep_a\", \"keep_b\", { newest" "$T/err" ||
     fail "on_conflict: $(cat "$T/err")"
+  printf 'server_id = 103\n[on_conflict]\n"player" = { newest = "nope" }\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "on_conflict player = { newest = \"nope\" }: input B has no column player.nope" "$T/err" ||
+    fail "newest column: $(cat "$T/err")"
+  printf 'server_id = 103\n[on_conflict]\n"player" = "dedupe"\n' >"$T/bad.toml"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "on_conflict player = 'dedupe': the table has a key" "$T/err" ||
+    fail "dedupe with a key: $(cat "$T/err")"
   printf 'server_id = 103\nglobal = ["player.nope"]\n' >"$T/bad.toml"
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan4" --profile "$T/bad.toml"
   expect_rc 2
@@ -450,6 +473,195 @@ TOML
   expect_rc 2
   grep -q "bad.toml:2: unknown key 'lower' under names.player.name" "$T/err" ||
     fail "names key: $(cat "$T/err")"
+
+  # A conditional reference: mail.sender is a character only where messageType = 0 (a creature's
+  # entry otherwise). Only those rows follow the remap; the draft writes the same form back.
+  for s in a b; do
+    sqlite3 "$T/m$s.db" "CREATE TABLE characters(guid INTEGER PRIMARY KEY, uid TEXT);
+      CREATE TABLE mail(id INTEGER PRIMARY KEY, messageType INTEGER, sender INTEGER, uid TEXT);
+      INSERT INTO characters VALUES(1, '$s-1'), (2, '$s-2');"
+  done
+  sqlite3 "$T/mb.db" "INSERT INTO mail VALUES(10, 0, 2, 'to-b-2'), (11, 3, 2, 'creature-2')"
+  cat >"$T/mail.toml" <<'TOML'
+server_id = 103
+[references]
+"mail.sender" = { to = "characters.guid", where = "messageType = 0" }
+TOML
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan7" --state-dir "$T/state" \
+    --profile "$T/mail.toml" --draft-profile "$T/mail-draft.toml"
+  expect_rc 0
+  grep -q "^  and mail.sender (profile, where messageType = 0): 1 row$" "$T/out" ||
+    fail "conditional reference: $(cat "$T/out")"
+  [[ $(python3 -c "import json; p=json.load(open('$T/plan7/plan.json')); \
+    print(p['remaps'][0]['references'][0]['where'])") == "messageType = 0" ]] ||
+    fail "plan.json: the reference has no where"
+  grep -qx '"mail.sender" = { to = "characters.guid", where = "messageType = 0" }' \
+    "$T/mail-draft.toml" || fail "draft: $(grep mail "$T/mail-draft.toml")"
+  cp "$T/mb.db" "$T/mb2.db"
+  sqlite3 "$T/mb2.db" <"$T/plan7/rewrite-b.sql" || fail "conditional rewrite"
+  [[ $(sqlite3 "$T/mb2.db" "SELECT group_concat(sender, ' ') FROM (SELECT sender FROM mail
+    ORDER BY id)") == "4 2" ]] || fail "senders: $(sqlite3 "$T/mb2.db" 'SELECT * FROM mail')"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan8" --state-dir "$T/state" \
+    --profile "$T/mail-draft.toml"
+  expect_rc 0
+  printf '[references]\n"mail.sender" = { to = "characters.guid", where = "messageType == 0" }\n' \
+    >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: where 'messageType == 0' of mail.sender is not COLUMN = INTEGER" "$T/err" ||
+    fail "where: $(cat "$T/err")"
+  printf '[references]\n"mail.sender" = { to = "characters.guid" }\n' >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "bad.toml:2: the reference of mail.sender is a table without where" "$T/err" ||
+    fail "no where: $(cat "$T/err")"
+  printf '[references]\n"mail.sender" = { to = "characters.guid", where = "kind = 0" }\n' \
+    >"$T/bad.toml"
+  run merge-plan "$T/ma.db" "$T/mb.db" --out "$T/plan6" --server-id 103 --profile "$T/bad.toml"
+  expect_rc 2
+  grep -q "where kind = 0: input B has no column mail.kind" "$T/err" ||
+    fail "where column: $(cat "$T/err")"
+}
+
+# --- The legacy fixture (data/legacy/): issue 28's done-when 1-3 -------------------------------
+
+LEGACY_TABLES="characters character_homebind item_instance mail mail_items account_data
+  account_tutorial realm_log"
+# Who each row refers to, by uid: "kind|row|referent". A character's account is its id itself:
+# account ids are the same accounts in every realm and must not change.
+LEGACY_OWNERS="SELECT 'account', c.uid, c.account FROM characters c
+UNION ALL SELECT 'home', h.uid, c.uid FROM character_homebind h LEFT JOIN characters c ON c.guid = h.guid
+UNION ALL SELECT 'item', i.uid, c.uid FROM item_instance i LEFT JOIN characters c ON c.guid = i.owner_guid
+UNION ALL SELECT 'receiver', m.uid, c.uid FROM mail m LEFT JOIN characters c ON c.guid = m.receiver
+UNION ALL SELECT 'sender', m.uid, CASE m.messageType WHEN 0 THEN c.uid ELSE 'creature-' || m.sender END
+  FROM mail m LEFT JOIN characters c ON c.guid = m.sender
+UNION ALL SELECT 'mail_item', x.uid, i.uid || '/' || m.uid || '/' || c.uid FROM mail_items x
+  LEFT JOIN item_instance i ON i.guid = x.item_guid LEFT JOIN mail m ON m.id = x.mail_id
+  LEFT JOIN characters c ON c.guid = x.receiver
+ORDER BY 1, 2;"
+b_lines() { sqlite3 "$1" "$LEGACY_OWNERS" | awk -F'|' '$2 ~ /^b-/' | LC_ALL=C sort; }
+
+# legacy_merge PLAN NAME: B rewritten by PLAN (NAME-b.db), then merged into a copy of A
+# (NAME.db): A's rows plan.json replaces deleted, every table of B' appended in one transaction.
+legacy_merge() {
+  cp "$T/b.db" "$T/$2-b.db"
+  sqlite3 "$T/$2-b.db" <"$1/rewrite-b.sql" >"$T/apply.out" 2>&1 ||
+    fail "rewrite $1: $(head -c 300 "$T/apply.out")"
+  cp "$T/a.db" "$T/$2.db"
+  {
+    echo "ATTACH '$T/$2-b.db' AS b; BEGIN;"
+    python3 - "$1/plan.json" <<'EOF'
+import json, sys
+value = lambda v: v if v.lstrip("-").isdigit() else "'" + v.replace("'", "''") + "'"
+for r in json.load(open(sys.argv[1]))["replaces"]:
+    for key in r["keys"]:
+        print("DELETE FROM %s WHERE %s;" % (r["table"], " AND ".join(
+            "%s = %s" % (c, value(v)) for c, v in zip(r["columns"], key))))
+EOF
+    for t in $LEGACY_TABLES; do echo "INSERT INTO main.$t SELECT * FROM b.$t;"; done
+    echo "COMMIT;"
+  } | sqlite3 -bail "$T/$2.db" >"$T/merge.out" 2>&1 || fail "merge $1: $(head -c 300 "$T/merge.out")"
+}
+
+# With the game's rules: every B entity keeps all its rows, on its own account; names unique
+# under the game's rule, the renamed ones flagged; the keyless table's shared row once;
+# account_data's newer row of each account.
+legacy_check_merged() {
+  b_lines "$T/$1.db" >"$T/$1.lines"
+  diff "$T/before" "$T/$1.lines" >"$T/diff" || fail "$1: a row of B moved or is missing: $(head -5 "$T/diff")"
+  [[ $(sqlite3 "$T/$1.db" "SELECT count(*) - count(DISTINCT lower(name)) FROM characters") == 0 ]] ||
+    fail "$1: names not unique case-insensitively"
+  [[ $(sqlite3 "$T/$1.db" "SELECT count(*) FROM characters WHERE uid LIKE 'b-%' AND
+    name LIKE '%.b' AND at_login & 1") == 5 ]] || fail "$1: not 5 renamed characters flagged"
+  [[ $(sqlite3 "$T/$1.db" "SELECT count(*) FROM realm_log") == 3 ]] ||
+    fail "$1: realm_log: $(sqlite3 "$T/$1.db" 'SELECT * FROM realm_log')"
+  [[ $(sqlite3 "$T/$1.db" "SELECT count(*) FROM account_data WHERE uid =
+    (CASE accountId % 2 WHEN 1 THEN 'b' ELSE 'a' END) || '-ad' || accountId || '.' || type") == 100 ]] ||
+    fail "$1: account_data does not hold the newer row of each account"
+}
+
+test_merge_plan_legacy() {
+  need sqlite3 sqlite3
+  need python3 python3
+  local L s
+  L=$(cd "$DATA/../legacy" && pwd)
+  for s in a b; do
+    cat "$L/schema.sqlite.sql" "$L/$s.sql" | sqlite3 "$T/$s.db" || fail "load $s"
+  done
+  b_lines "$T/b.db" >"$T/before"
+
+  # 1. No profile: exit 4; the rewrite holds back what it cannot resolve, every table merges,
+  # and no row of B that merged refers to another entity than in B. A row of B is in the merge,
+  # held back in B', or dropped as identical to A's (the same uid in A).
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan0" --server-id 103 --state-dir "$T/state" \
+    --draft-profile "$T/draft.toml"
+  expect_rc 4
+  legacy_merge "$T/plan0" m0
+  b_lines "$T/m0.db" >"$T/m0.lines"
+  [[ -z $(LC_ALL=C comm -13 "$T/before" "$T/m0.lines") ]] ||
+    fail "without a profile, rows of B merged onto other entities: $(LC_ALL=C comm -13 "$T/before" "$T/m0.lines" | head -3)"
+  for t in $LEGACY_TABLES; do
+    local held="SELECT NULL WHERE 0"
+    [[ -n $(sqlite3 "$T/m0-b.db" "SELECT name FROM sqlite_master WHERE name = 'steadyflake_unmerged_$t'") ]] &&
+      held="SELECT uid FROM n.steadyflake_unmerged_$t"
+    [[ $(sqlite3 "$T/m0.db" "ATTACH '$T/b.db' AS o; ATTACH '$T/m0-b.db' AS n; ATTACH '$T/a.db' AS a;
+      SELECT count(*) FROM o.$t WHERE uid LIKE 'b-%' AND uid NOT IN (SELECT uid FROM main.$t)
+      AND uid NOT IN ($held) AND uid NOT IN (SELECT uid FROM a.$t)") == 0 ]] ||
+      fail "without a profile, rows of B's $t are lost"
+  done
+
+  # 2. The committed profile: exit 0, and the merge keeps every entity's rows.
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan1" --state-dir "$T/state" --profile "$L/profile.toml"
+  expect_rc 0
+  legacy_merge "$T/plan1" m1
+  legacy_check_merged m1
+
+  # 3. The draft, edited as docs/merging.md says (the operator's answers from the game's code,
+  # below), planned again with a new draft until exit 0: the same merge.
+  for round in 1 2 3; do
+    python3 - "$T/draft.toml" <<'EOF'
+import re, sys
+path = sys.argv[1]
+refers = {"item_instance.owner_guid": '"characters.guid"', "mail.receiver": '"characters.guid"',
+          "mail_items.receiver": '"characters.guid"', "mail_items.item_guid": '"item_instance.guid"',
+          "character_homebind.guid": '"characters.guid"', "mail_items.mail_id": '"mail.id"',
+          "mail.sender": '{ to = "characters.guid", where = "messageType = 0" }'}
+shared = ["account_tutorial.accountId", "characters.account", "account_data.accountId"]
+own = ["characters.guid", "mail.id"]
+policies = {"realm_log": '"dedupe"', "account_tutorial": '"keep_a"',
+            "account_data": '{ newest = "time" }'}
+text = open(path).read()
+out, section, names = [], "", 0
+for line in text.splitlines():
+    entry = re.match(r'^ *# ("([^"]+)")(,| = )', line)
+    if line.startswith(("global = [", "own_keys = [", "[references]", "[on_conflict]")):
+        section = line.split()[0]
+    if line.startswith("global = ["):
+        line += "".join('\n  "%s",' % g for g in shared
+                    if '  "%s",' % g not in text and '  # "%s",' % g not in text)
+    elif entry and section == "global" or entry and section == "own_keys":
+        if entry.group(2) in shared or entry.group(2) in own:
+            line = '  %s,' % entry.group(1)
+    elif entry and section == "[references]" and entry.group(2) in refers:
+        line = "%s = %s" % (entry.group(1), refers[entry.group(2)])
+    elif entry and section == "[on_conflict]" and entry.group(2) in policies:
+        line = "%s = %s" % (entry.group(1), policies[entry.group(2)])
+    elif line == '# [names."characters.name"]':
+        names = 4
+    if names:
+        line, names = line[2:], names - 1
+    out.append(line)
+open(path, "w").write("\n".join(out) + "\n")
+EOF
+    run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan2" --state-dir "$T/state" \
+      --profile "$T/draft.toml" --draft-profile "$T/draft-next.toml"
+    [[ $RC == 0 ]] && break
+    expect_rc 4
+    mv "$T/draft-next.toml" "$T/draft.toml"
+  done
+  expect_rc 0
+  legacy_merge "$T/plan2" m2
+  legacy_check_merged m2
 }
 
 "test_$CASE"

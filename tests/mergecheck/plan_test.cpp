@@ -325,7 +325,7 @@ TEST(Plan, KeepADropsBsDifferingRowsOfTheTable) {
   ExecSql(rewritten, FormatPlanSql(plan));
   EXPECT_EQ(testing::QueryInt(rewritten, "SELECT count(*) FROM account_tutorial"), 0);
   EXPECT_EQ(testing::QueryInt(rewritten, "SELECT count(*) FROM characters"), 150);
-  options.on_conflict = {{"account_tutorial", "keep_b"}};  // not applied by this version
+  options.on_conflict = {{"account_tutorial", "keep_c"}};  // no such policy
   EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);
   options.on_conflict = {{"accounts", "keep_a"}};  // no such table
   EXPECT_THROW(MakePlan(shards.a, shards.b, options), Error);

@@ -50,6 +50,12 @@ struct Candidate {
   bool all_in = true;               // inference: every value so far is one of the key's
   std::vector<uint64_t> seen = {};  // inference: one bit per key value
   uint64_t rows = 0;
+  // A conditional reference (Options::Reference::where_column): only rows whose where column
+  // holds where_value refer, and only they are counted.
+  std::string where_column = {};
+  int64_t where_value = 0;
+  int where_cell = -1;
+  int where_index = -1;
 };
 
 std::string WithoutUnderscores(std::string text) {
@@ -77,7 +83,9 @@ class RefScan : public SourceVisitor {
     std::vector<std::vector<int>> groups;
     if (current_ == nullptr) return groups;
     for (const Candidate& c : *current_) {
-      if (c.cell >= 0) groups.push_back({c.column_index});
+      if (c.cell < 0) continue;
+      groups.push_back({c.column_index});
+      if (c.where_index >= 0) groups.back().push_back(c.where_index);
     }
     return groups;
   }
@@ -93,6 +101,7 @@ class RefScan : public SourceVisitor {
 
   std::vector<int> OnTable(const Table& table) override {
     current_ = nullptr;
+    row_table_ = &table;
     in_pass_.clear();
     const auto it = tables_.find(table.name);
     if (it == tables_.end()) return {};
@@ -103,14 +112,23 @@ class RefScan : public SourceVisitor {
       c.cell = -1;
       c.column_index = column;
       if (column < 0) continue;
-      const auto pos = std::find(wanted.begin(), wanted.end(), column);
-      c.cell = static_cast<int>(pos - wanted.begin());
-      if (pos == wanted.end()) wanted.push_back(column);
+      c.cell = Want(wanted, column);
+      c.where_index = -1;
+      c.where_cell = -1;
+      if (!c.where_column.empty()) {
+        c.where_index = FindColumn(table, AsciiLower(c.where_column));
+        if (c.where_index >= 0) c.where_cell = Want(wanted, c.where_index);
+      }
     }
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (&table != row_table_) {  // a dump may create every table before the rows of any
+      row_table_ = &table;
+      const auto it = tables_.find(table.name);
+      current_ = it == tables_.end() ? nullptr : &it->second;
+    }
     if (current_ == nullptr) return;
     bool live = false;
     for (std::size_t i = 0; i < current_->size(); ++i) {
@@ -118,6 +136,7 @@ class RefScan : public SourceVisitor {
       if (c.cell < 0 || (c.found.empty() && !c.all_in)) continue;
       live = true;
       if (!in_pass_.empty() && in_pass_[i] == 0) continue;
+      if (c.where_cell >= 0 && !Holds(c, cells)) continue;
       const Value v = ApplyAffinity(cells[static_cast<std::size_t>(c.cell)], c.affinity, buffer_);
       if (v.tag == Value::Tag::kNull) continue;
       if (v.tag != Value::Tag::kInteger) {
@@ -142,25 +161,40 @@ class RefScan : public SourceVisitor {
   void set_stoppable(bool stoppable) { stoppable_ = stoppable; }
 
  private:
+  // The position of `column` in `wanted`, added if missing.
+  static int Want(std::vector<int>& wanted, int column) {
+    const auto pos = std::find(wanted.begin(), wanted.end(), column);
+    const int cell = static_cast<int>(pos - wanted.begin());
+    if (pos == wanted.end()) wanted.push_back(column);
+    return cell;
+  }
+  // True when the row's where column holds the candidate's value (a conditional reference).
+  bool Holds(const Candidate& c, std::span<const Cell> cells) {
+    const Value w =
+        ApplyAffinity(cells[static_cast<std::size_t>(c.where_cell)], Affinity::kInteger, buffer_);
+    return w.tag == Value::Tag::kInteger && w.integer == c.where_value;
+  }
+
   std::vector<Target>& targets_;
   std::map<std::string, std::vector<Candidate>>& tables_;
   std::vector<Candidate>* current_ = nullptr;
-  std::vector<char> in_pass_;  // per candidate: its column is in the current pass
+  const Table* row_table_ = nullptr;  // the table of the last row, whose candidates are current_
+  std::vector<char> in_pass_;         // per candidate: its column is in the current pass
   bool stoppable_ = false;
   ValueBuffer buffer_;
 };
 
-// The source ("--refs", "profile") of the entry of Options::references that names column
-// `lower_column` of `table` as referring to `t`, or "".
-std::string NamedByOption(const Options& options, const std::string& table,
-                          const std::string& lower_column, const Target& t) {
+// The entry of Options::references that names column `lower_column` of `table` as referring to
+// `t`, or null.
+const Options::Reference* NamedByOption(const Options& options, const std::string& table,
+                                        const std::string& lower_column, const Target& t) {
   for (const Options::Reference& r : options.references) {
     if (r.table == table && AsciiLower(r.column) == lower_column &&
         AsciiLower(r.ref_table) == t.lower_table && AsciiLower(r.ref_column) == t.lower_column) {
-      return r.source;
+      return &r;
     }
   }
-  return "";
+  return nullptr;
 }
 
 // Throws unless every --refs entry names a column of B and a single-column key of B.
@@ -172,6 +206,13 @@ void CheckOptionReferences(const Collector& cb, const Options& options) {
       throw Error(Error::Code::kInvalidArgument,
                   "reference " + text + ": input B has no column " + r.table + "." + r.column +
                       "; check the name (table names are case-sensitive)");
+    }
+    if (!r.where_column.empty() && FindColumn(from->table, AsciiLower(r.where_column)) < 0) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "reference " + text + " where " + r.where_column + " = " +
+                      std::to_string(r.where_value) + ": input B has no column " + r.table + "." +
+                      r.where_column +
+                      "; name the integer column that says what the row refers to");
     }
     const TableState* to = cb.Find(r.ref_table);
     const int key_column = to == nullptr ? -1 : FindColumn(to->table, AsciiLower(r.ref_column));
@@ -211,7 +252,11 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
           found = "foreign key";
         }
       }
-      if (found.empty()) found = NamedByOption(options, table.name, lower, t);
+      const Options::Reference* named = nullptr;
+      if (found.empty()) {
+        named = NamedByOption(options, table.name, lower, t);
+        if (named != nullptr) found = named->source;
+      }
       // In the key's own table such a name is the table's own id (petition.petitionguid
       // beside the primary key ownerguid), not a reference to its key.
       if (found.empty() && t.primary && col.affinity == Affinity::kInteger &&
@@ -222,6 +267,10 @@ std::vector<Candidate> CandidatesOf(const TableState& ts, const std::vector<Targ
       if (found.empty()) continue;
       fixed = true;
       out.push_back(Candidate{col.name, ti, found, col.affinity});
+      if (named != nullptr) {
+        out.back().where_column = named->where_column;
+        out.back().where_value = named->where_value;
+      }
     }
     if (fixed || col.affinity != Affinity::kInteger ||
         IsSingleColumnKey(table, static_cast<int>(ci))) {
@@ -296,6 +345,8 @@ void FindReferences(Source& b, const Collector& cb, const Comparison& comparison
       const Target& t = targets[c.target];
       if (!c.found.empty()) {
         found[c.target].push_back(ReferenceReport{table, c.column, c.found, c.rows});
+        found[c.target].back().where_column = c.where_column;
+        found[c.target].back().where_value = c.where_value;
         continue;
       }
       uint64_t distinct = 0;

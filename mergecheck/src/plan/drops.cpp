@@ -76,6 +76,7 @@ class DropCheck : public SourceVisitor {
 
   std::vector<int> OnTable(const Table& table) override {
     current_ = nullptr;
+    row_table_ = &table;
     const auto it = tables_.find(table.name);
     if (it == tables_.end()) return {};
     current_ = &it->second;
@@ -98,7 +99,12 @@ class DropCheck : public SourceVisitor {
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (&table != row_table_) {  // a dump may create every table before the rows of any
+      row_table_ = &table;
+      const auto it = tables_.find(table.name);
+      current_ = it == tables_.end() ? nullptr : &it->second;
+    }
     if (current_ == nullptr) return;
     bool refers = false;
     for (const Ref& r : current_->refs) {
@@ -131,6 +137,7 @@ class DropCheck : public SourceVisitor {
  private:
   std::map<std::string, TablePlan>& tables_;
   TablePlan* current_ = nullptr;
+  const Table* row_table_ = nullptr;  // the table of the last row, whose plan is current_
   ValueBuffer buffer_;
 };
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <utility>
@@ -27,8 +28,10 @@
 #include "check/checker.h"
 #include "check/collect.h"
 #include "check/key_set.h"
+#include "plan/aside.h"
 #include "plan/drops.h"
 #include "plan/plan_work.h"
+#include "plan/policies.h"
 #include "plan/remaps.h"
 #include "plan/renames.h"
 #include "source/source.h"
@@ -71,6 +74,12 @@ Remapped RemappedValues(const Report& report, const Work& work, bool held) {
     std::sort(olds.begin(), olds.end());
   }
   return out;
+}
+
+bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column) {
+  return std::any_of(options.global.begin(), options.global.end(), [&](const Options::Column& g) {
+    return g.table == table && EqualsIgnoreCase(g.column, column);
+  });
 }
 
 namespace {
@@ -116,9 +125,19 @@ constexpr std::size_t kMinInside = 100;
 // of its at least kMinInside values.
 void FindKeysInsideKeys(const Report& report,
                         const std::vector<std::pair<std::size_t, std::span<const int64_t>>>& keys,
-                        PlanFacts& facts) {
+                        const PlanOptions& options, PlanFacts& facts) {
+  // A key the profile calls a key of its own, or whose column a confirmed reference says what
+  // it refers to, is nobody's candidate child.
+  std::set<std::pair<std::string, std::string>> known;
+  for (const Options::Column& c : options.own_keys) known.insert({c.table, AsciiLower(c.column)});
+  for (const KeyReport& k : report.keys) {
+    for (const ReferenceReport& r : k.references) {
+      if (Confirmed(r)) known.insert({r.table, AsciiLower(r.column)});
+    }
+  }
   for (const auto& [child, values] : keys) {
-    if (values.empty()) continue;
+    const KeyReport& own = report.keys[child];
+    if (values.empty() || known.count({own.table, AsciiLower(own.columns[0])}) != 0) continue;
     for (const auto& [parent, outer] : keys) {
       const KeyReport& c = report.keys[child];
       const KeyReport& p = report.keys[parent];
@@ -145,20 +164,17 @@ std::string Squeezed(const std::string& name) {
   return out;
 }
 
-bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column) {
-  return std::any_of(options.global.begin(), options.global.end(), [&](const Options::Column& g) {
-    return g.table == table && EqualsIgnoreCase(g.column, column);
-  });
-}
-
-// Throws unless every global column of the profile is a column of B.
+// Throws unless every global column and own key of the profile is a column of B.
 void CheckGlobalColumns(const Collector& cb, const PlanOptions& options) {
-  for (const Options::Column& g : options.global) {
-    const TableState* t = cb.Find(g.table);
-    if (t == nullptr || FindColumn(t->table, AsciiLower(g.column)) < 0) {
-      throw Error(Error::Code::kInvalidArgument,
-                  "global " + g.table + "." + g.column + ": input B has no column " + g.table +
-                      "." + g.column + "; check the name (table names are case-sensitive)");
+  for (const auto& [what, columns] :
+       {std::pair{"global ", &options.global}, {"own_keys ", &options.own_keys}}) {
+    for (const Options::Column& g : *columns) {
+      const TableState* t = cb.Find(g.table);
+      if (t == nullptr || FindColumn(t->table, AsciiLower(g.column)) < 0) {
+        throw Error(Error::Code::kInvalidArgument,
+                    what + g.table + "." + g.column + ": input B has no column " + g.table + "." +
+                        g.column + "; check the name (table names are case-sensitive)");
+      }
     }
   }
 }
@@ -186,11 +202,17 @@ std::string ForeignName(const KeyReport& k, const PlanFacts& facts) {
 // What the check's collections say beyond the report: each single-column key's largest values
 // and declared types, B's server ids by count, B's single-column FOREIGN KEYs.
 void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& report,
-                      const Options& check, int64_t cutoff_ms, PlanFacts& facts) {
+                      const PlanOptions& options, const Options& check, int64_t cutoff_ms,
+                      PlanFacts& facts) {
   const IdBounds bounds = IdBoundsOf(check.layout, cutoff_ms);
   std::vector<std::pair<std::size_t, std::span<const int64_t>>> integer_keys;
   for (const TableState& t : cb.tables()) {
     facts.b_tables.push_back(Squeezed(t.table.name));
+    if (!t.table.keys.empty() && t.table.keys[0].kind == Key::Kind::kPrimary &&
+        t.table.keys[0].columns.size() == 1) {
+      facts.b_primary[AsciiLower(t.table.name)] =
+          AsciiLower(t.table.columns[static_cast<std::size_t>(t.table.keys[0].columns[0])].name);
+    }
     for (const ForeignKey& fk : t.table.foreign_keys) {
       if (fk.columns.size() != 1) continue;
       facts.b_foreign_keys.push_back(
@@ -221,7 +243,7 @@ void CollectPlanFacts(const Collector& ca, const Collector& cb, const Report& re
       }
     }
   }
-  FindKeysInsideKeys(report, integer_keys, facts);
+  FindKeysInsideKeys(report, integer_keys, options, facts);
 }
 
 // Fresh IDs under a server id either shard issued could repeat its IDs: refused.
@@ -344,37 +366,6 @@ std::string NoFollowReason(const KeyReport& k, const KeyWork& w) {
          k.table + "." + k.columns[0] + " -> " + w.inside.front() + "' and plan again";
 }
 
-// The tables the profile keeps A's rows of (on_conflict = "keep_a"): every differing conflict
-// of their keys becomes a drop of B's row, never remapped, renamed or unresolved.
-void KeepA(const Report& report, const PlanOptions& options, Work& work, Plan& plan) {
-  for (auto& [i, w] : work) {
-    const KeyReport& k = report.keys[i];
-    const auto policy = options.on_conflict.find(k.table);
-    if (policy == options.on_conflict.end() || policy->second != "keep_a") continue;
-    if (w.differing.empty()) continue;
-    Plan::Drop drop{k.table, k.columns, {}, "B's row differs; the profile keeps A's (keep_a)"};
-    for (const std::size_t c : w.differing) drop.keys.push_back(k.conflicts[c]);
-    plan.drops.push_back(std::move(drop));
-    w.differing.clear();
-  }
-}
-
-// Throws unless every table of PlanOptions::on_conflict is a table of B with a known policy.
-void CheckOnConflict(const Collector& cb, const PlanOptions& options) {
-  for (const auto& [table, policy] : options.on_conflict) {
-    if (cb.Find(table) == nullptr) {
-      throw Error(Error::Code::kInvalidArgument,
-                  "on_conflict " + table + ": input B has no table " + table +
-                      "; check the name (table names are case-sensitive)");
-    }
-    if (policy != "keep_a" && policy != "unresolved") {
-      throw Error(Error::Code::kInvalidArgument,
-                  "on_conflict " + table + " = '" + policy +
-                      "': not a policy this version applies; use keep_a or unresolved");
-    }
-  }
-}
-
 // 5. Every other key: a differing conflict follows a remap when a referring column of the key
 // holds a remapped value; else it is unresolved.
 void PlanFollows(const Report& report, const Work& work, const Remapped& remapped,
@@ -443,7 +434,7 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
                               CheckGlobalColumns(cb, options);
                               CheckOnConflict(cb, options);
                               CheckNameRules(cb, options);
-                              CollectPlanFacts(ca, cb, report, check, cutoff_ms, facts);
+                              CollectPlanFacts(ca, cb, report, options, check, cutoff_ms, facts);
                             });
   const Report& report = plan.check;
   plan.server_id = options.server_id;
@@ -456,11 +447,12 @@ Plan MakePlan(const std::string& path_a, const std::string& path_b, const PlanOp
   const Refers refers = ReferringColumns(report);
   Work work = ClassifyConflicts(report, refers, facts, options);  // 1.
   SettleDrops(*b, report, facts, work, plan);                     // 2.
-  KeepA(report, options, work, plan);  // the profile's choice, over a remap or a rename
+  ApplyPolicies(*a, *b, report, options, work, plan);  // the profile's, over a remap or rename
   Remapped remapped = RemappedValues(report, work);
   PlanRemaps(report, work, facts, plan.dialect == "mysql", options, remapped, plan);  // 3.
   PlanRenames(*a, *b, report, work, facts, options, plan);                            // 4.
   PlanFollows(report, work, remapped, refers, plan);                                  // 5.
+  SetRowsAside(*b, report, facts, options, plan);  // 6. what is unresolved stays out of the merge
   plan.id = PlanId(plan, path_a, path_b);
   return plan;
 }

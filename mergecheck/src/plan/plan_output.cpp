@@ -14,12 +14,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/aside.h"
+#include "plan/sql_writer.h"
 #include "steadyflake/mergecheck/plan.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -28,99 +31,6 @@ namespace steadyflake::mergecheck {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr std::size_t kRowsPerInsert = 500;
-
-bool ValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == 0) return false;
-    std::size_t n = 0;
-    if (c < 0x80) {
-      n = 0;
-    } else if ((c & 0xE0) == 0xC0 && c >= 0xC2) {
-      n = 1;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-    } else if ((c & 0xF8) == 0xF0 && c <= 0xF4) {
-      n = 3;
-    } else {
-      return false;
-    }
-    if (i + n >= s.size() && n != 0) return false;  // cut short
-    for (std::size_t k = 1; k <= n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
-class Writer {
- public:
-  explicit Writer(bool mysql) : mysql_(mysql) {}
-
-  std::string Name(std::string_view name) const {
-    const char q = mysql_ ? '`' : '"';
-    std::string out(1, q);
-    for (const char c : name) {
-      out += c;
-      if (c == q) out += q;
-    }
-    return out + q;
-  }
-
-  // A text value: MySQL compares the temporary tables' VARBINARY columns as bytes, so text goes
-  // as hex; SQLite takes it as written when it is UTF-8, else cast from its bytes.
-  std::string Text(std::string_view bytes) const {
-    std::string out;
-    if (!mysql_ && ValidUtf8(bytes)) {
-      out = "'";
-      for (const char c : bytes) {
-        out += c;
-        if (c == '\'') out += '\'';
-      }
-      return out + "'";
-    }
-    out = "X'";
-    AppendHex(out, bytes);
-    out += "'";
-    return mysql_ ? out : "CAST(" + out + " AS TEXT)";
-  }
-
-  std::string Value(const ReportValue& v) const {
-    switch (v.type) {
-      case ReportValue::Type::kNull:
-        return "NULL";
-      case ReportValue::Type::kInteger:
-      case ReportValue::Type::kReal:
-        return v.text;
-      case ReportValue::Type::kText:
-        return Text(v.text);
-      case ReportValue::Type::kBlob: {
-        std::string out = "X'";
-        AppendHex(out, v.text);
-        return out + "'";
-      }
-    }
-    return "NULL";
-  }
-
-  // INSERTs of `rows` (each already a parenthesised list) into `table`, 500 rows a statement.
-  void Insert(std::string& out, const std::string& table, const std::vector<std::string>& rows) {
-    for (std::size_t i = 0; i < rows.size(); i += kRowsPerInsert) {
-      out += "INSERT INTO " + table + " VALUES\n";
-      const std::size_t end = std::min(rows.size(), i + kRowsPerInsert);
-      for (std::size_t j = i; j < end; ++j) out += "  " + rows[j] + (j + 1 < end ? ",\n" : ";\n");
-    }
-  }
-
-  bool mysql() const { return mysql_; }
-
- private:
-  bool mysql_;
-};
 
 std::string Columns(const std::vector<std::string>& columns) {
   std::string out = "(";
@@ -159,6 +69,9 @@ json ReferencesJson(const std::vector<ReferenceReport>& references) {
     if (r.found == "inferred") {
       ref["distinct"] = r.distinct;
       ref["key_values"] = r.key_values;
+    }
+    if (!r.where_column.empty()) {
+      ref["where"] = r.where_column + " = " + std::to_string(r.where_value);
     }
     out.push_back(std::move(ref));
   }
@@ -201,6 +114,52 @@ std::string SetOnRenamed(const Writer& w, const Plan::Rename& r, const std::stri
          " IN (SELECT new FROM temp." + map + ");";
 }
 
+// The DELETE of a keyless table's rows identical to A's (Plan::Drop::whole_row), their values
+// in the temporary table `keys`, compared NULL-safe.
+std::string WholeRowDelete(const Writer& w, const Plan::Drop& d, const std::string& keys) {
+  std::string on;
+  const std::string t = w.mysql() ? "t." : w.Name(d.table) + ".";
+  for (std::size_t c = 0; c < d.columns.size(); ++c) {
+    on += std::string(c ? " AND " : "") + t + w.Name(d.columns[c]) +
+          (w.mysql() ? " <=> d.k" : " IS d.k") + std::to_string(c + 1);
+  }
+  if (w.mysql()) {
+    return "DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + keys + " AS d ON " + on + ";";
+  }
+  return "DELETE FROM " + w.Name(d.table) + " WHERE EXISTS (SELECT 1 FROM " + w.temp() + keys +
+         " AS d WHERE " + on + ");";
+}
+
+// The DELETEs of Plan::drops: each drop's keys in a temporary table (in `out`, before the
+// guard), its DELETE in `changes`.
+void WriteDrops(const Writer& w, const Plan& plan, std::string& out,
+                std::vector<std::string>& changes) {
+  for (std::size_t i = 0; i < plan.drops.size(); ++i) {
+    const Plan::Drop& d = plan.drops[i];
+    const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
+    w.TempKeys(out, table, d.columns.size(), d.keys);
+    std::string keys;
+    std::string on;
+    std::string names;
+    for (std::size_t c = 0; c < d.columns.size(); ++c) {
+      const std::string k = "k" + std::to_string(c + 1);
+      keys += (c ? ", " : "") + k;
+      on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
+      names += (c ? ", " : "") + w.Name(d.columns[c]);
+    }
+    if (d.whole_row) {  // NULL-safe: a keyless row's NULL column matches NULL
+      changes.push_back(WholeRowDelete(w, d, table));
+    } else if (w.mysql()) {
+      changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
+                        on + ";");
+    } else {
+      changes.push_back("DELETE FROM " + w.Name(d.table) + " WHERE (" + names + ") IN (SELECT " +
+                        keys + " FROM " + w.temp() + table + ");");
+    }
+  }
+  // `where`: a conditional reference's column and value (only those rows refer to the key).
+}
+
 }  // namespace
 
 std::string FormatPlanSql(const Plan& plan) {
@@ -228,57 +187,23 @@ std::string FormatPlanSql(const Plan& plan) {
     out += "PRAGMA defer_foreign_keys = ON;\n";
   }
 
-  // The temporary tables, filled before the guard.
+  // The temporary tables, filled before the guard; the rows held back move first.
   std::vector<std::string> changes;  // the statements after the guard
-  for (std::size_t i = 0; i < plan.drops.size(); ++i) {
-    const Plan::Drop& d = plan.drops[i];
-    const std::string table = "steadyflake_drop_" + std::to_string(i + 1);
-    std::string columns;
-    std::string keys;
-    std::string on;
-    for (std::size_t c = 0; c < d.columns.size(); ++c) {
-      const std::string k = "k" + std::to_string(c + 1);
-      std::string type;
-      if (mysql) {
-        bool integers = true;
-        std::size_t longest = 1;
-        for (const auto& row : d.keys) {
-          integers = integers && row[c].type == ReportValue::Type::kInteger;
-          longest = std::max(longest, row[c].text.size());
-        }
-        type = integers ? " DECIMAL(20, 0)" : " VARBINARY(" + std::to_string(longest) + ")";
-      }
-      columns += (c ? ", " : "") + k + type;
-      keys += (c ? ", " : "") + k;
-      on += std::string(c ? " AND " : "") + "t." + w.Name(d.columns[c]) + " = d." + k;
-    }
-    out += std::string(mysql ? "CREATE TEMPORARY TABLE " : "CREATE TEMP TABLE ") + table + " (" +
-           columns + ");\n";
-    std::vector<std::string> rows;
-    for (const auto& row : d.keys) {
-      std::string r = "(";
-      for (std::size_t c = 0; c < row.size(); ++c) r += (c ? ", " : "") + w.Value(row[c]);
-      rows.push_back(r + ")");
-    }
-    w.Insert(out, temp + table, rows);
-    std::string names;
-    for (std::size_t c = 0; c < d.columns.size(); ++c)
-      names += (c ? ", " : "") + w.Name(d.columns[c]);
-    if (mysql) {
-      changes.push_back("DELETE t FROM " + w.Name(d.table) + " AS t JOIN " + table + " AS d ON " +
-                        on + ";");
-    } else {
-      changes.push_back("DELETE FROM " + w.Name(d.table) + " WHERE (" + names + ") IN (SELECT " +
-                        keys + " FROM " + temp + table + ");");
-    }
-  }
-  auto update = [&](const std::string& table, const std::string& column, const std::string& map) {
+  WriteRowsAside(w, plan, out, changes);
+  WriteDrops(w, plan, out, changes);
+  auto update = [&](const std::string& table, const std::string& column, const std::string& map,
+                    const std::string& where_column = "", int64_t where_value = 0) {
+    const std::string prefix = mysql ? "t." : w.Name(table) + ".";
+    const std::string where = where_column.empty() ? ""
+                                                   : " AND " + prefix + w.Name(where_column) +
+                                                         " = " + std::to_string(where_value);
     if (mysql) {
       return "UPDATE " + w.Name(table) + " AS t JOIN " + map + " AS m ON t." + w.Name(column) +
-             " = m.old SET t." + w.Name(column) + " = m.new;";
+             " = m.old" + where + " SET t." + w.Name(column) + " = m.new;";
     }
     return "UPDATE OR ROLLBACK " + w.Name(table) + " SET " + w.Name(column) + " = m.new FROM " +
-           temp + map + " AS m WHERE " + w.Name(table) + "." + w.Name(column) + " = m.old;";
+           temp + map + " AS m WHERE " + w.Name(table) + "." + w.Name(column) + " = m.old" + where +
+           ";";
   };
   for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
     const Plan::Remap& r = plan.remaps[i];
@@ -296,7 +221,7 @@ std::string FormatPlanSql(const Plan& plan) {
                       std::to_string(r.values.size()) + " values");
     changes.push_back(update(r.table, r.column, map));
     for (const ReferenceReport& ref : r.references) {
-      changes.push_back(update(ref.table, ref.column, map));
+      changes.push_back(update(ref.table, ref.column, map, ref.where_column, ref.where_value));
     }
   }
   for (std::size_t i = 0; i < plan.renames.size(); ++i) {
@@ -336,6 +261,53 @@ std::string FormatPlanSql(const Plan& plan) {
   if (mysql) out += "SET FOREIGN_KEY_CHECKS = @steadyflake_fk_checks;\n";
   return out;
 }
+
+namespace {
+
+// plan.json's drops and replaces.
+void DropsJson(const Plan& plan, json& doc) {
+  json drops = json::array();
+  for (const Plan::Drop& d : plan.drops) {
+    json keys = json::array();
+    for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
+    drops.push_back({{"table", d.table},
+                     {"columns", d.columns},
+                     {"reason", d.reason},
+                     {"rows", d.keys.size()},
+                     {"keys", std::move(keys)}});
+  }
+  doc["drops"] = std::move(drops);
+  json replaces = json::array();
+  for (const Plan::Replace& r : plan.replaces) {
+    json keys = json::array();
+    for (const auto& row : r.keys) keys.push_back(ValuesJson(row));
+    replaces.push_back({{"table", r.table},
+                        {"columns", r.columns},
+                        {"keys", std::move(keys)},
+                        {"reason", r.reason}});
+  }
+  doc["replaces"] = std::move(replaces);
+}
+
+// plan.json's unmerged: the rows held back.
+void UnmergedJson(const Plan& plan, json& doc) {
+  json unmerged = json::array();
+  for (const Plan::Unmerged& u : plan.unmerged) {
+    json keys = json::array();
+    for (const auto& row : u.keys) keys.push_back(ValuesJson(row));
+    json entry = {{"table", u.table}, {"columns", u.columns}};
+    if (!u.where_column.empty()) {
+      entry["where"] = u.where_column + " = " + std::to_string(u.where_value);
+    }
+    entry["rows"] = u.rows;
+    entry["reason"] = u.reason;
+    entry["keys"] = std::move(keys);
+    unmerged.push_back(std::move(entry));
+  }
+  doc["unmerged"] = std::move(unmerged);
+}
+
+}  // namespace
 
 std::string FormatPlanJson(const Plan& plan) {
   json doc;
@@ -380,17 +352,7 @@ std::string FormatPlanJson(const Plan& plan) {
     if (!r.set.empty()) renames.back()["set"] = std::move(set);
   }
   doc["renames"] = std::move(renames);
-  json drops = json::array();
-  for (const Plan::Drop& d : plan.drops) {
-    json keys = json::array();
-    for (const auto& row : d.keys) keys.push_back(ValuesJson(row));
-    drops.push_back({{"table", d.table},
-                     {"columns", d.columns},
-                     {"reason", d.reason},
-                     {"rows", d.keys.size()},
-                     {"keys", std::move(keys)}});
-  }
-  doc["drops"] = std::move(drops);
+  DropsJson(plan, doc);
   json follows = json::array();
   for (const Plan::Follow& f : plan.follows) {
     follows.push_back({{"table", f.table},
@@ -408,6 +370,7 @@ std::string FormatPlanJson(const Plan& plan) {
                           {"reason", u.reason}});
   }
   doc["unresolved"] = std::move(unresolved);
+  UnmergedJson(plan, doc);
   json proposals = json::array();
   for (const Plan::Proposal& p : plan.proposals) {
     proposals.push_back({{"table", p.table},
@@ -432,6 +395,9 @@ std::string FormatPlanText(const Plan& plan) {
            " (" + r.reason + ")\n";
     for (const ReferenceReport& ref : r.references) {
       out += "  and " + ref.table + "." + ref.column + " (" + ref.found +
+             (ref.where_column.empty()
+                  ? std::string()
+                  : ", where " + ref.where_column + " = " + std::to_string(ref.where_value)) +
              "): " + GroupThousands(ref.rows) + (ref.rows == 1 ? " row\n" : " rows\n");
     }
   }
@@ -451,6 +417,11 @@ std::string FormatPlanText(const Plan& plan) {
   for (const Plan::Drop& d : plan.drops) {
     out += "drop " + d.table + " " + Columns(d.columns) + ": " + GroupThousands(d.keys.size()) +
            (d.keys.size() == 1 ? " row" : " rows") + " (" + d.reason + ")\n";
+  }
+  for (const Plan::Replace& r : plan.replaces) {
+    out += "replace in A " + r.table + " " + Columns(r.columns) + ": " +
+           GroupThousands(r.keys.size()) + (r.keys.size() == 1 ? " row" : " rows") + " (" +
+           r.reason + "): the merge deletes A's row before it inserts B's\n";
   }
   for (const Plan::Follow& f : plan.follows) {
     out += "follows " + f.table + " " + Columns(f.columns) + ": " + GroupThousands(f.values) +
@@ -472,7 +443,14 @@ std::string FormatPlanText(const Plan& plan) {
   if (plan.unresolved.size() > 20) {
     out += "... " + GroupThousands(plan.unresolved.size() - 20) + " more unresolved (plan.json)\n";
   }
-  if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() &&
+  std::map<std::string, uint64_t> held;
+  for (const Plan::Unmerged& u : plan.unmerged) held[u.table] += u.rows;
+  for (const auto& [table, rows] : held) {
+    out += "held back " + table + ": " + GroupThousands(rows) + (rows == 1 ? " row" : " rows") +
+           " moved into steadyflake_unmerged_" + table +
+           " (unresolved, or referring to what is); the rest of the table merges\n";
+  }
+  if (plan.remaps.empty() && plan.renames.empty() && plan.drops.empty() && plan.replaces.empty() &&
       plan.unresolved.empty()) {
     out += "nothing to rewrite: no key of B overlaps A\n";
   }

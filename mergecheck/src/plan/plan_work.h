@@ -19,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "check/key_set.h"
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "steadyflake/mergecheck/plan.h"
 
 namespace steadyflake::mergecheck {
 
@@ -54,6 +56,9 @@ struct PlanFacts {
   std::map<std::size_t, std::vector<ReferenceReport>> children;
   // B's table names, lowercase and without underscores ("arenateam").
   std::vector<std::string> b_tables;
+  // B's tables with a single-column PRIMARY KEY: lowercase table -> lowercase column (what a
+  // FOREIGN KEY naming no column refers to).
+  std::map<std::string, std::string> b_primary;
 };
 
 // The conflicts of one overlapping key, by what the plan does with them.
@@ -84,6 +89,10 @@ using Work = std::map<std::size_t, KeyWork>;  // by index into Report::keys
 // line. One found by name or inferred is a proposal until the operator confirms it.
 bool Confirmed(const ReferenceReport& r);
 
+// True for a global column of the profile (PlanOptions::global): never remapped, never a
+// reference onto another key.
+bool IsGlobal(const PlanOptions& options, const std::string& table, const std::string& column);
+
 // The keys (indexes into Report::keys) a column (table, column) refers to.
 using Refers = std::function<std::vector<std::size_t>(const std::string&, const std::string&)>;
 // The old values of each remapped key, ascending.
@@ -91,6 +100,12 @@ using Remapped = std::map<std::size_t, std::vector<int64_t>>;
 
 // `v` as an int64, or nullopt (not an integer, or above INT64_MAX).
 std::optional<int64_t> Int64Of(const ReportValue& v);
+
+// A value as text that tells values apart, for sets and maps of values: the type, the digits or
+// bytes, then a NUL (so a row's values concatenate unambiguously).
+std::string EncodeValue(const ReportValue& v);
+// A value read from a source (after its column's affinity) as the report shows it.
+ReportValue ReportValueOf(const Value& v);
 
 // "table (column, ...)", for messages.
 std::string KeyName(const KeyReport& k);

@@ -67,6 +67,11 @@ struct Options {
     // Who said so, reported as ReferenceReport::found: "--refs", or "profile" (the merge
     // profile's [references]). Either is a confirmed reference.
     std::string source = "--refs";
+    // A conditional reference (the profile's `where = "messageType = 0"`, for a polymorphic
+    // column): only the rows whose integer column `where_column` holds `where_value` refer to
+    // the key. Empty: every row.
+    std::string where_column = {};
+    int64_t where_value = 0;
   };
   std::vector<Reference> references = {};
   // Only these tables (--table); empty: all.
@@ -123,6 +128,10 @@ struct ReferenceReport {
   // Inferred for more than one key ("guild.id"): the others it fits too. Ambiguous: a plan
   // rewrites it for none of them until --refs says which.
   std::vector<std::string> also = {};
+  // A conditional reference (Options::Reference::where_column): only rows whose where_column
+  // holds where_value refer to the key, and only they are counted and rewritten.
+  std::string where_column = {};
+  int64_t where_value = 0;
 };
 
 struct KeyReport {

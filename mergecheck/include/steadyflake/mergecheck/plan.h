@@ -55,9 +55,21 @@ struct PlanOptions {
   // remapped (its differing values are unresolved), and a global column is never a reference
   // onto another key. Each must name a column of B (MakePlan throws otherwise).
   std::vector<Options::Column> global = {};
+  // Keys of their own (the merge profile's `own_keys`): single-column keys whose values happen
+  // to lie among another key's (small legacy guids: characters 1-300 among items 1-5000), which
+  // the plan would otherwise take for a candidate reference (a child keyed by that key's id) and
+  // never remap. Each must name a column of B (MakePlan throws otherwise).
+  std::vector<Options::Column> own_keys = {};
   // Per table (the merge profile's `on_conflict`): what to do with B's rows whose key overlaps
   // A's and that differ. "keep_a": B's row is dropped, A's stays (what refers to the key then
-  // refers to A's row); "unresolved" (the default, also for a table not listed): listed, exit 4.
+  // refers to A's row); "keep_b": A's row is replaced by B's (Plan::replaces: the merge deletes
+  // A's row before it inserts B's); "newest:COLUMN": the row with the larger value of the
+  // integer COLUMN wins, A's on a tie (NULL is older than any value), B's losing rows dropped
+  // and A's replaced; "unresolved" (the default, also for a table not listed): listed, exit 4.
+  // For a table without a key, "dedupe": B's rows identical (every column) to one of A's are
+  // dropped (a merge appends them otherwise). A table B does not have, a policy of another name,
+  // a COLUMN B's table lacks, dedupe for a table with a key or the others for one without, are
+  // refused (MakePlan throws Error).
   std::map<std::string, std::string> on_conflict = {};
   // Game-level names (the merge profile's `[names]`): for a renamed text key, its own rename
   // template instead of `rename`, and assignments made on each renamed row (`at_login =
@@ -111,6 +123,18 @@ struct Plan {
     std::vector<std::string> columns{};            // the key they were found by
     std::vector<std::vector<ReportValue>> keys{};  // B's key values of the dropped rows
     std::string reason = "the same row (every column) is in A";
+    // A keyless table's dedupe: `columns` are all of them and each key a whole row, compared
+    // NULL-safe (a NULL column matches NULL).
+    bool whole_row = false;
+  };
+  // Rows of A the merge deletes before it inserts B's (on_conflict keep_b, or newest where B's
+  // row is newer): B's row of the same key replaces A's. The plan only lists them; rewrite-b.sql
+  // changes nothing of A.
+  struct Replace {
+    std::string table{};
+    std::vector<std::string> columns{};            // the key
+    std::vector<std::vector<ReportValue>> keys{};  // A's key values of the replaced rows
+    std::string reason{};
   };
   // Conflicts of a key that the remap of another key resolves (a referring column of the key
   // holds a remapped value).
@@ -126,11 +150,30 @@ struct Plan {
     std::vector<ReportValue> value{};  // empty: the whole key or column
     std::string reason{};
   };
+  // Rows of B the rewrite moves into `steadyflake_unmerged_<table>` (a table of B with the same
+  // columns) instead of leaving them to the merge: the rows of each unresolved value and,
+  // transitively, the rows that refer or may refer to a row moved aside (confirmed references,
+  // proposals, keys inside keys). An unresolved value holds back its own rows, never its whole
+  // table: the rest of every table merges, and no row of B is left pointing at A's entity of
+  // the same value. One entry: the rows of `table` whose `columns` hold one of `keys` (B's
+  // values), and, with a `where_column`, whose where_column = where_value, that no earlier entry
+  // of the table moved; `rows` of them.
+  struct Unmerged {
+    std::string table{};
+    std::vector<std::string> columns{};
+    std::vector<std::vector<ReportValue>> keys{};
+    std::string where_column{};
+    int64_t where_value = 0;
+    uint64_t rows = 0;
+    std::string reason{};
+  };
   std::vector<Remap> remaps{};
   std::vector<Rename> renames{};
   std::vector<Drop> drops{};
+  std::vector<Replace> replaces{};
   std::vector<Follow> follows{};
   std::vector<Unresolved> unresolved{};
+  std::vector<Unmerged> unmerged{};
   // What only the operator can confirm, for a draft profile: a reference the plan would
   // rewrite once confirmed (`found` "name", "inferred" or "values inside"; `to` the key, or
   // empty with the candidates in `also` for a column inferred onto several keys), or a key it
