@@ -541,26 +541,12 @@ UNION ALL SELECT 'mail_item', x.uid, i.uid || '/' || m.uid || '/' || c.uid FROM 
 ORDER BY 1, 2;"
 b_lines() { sqlite3 "$1" "$LEGACY_OWNERS" | awk -F'|' '$2 ~ /^b-/' | LC_ALL=C sort; }
 
-# legacy_merge PLAN NAME: B rewritten by PLAN (NAME-b.db), then merged into a copy of A
-# (NAME.db): A's rows plan.json replaces deleted, every table of B' appended in one transaction.
+# legacy_merge PLAN NAME: `steadyflake merge` of A and B by PLAN into NAME.db: merged and
+# verified (exit 0). Rows held back land in NAME.db's steadyflake_unmerged_<table>.
 legacy_merge() {
-  cp "$T/b.db" "$T/$2-b.db"
-  sqlite3 "$T/$2-b.db" <"$1/rewrite-b.sql" >"$T/apply.out" 2>&1 ||
-    fail "rewrite $1: $(head -c 300 "$T/apply.out")"
-  cp "$T/a.db" "$T/$2.db"
-  {
-    echo "ATTACH '$T/$2-b.db' AS b; BEGIN;"
-    python3 - "$1/plan.json" <<'EOF'
-import json, sys
-value = lambda v: v if v.lstrip("-").isdigit() else "'" + v.replace("'", "''") + "'"
-for r in json.load(open(sys.argv[1]))["replaces"]:
-    for key in r["keys"]:
-        print("DELETE FROM %s WHERE %s;" % (r["table"], " AND ".join(
-            "%s = %s" % (c, value(v)) for c, v in zip(r["columns"], key))))
-EOF
-    for t in $LEGACY_TABLES; do echo "INSERT INTO main.$t SELECT * FROM b.$t;"; done
-    echo "COMMIT;"
-  } | sqlite3 -bail "$T/$2.db" >"$T/merge.out" 2>&1 || fail "merge $1: $(head -c 300 "$T/merge.out")"
+  run merge "$T/a.db" "$T/b.db" --plan "$1" --out "$T/$2.db"
+  [[ $RC == 0 ]] || fail "merge $1: exit $RC: $(grep -A3 'verification failed' "$T/out" | head -4)"
+  grep -q "^merged and verified" "$T/out" || fail "merge $1: not verified"
 }
 
 # With the game's rules: every B entity keeps all its rows, on its own account; names unique
@@ -578,6 +564,80 @@ legacy_check_merged() {
   [[ $(sqlite3 "$T/$1.db" "SELECT count(*) FROM account_data WHERE uid =
     (CASE accountId % 2 WHEN 1 THEN 'b' ELSE 'a' END) || '-ad' || accountId || '.' || type") == 100 ]] ||
     fail "$1: account_data does not hold the newer row of each account"
+}
+
+# The legacy fixture on MariaDB (issue 28's done-when 1 and 2): the SQLite fixture loaded into
+# a private server (text in utf8mb4_bin: the game compares names without case, the column does
+# not), dumped with mariadb-dump, planned from the dumps, rewritten and merged on the server by
+# `steadyflake merge`'s merge.sql; every row of B by uid as in test_merge_plan_legacy.
+legacy_owners() {
+  sql -N "$1" -e "SET SESSION sql_mode = 'PIPES_AS_CONCAT'; $LEGACY_OWNERS" | tr '\t' '|' |
+    awk -F'|' '$2 ~ /^b-/' | LC_ALL=C sort
+}
+
+# legacy_mariadb_merge PLAN NAME: A into database NAME_a, B' (B, then PLAN's rewrite) into
+# NAME_b, merge.sql run, verify.sql empty.
+legacy_mariadb_merge() {
+  local db
+  for db in "$2_a" "$2_b"; do sql -e "CREATE DATABASE $db" || fail "create $db"; done
+  sql "$2_a" <"$T/a.sql" || fail "load A into $2_a"
+  sql "$2_b" <"$T/b.sql" || fail "load B into $2_b"
+  sql "$2_b" <"$1/rewrite-b.sql" >"$T/apply.out" 2>&1 || fail "rewrite $1: $(head -c 300 "$T/apply.out")"
+  run merge "$T/a.sql" "$T/b.sql" --plan "$1" --out "$T/$2" --a-db "$2_a" --b-db "$2_b"
+  expect_rc 0
+  sql <"$T/$2/merge.sql" >"$T/merge.out" 2>&1 || fail "$2: merge.sql: $(tail -c 400 "$T/merge.out")"
+  sql <"$T/$2/verify.sql" >"$T/verify.out" 2>&1 || fail "$2: verify.sql: $(cat "$T/verify.out")"
+  [[ ! -s "$T/verify.out" ]] || fail "$2: verify.sql lists failing checks: $(head -5 "$T/verify.out")"
+}
+
+test_merge_plan_legacy_mariadb() {
+  need python3 python3
+  start_mariadb
+  local L s
+  L=$(cd "$DATA/../legacy" && pwd)
+  for s in a b; do
+    sql -e "CREATE DATABASE l$s CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" || fail "create l$s"
+    cat "$L/schema.sqlite.sql" "$L/$s.sql" | sql "l$s" || fail "load $s"
+    mariadb-dump --no-defaults -S "$T/my.sock" -uroot --skip-dump-date "l$s" >"$T/$s.sql" ||
+      fail "mariadb-dump l$s"
+  done
+  legacy_owners lb >"$T/before"
+
+  # 1. No profile: exit 4; what merges keeps its owners, the rest is held back, nothing lost.
+  run merge-plan "$T/a.sql" "$T/b.sql" --out "$T/plan0" --server-id 103 --state-dir "$T/state"
+  expect_rc 4
+  legacy_mariadb_merge "$T/plan0" m0
+  legacy_owners m0_a >"$T/m0.lines"
+  [[ -z $(LC_ALL=C comm -13 "$T/before" "$T/m0.lines") ]] ||
+    fail "without a profile, rows of B merged onto other entities: $(LC_ALL=C comm -13 "$T/before" "$T/m0.lines" | head -3)"
+  for t in $LEGACY_TABLES; do
+    local lost
+    local held="SELECT NULL FROM DUAL WHERE FALSE"
+    [[ -n $(sql -N m0_a -e "SHOW TABLES LIKE 'steadyflake\_unmerged\_$t'") ]] &&
+      held="SELECT uid FROM steadyflake_unmerged_$t"
+    lost=$(sql -N m0_a -e "SELECT COUNT(*) FROM lb.$t o WHERE o.uid LIKE 'b-%'
+      AND o.uid NOT IN (SELECT uid FROM $t) AND o.uid NOT IN (SELECT uid FROM la.$t)
+      AND o.uid NOT IN ($held)")
+    [[ $lost == 0 ]] || fail "without a profile, $lost rows of B's $t are neither merged nor held"
+  done
+
+  # 2. The committed profile: exit 0; every B entity keeps its rows, accounts unchanged, names
+  # unique without case and the renamed ones flagged, realm_log's shared row once, the newer
+  # account_data row of each account.
+  run merge-plan "$T/a.sql" "$T/b.sql" --out "$T/plan1" --state-dir "$T/state" \
+    --profile "$L/profile.toml"
+  expect_rc 0
+  legacy_mariadb_merge "$T/plan1" m1
+  legacy_owners m1_a >"$T/m1.lines"
+  diff "$T/before" "$T/m1.lines" >"$T/diff" || fail "a row of B moved or is missing: $(head -5 "$T/diff")"
+  [[ $(sql -N m1_a -e "SELECT COUNT(*) - COUNT(DISTINCT LOWER(name)) FROM characters") == 0 ]] ||
+    fail "names not unique case-insensitively"
+  [[ $(sql -N m1_a -e "SELECT COUNT(*) FROM characters WHERE uid LIKE 'b-%' AND name LIKE '%.b'
+    AND at_login & 1") == 5 ]] || fail "not 5 renamed characters flagged"
+  [[ $(sql -N m1_a -e "SELECT COUNT(*) FROM realm_log") == 3 ]] || fail "realm_log not deduplicated"
+  [[ $(sql -N m1_a -e "SET SESSION sql_mode = 'PIPES_AS_CONCAT'; SELECT COUNT(*) FROM account_data
+    WHERE uid = (CASE accountId % 2 WHEN 1 THEN 'b' ELSE 'a' END) || '-ad' || accountId || '.' || type") == 100 ]] ||
+    fail "account_data does not hold the newer row of each account"
 }
 
 test_merge_plan_legacy() {
@@ -602,13 +662,24 @@ test_merge_plan_legacy() {
     fail "without a profile, rows of B merged onto other entities: $(LC_ALL=C comm -13 "$T/before" "$T/m0.lines" | head -3)"
   for t in $LEGACY_TABLES; do
     local held="SELECT NULL WHERE 0"
-    [[ -n $(sqlite3 "$T/m0-b.db" "SELECT name FROM sqlite_master WHERE name = 'steadyflake_unmerged_$t'") ]] &&
-      held="SELECT uid FROM n.steadyflake_unmerged_$t"
-    [[ $(sqlite3 "$T/m0.db" "ATTACH '$T/b.db' AS o; ATTACH '$T/m0-b.db' AS n; ATTACH '$T/a.db' AS a;
+    [[ -n $(sqlite3 "$T/m0.db" "SELECT name FROM sqlite_master WHERE name = 'steadyflake_unmerged_$t'") ]] &&
+      held="SELECT uid FROM main.steadyflake_unmerged_$t"
+    [[ $(sqlite3 "$T/m0.db" "ATTACH '$T/b.db' AS o; ATTACH '$T/a.db' AS a;
       SELECT count(*) FROM o.$t WHERE uid LIKE 'b-%' AND uid NOT IN (SELECT uid FROM main.$t)
       AND uid NOT IN ($held) AND uid NOT IN (SELECT uid FROM a.$t)") == 0 ]] ||
       fail "without a profile, rows of B's $t are lost"
   done
+
+  # A rewrite that changes a row it holds back (the count stays) fails the merge's check of
+  # steadyflake_unmerged_mail, and nothing is written.
+  cp -r "$T/plan0" "$T/plan0x"
+  sed -i 's/^COMMIT;$/UPDATE steadyflake_unmerged_mail SET uid = uid || '"'"'x'"'"' WHERE rowid = (SELECT min(rowid) FROM steadyflake_unmerged_mail);\nCOMMIT;/' \
+    "$T/plan0x/rewrite-b.sql"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan0x" --out "$T/m0x.db"
+  expect_rc 1
+  grep -q "steadyflake_unmerged_mail: holds 120 row(s); .* and they differ" "$T/out" ||
+    fail "a changed held row: $(grep -A2 'verification failed' "$T/out")"
+  [[ ! -e "$T/m0x.db" ]] || fail "a failed merge wrote its output"
 
   # 2. The committed profile: exit 0, and the merge keeps every entity's rows.
   run merge-plan "$T/a.db" "$T/b.db" --out "$T/plan1" --state-dir "$T/state" --profile "$L/profile.toml"

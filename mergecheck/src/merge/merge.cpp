@@ -166,9 +166,12 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   const std::string paths[2] = {path_a, path_b};
   CheckFingerprints(plan, paths, report);
   if (plan.unresolved != 0) {
-    Refuse(plan.dir + "/plan.json has " + std::to_string(plan.unresolved) +
-           " unresolved item(s), which would collide in the merge; settle them (a merge profile, "
-           "docs/merging.md) and plan again");
+    uint64_t held = 0;
+    for (const merge::PlanFile::Rows& u : plan.unmerged) held += u.rows;
+    report.notes.push_back(std::to_string(plan.unresolved) +
+                           " unresolved item(s): the rewrite holds back " + std::to_string(held) +
+                           " row(s) of B in steadyflake_unmerged_<table>, merged as they are "
+                           "for the operator to settle later (docs/merging.md section 9)");
   }
   report.out = options.out;
   if (report.dialect == "mysql") {

@@ -48,6 +48,22 @@ std::string Literal(const std::string& text) {
   return out + "'";
 }
 
+std::string HeldName(const std::string& table) { return "steadyflake_unmerged_" + table; }
+
+// `key` (plan form, values joined by '\x1f') as a MySQL row constructor of literals.
+std::string KeyLiteral(const std::string& key) {
+  std::string out = "(";
+  for (std::size_t from = 0, n = 0;; ++n) {
+    const std::size_t to = key.find('\x1f', from);
+    const std::string v = key.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    out += (n ? ", " : "");
+    out += v.size() >= 3 && v.compare(0, 2, "x'") == 0 && v.back() == '\'' ? v : Literal(v);
+    if (to == std::string::npos) break;
+    from = to + 1;
+  }
+  return out + ")";
+}
+
 struct Check {
   std::string what;
   std::string found;  // a scalar subquery
@@ -119,9 +135,13 @@ void PlanChecks(const PlanFile& plan, const MysqlFacts& facts, Script& s, std::s
   for (const auto& [table, t] : facts.tables) {
     if (!t.in_b) continue;
     before.push_back(
-        {"rows of B' " + table, "(SELECT COUNT(*) FROM " + s.B(table) + ")", t.rows_b - t.dropped});
-    after.push_back({"rows of " + table + " merged", "(SELECT COUNT(*) FROM " + s.A(table) + ")",
-                     t.rows_a + t.rows_b - t.dropped});
+        {"rows of B' " + table, "(SELECT COUNT(*) FROM " + s.B(table) + ")", t.b_after()});
+    after.push_back(
+        {"rows of " + table + " merged", "(SELECT COUNT(*) FROM " + s.A(table) + ")", t.merged()});
+    if (t.held != 0) {
+      before.push_back({"rows held back in B''s " + HeldName(table),
+                        "(SELECT COUNT(*) FROM " + s.B(HeldName(table)) + ")", t.held});
+    }
   }
   for (std::size_t r = 0; r < plan.remaps.size(); ++r) {
     const PlanFile::Remap& remap = plan.remaps[r];
@@ -286,8 +306,18 @@ void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const
   sql += "-- (before the transaction) the plan's guard, where A keeps the plans merged into it\n";
   sql += "CREATE TABLE IF NOT EXISTS " + s.A("steadyflake_merge_plan") + " LIKE " +
          s.B("steadyflake_merge_plan") + ";\n";
+  for (const auto& [name, t] : facts.tables) {
+    if (t.held == 0) continue;
+    sql += "-- (before the transaction) where A keeps the rows of B held back\n";
+    sql += "CREATE TABLE IF NOT EXISTS " + s.A(HeldName(name)) + " LIKE " + s.B(HeldName(name)) +
+           ";\n";
+  }
   sql += "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO';\n";
-  if (cycle) sql += "SET SESSION FOREIGN_KEY_CHECKS = 0;  -- the tables refer to each other\n";
+  if (cycle || !plan.replaces.empty()) {
+    sql +=
+        "SET SESSION FOREIGN_KEY_CHECKS = 0;  -- tables that refer to each other, or rows of A "
+        "replaced by B's\n";
+  }
   sql += "START TRANSACTION;\n";
   const std::string check = s.a() + ".steadyflake_check";
   sql += "CREATE TEMPORARY TABLE " + check +
@@ -296,6 +326,24 @@ void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const
   sql += setup + setup_after;
   std::size_t n = 0;
   sql += "-- B' against the plan, before anything is merged\n" + Run(before, check, n);
+  std::vector<Check> held_after;
+  for (const auto& [name, t] : facts.tables) {
+    if (t.held == 0) continue;
+    const std::string var = "@steadyflake_held_" + std::to_string(held_after.size() + 1);
+    sql += "SET " + var + " = (SELECT COUNT(*) FROM " + s.A(HeldName(name)) + ");\n";
+    held_after.push_back({"rows held back added to " + HeldName(name),
+                          "((SELECT COUNT(*) FROM " + s.A(HeldName(name)) + ") - " + var + ")",
+                          t.held});
+  }
+  for (const PlanFile::Rows& r : plan.replaces) {
+    std::string columns;
+    for (const std::string& c : r.columns) columns += (columns.empty() ? "" : ", ") + Name(c);
+    std::string keys;
+    for (const std::string& k : r.keys) keys += (keys.empty() ? "" : ",\n  ") + KeyLiteral(k);
+    if (keys.empty()) continue;
+    sql += "-- A's rows that B's replace (" + r.reason + ")\n";
+    sql += "DELETE FROM " + s.A(r.table) + " WHERE (" + columns + ") IN (\n  " + keys + ");\n";
+  }
   sql += "-- the merge, in dependency order\n";
   for (const std::string& table : order) {
     std::string columns;
@@ -305,11 +353,15 @@ void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const
     sql += "INSERT INTO " + s.A(table) + " (" + columns + ") SELECT " + columns + " FROM " +
            s.B(table) + ";\n";
   }
+  for (const auto& [name, t] : facts.tables) {
+    if (t.held == 0) continue;
+    sql += "INSERT INTO " + s.A(HeldName(name)) + " SELECT * FROM " + s.B(HeldName(name)) + ";\n";
+  }
   sql += "INSERT INTO " + s.A("steadyflake_merge_plan") + " SELECT * FROM " +
          s.B("steadyflake_merge_plan") + " WHERE plan = " + Literal(plan.id) + ";\n";
-  sql += "-- the merged database\n" + Run(after, check, n);
+  sql += "-- the merged database\n" + Run(after, check, n) + Run(held_after, check, n);
   sql += "COMMIT;\n";
-  if (cycle) sql += "SET SESSION FOREIGN_KEY_CHECKS = 1;\n";
+  if (cycle || !plan.replaces.empty()) sql += "SET SESSION FOREIGN_KEY_CHECKS = 1;\n";
 
   std::error_code error;
   std::filesystem::create_directories(options.out, error);
@@ -320,8 +372,16 @@ void WriteMysqlMerge(const std::string& path_a, const std::string& path_b, const
   WriteFile(std::filesystem::path(options.out) / "merge.sql", sql);
   WriteFile(std::filesystem::path(options.out) / "verify.sql", VerifySql(plan, setup_after, after));
   for (const auto& [name, t] : facts.tables) {
-    report.tables.push_back({name, t.rows_a, t.rows_b, t.rows_b - t.dropped, t.dropped,
-                             t.rows_a + t.rows_b - t.dropped});
+    MergeReport::Table row;
+    row.name = name;
+    row.rows_a = t.rows_a;
+    row.rows_b = t.rows_b;
+    row.rows_b_after = t.b_after();
+    row.dropped = t.dropped;
+    row.held = t.held;
+    row.replaced = t.replaced;
+    row.merged = t.merged();
+    report.tables.push_back(row);
   }
   for (std::size_t r = 0; r < plan.remaps.size(); ++r) {
     uint64_t rows = 0;

@@ -116,6 +116,55 @@ void VerifyMerged(Database& out, Database& a, const PlanFile& plan, MergeReport&
   }
 }
 
+// Deletes A's rows of `table` that plan.json's replaces name (B's row wins: on_conflict keep_b,
+// newest), one statement per key; returns how many. A key that finds no row is a mismatch (A
+// changed, which the fingerprint should have said).
+uint64_t Replace(Database& out, const PlanFile& plan, const std::string& table,
+                 Mismatches& mismatches) {
+  uint64_t deleted = 0;
+  for (const PlanFile::Rows& r : plan.replaces) {
+    if (r.table != table) continue;
+    std::string where;
+    for (std::size_t c = 0; c < r.columns.size(); ++c) {
+      where += (c ? " AND " : "") + QuoteName(r.columns[c]) + " = ?" + std::to_string(c + 1);
+    }
+    Statement del = out.Prepare("DELETE FROM main." + QuoteName(table) + " WHERE " + where);
+    for (const std::string& key : r.keys) {
+      std::vector<std::string> values;
+      for (std::size_t from = 0;;) {
+        const std::size_t to = key.find('\x1f', from);
+        values.push_back(key.substr(from, to == std::string::npos ? std::string::npos : to - from));
+        if (to == std::string::npos) break;
+        from = to + 1;
+      }
+      sqlite3_reset(del.get());
+      for (std::size_t c = 0; c < values.size(); ++c) {
+        const std::string& v = values[c];
+        const int i = static_cast<int>(c + 1);
+        if (v.size() >= 3 && v.compare(0, 2, "x'") == 0 && v.back() == '\'') {
+          std::string bytes;
+          for (std::size_t k = 2; k + 1 < v.size(); k += 2) {
+            bytes += static_cast<char>(std::stoi(v.substr(k, 2), nullptr, 16));
+          }
+          sqlite3_bind_blob(del.get(), i, bytes.data(), static_cast<int>(bytes.size()),
+                            SQLITE_TRANSIENT);
+        } else {
+          sqlite3_bind_text(del.get(), i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        }
+      }
+      out.Step(del, "delete A's row of " + table + " that B's replaces");
+      const int n = sqlite3_changes(out.get());
+      if (n == 0) {
+        std::string shown = key;
+        for (char& ch : shown) ch = ch == '\x1f' ? ',' : ch;
+        mismatches.Add(table + ": A has no row (" + shown + ") for B's to replace");
+      }
+      deleted += static_cast<uint64_t>(n);
+    }
+  }
+  return deleted;
+}
+
 // PRAGMA integrity_check of the committed output on a connection of its own: its lines that
 // are not "ok".
 std::vector<std::string> Integrity(const std::string& path) {
@@ -203,7 +252,10 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
     }
     MergeReport::Table* t = by_name.count(table) ? by_name[table] : nullptr;
     if (t == nullptr) {  // a table of B' only (the plan's guard): pointers stay, room reserved
-      report.tables.push_back({table, 0, 0, static_cast<uint64_t>(Count(out, "b", table)), 0, 0});
+      MergeReport::Table only_b;
+      only_b.name = table;
+      only_b.rows_b_after = static_cast<uint64_t>(Count(out, "b", table));
+      report.tables.push_back(only_b);
       t = by_name[table] = &report.tables.back();
     }
     const auto it = a_columns.find(table);
@@ -215,7 +267,8 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
       return;
     }
     t->rows_a = it == a_columns.end() ? 0 : static_cast<uint64_t>(Count(out, "main", table));
-    t->merged = t->rows_a + t->rows_b_after;
+    t->replaced = Replace(out, plan, table, mismatches);
+    t->merged = t->rows_a - t->replaced + t->rows_b_after;
     const std::string error =
         out.TryExec("INSERT INTO main." + QuoteName(table) + " (" + ColumnList(columns) +
                     ") SELECT " + ColumnList(columns) + " FROM b." + QuoteName(table));
@@ -229,7 +282,10 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
   for (const auto& [name, columns] : a) {
     if (by_name.count(name) != 0) continue;
     const uint64_t rows = static_cast<uint64_t>(Count(out, "main", name));
-    report.tables.push_back({name, rows, 0, 0, 0, rows});
+    MergeReport::Table only_a;
+    only_a.name = name;
+    only_a.rows_a = only_a.merged = rows;
+    report.tables.push_back(only_a);
   }
   for (const std::string& sql : triggers) out.Exec(sql);
   // Committed to the working file, which is renamed into place only if every check passes.

@@ -71,9 +71,17 @@ class Visitor : public SourceVisitor {
     MysqlFacts::Table& t = facts_.tables[table.name];
     if (!b_) {
       ++t.rows_a;
+      if (Matches(plan_.replaces, table, cells)) {
+        ++t.replaced;
+        return;
+      }
     } else {
       ++t.rows_b;
-      if (Dropped(table, cells)) {
+      if (Matches(plan_.unmerged, table, cells)) {  // moved aside first, as the rewrite does
+        ++t.held;
+        return;
+      }
+      if (Matches(plan_.drops, table, cells)) {
         ++t.dropped;
         return;
       }
@@ -92,9 +100,17 @@ class Visitor : public SourceVisitor {
   }
 
  private:
-  bool Dropped(const Table& table, std::span<const Cell> cells) const {
-    for (const PlanFile::Rows& d : plan_.drops) {
+  // Whether the row's key (its values as they are) is one of `list`'s for its table.
+  static bool Matches(const std::vector<PlanFile::Rows>& list, const Table& table,
+                      std::span<const Cell> cells) {
+    for (const PlanFile::Rows& d : list) {
       if (d.table != table.name) continue;
+      if (!d.where_column.empty()) {
+        const int w = FindColumn(table, Lower(d.where_column));
+        if (w < 0 || cells[w].type != Cell::Type::kInteger || cells[w].integer != d.where_value) {
+          continue;
+        }
+      }
       std::vector<std::string> key;
       for (const std::string& column : d.columns) {
         const int c = FindColumn(table, Lower(column));

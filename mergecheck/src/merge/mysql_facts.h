@@ -31,7 +31,11 @@ struct MysqlFacts {
     bool in_b = false;
     uint64_t rows_a = 0;
     uint64_t rows_b = 0;
-    uint64_t dropped = 0;  // rows of B the plan drops
+    uint64_t dropped = 0;   // rows of B the plan drops
+    uint64_t held = 0;      // rows of B the plan holds back (steadyflake_unmerged_<table>)
+    uint64_t replaced = 0;  // rows of A the merge deletes first (plan.json's replaces)
+    uint64_t b_after() const { return rows_b - dropped - held; }
+    uint64_t merged() const { return rows_a - replaced + b_after(); }
   };
   std::map<std::string, Table> tables{};
   // Per remap of the plan, per column (0: the key, then its references in plan order).

@@ -73,6 +73,13 @@ PlanFile::Rows ReadRows(const json& j) {
   rows.table = j.at("table").get<std::string>();
   rows.columns = j.at("columns").get<std::vector<std::string>>();
   rows.reason = j.value("reason", "");
+  if (j.contains("where") && !j["where"].is_null()) {
+    const PlanFile::Column c =
+        ReadColumn({{"table", rows.table}, {"column", ""}, {"where", j["where"]}});
+    rows.where_column = c.where_column;
+    rows.where_value = c.where_value;
+  }
+  if (j.contains("rows") && j["rows"].is_number_unsigned()) rows.rows = j["rows"].get<uint64_t>();
   for (const json& key : j.at("keys")) {
     std::vector<std::string> values;
     for (const json& v : key) values.push_back(ValueForm(v));
@@ -130,6 +137,12 @@ void ReadJson(const json& doc, PlanFile& plan) {
     plan.renames.push_back(std::move(rename));
   }
   for (const json& d : doc.at("drops")) plan.drops.push_back(ReadRows(d));
+  if (doc.contains("unmerged")) {
+    for (const json& u : doc["unmerged"]) plan.unmerged.push_back(ReadRows(u));
+  }
+  if (doc.contains("replaces")) {
+    for (const json& r : doc["replaces"]) plan.replaces.push_back(ReadRows(r));
+  }
   plan.unresolved = doc.at("unresolved").size();
 }
 

@@ -57,10 +57,18 @@ struct PlanFile {
     std::vector<std::string> columns{};
     std::unordered_set<std::string> keys{};  // the values joined by '\x1f'
     std::string reason{};
+    // Rows held back by a conditional reference: only rows whose integer column holds the value.
+    std::string where_column{};
+    int64_t where_value = 0;
+    uint64_t rows = 0;  // as plan.json counts them
   };
   std::vector<Remap> remaps{};
   std::vector<Rename> renames{};
   std::vector<Rows> drops{};
+  // Rows of B the rewrite moves into steadyflake_unmerged_<table> (before any other change), and
+  // rows of A the merge deletes before it inserts B''s (on_conflict keep_b, newest).
+  std::vector<Rows> unmerged{};
+  std::vector<Rows> replaces{};
   uint64_t unresolved = 0;
 };
 

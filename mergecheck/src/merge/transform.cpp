@@ -107,13 +107,23 @@ TableTransform::TableTransform(const PlanFile& plan, const std::string& table,
                                const std::vector<std::string>& columns)
     : changed_(columns.size(), false) {
   const auto matches = [&](const PlanFile::Column& c) { return SameName(c.table, table); };
-  for (const PlanFile::Rows& d : plan.drops) {
-    if (!SameName(d.table, table)) continue;
-    Drop drop;
-    for (const std::string& c : d.columns) drop.columns.push_back(ColumnIndex(columns, table, c));
-    drop.keys = &d.keys;
-    drops_.push_back(std::move(drop));
-  }
+  const auto rows = [&](const std::vector<PlanFile::Rows>& from, std::vector<Drop>& to) {
+    for (const PlanFile::Rows& d : from) {
+      if (!SameName(d.table, table)) continue;
+      Drop drop;
+      for (const std::string& c : d.columns) {
+        drop.columns.push_back(ColumnIndex(columns, table, c));
+      }
+      drop.keys = &d.keys;
+      if (!d.where_column.empty()) {
+        drop.where_column = ColumnIndex(columns, table, d.where_column);
+        drop.where_value = d.where_value;
+      }
+      to.push_back(std::move(drop));
+    }
+  };
+  rows(plan.unmerged, held_);
+  rows(plan.drops, drops_);
   std::size_t counter = 0;
   for (const PlanFile::Remap& r : plan.remaps) {
     std::vector<const PlanFile::Column*> here;
@@ -154,6 +164,7 @@ TableTransform::TableTransform(const PlanFile& plan, const std::string& table,
 }
 
 bool TableTransform::Touches(sqlite3_stmt* stmt) const {
+  if (!held_.empty()) return true;  // few tables: their rows are looked at whole
   for (const Drop& d : drops_) {
     std::vector<std::string> key;
     for (const int c : d.columns) {
@@ -191,12 +202,23 @@ bool TableTransform::Touches(sqlite3_stmt* stmt) const {
   return false;
 }
 
-bool TableTransform::Apply(Row& row, std::vector<uint64_t>& rows_changed) const {
+bool TableTransform::Matches(const Drop& d, const Row& row) const {
+  if (d.where_column >= 0) {
+    const Value& w = row[static_cast<std::size_t>(d.where_column)];
+    if (w.type != SQLITE_INTEGER || w.integer != d.where_value) return false;
+  }
+  std::vector<std::string> key;
+  key.reserve(d.columns.size());
+  for (const int c : d.columns) key.push_back(PlanForm(row[static_cast<std::size_t>(c)]));
+  return d.keys->count(RowKey(key)) != 0;
+}
+
+TableTransform::Fate TableTransform::Apply(Row& row, std::vector<uint64_t>& rows_changed) const {
+  for (const Drop& d : held_) {
+    if (Matches(d, row)) return Fate::kHeld;
+  }
   for (const Drop& d : drops_) {
-    std::vector<std::string> key;
-    key.reserve(d.columns.size());
-    for (const int c : d.columns) key.push_back(PlanForm(row[static_cast<std::size_t>(c)]));
-    if (d.keys->count(RowKey(key)) != 0) return false;
+    if (Matches(d, row)) return Fate::kDropped;
   }
   for (const Map& m : maps_) {
     Value& v = row[static_cast<std::size_t>(m.column)];
@@ -221,7 +243,7 @@ bool TableTransform::Apply(Row& row, std::vector<uint64_t>& rows_changed) const 
       row[static_cast<std::size_t>(target)] = expression.Evaluate(row);
     }
   }
-  return true;
+  return Fate::kKept;
 }
 
 }  // namespace steadyflake::mergecheck::merge

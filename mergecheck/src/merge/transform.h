@@ -5,6 +5,9 @@
 //
 // TableTransform: what plan.json says the rewrite does to one table of B, applied to B's rows in
 // memory, so that each row of B can be compared with the row of B' it must have become:
+//   - held back: the row's key (B's values, before any change) is one of the plan's rows set
+//     aside for the table (plan.json's unmerged, a conditional one where its condition holds):
+//     it is in steadyflake_unmerged_<table>, as it was;
 //   - dropped: the row's key is one of the plan's drops of the table (B's values, before any
 //     change), and the row is gone;
 //   - remapped: a column that is a remapped key, or a reference rewritten with one (a
@@ -66,15 +69,18 @@ class TableTransform {
                  const std::vector<std::string>& columns);
 
   // Whether the plan changes anything in the table.
-  bool empty() const { return drops_.empty() && maps_.empty() && renames_.empty(); }
+  bool empty() const {
+    return held_.empty() && drops_.empty() && maps_.empty() && renames_.empty();
+  }
 
   // Whether a rule may apply to the row `stmt` stands on (a drop's key, a mapped value, a
   // renamed name): if not, the row stays as it is and needs no copy.
   bool Touches(sqlite3_stmt* stmt) const;
 
-  // Applies the rules to `row` in place; false when the row is dropped. Adds to `rows_changed`
-  // (one per remap then rename of the plan) the rows whose column it changed.
-  bool Apply(Row& row, std::vector<uint64_t>& rows_changed) const;
+  // Applies the rules to `row` in place. Adds to `rows_changed` (one per remap then rename of the
+  // plan) the rows whose column it changed.
+  enum class Fate { kKept, kDropped, kHeld };
+  Fate Apply(Row& row, std::vector<uint64_t>& rows_changed) const;
 
   // Which columns the plan may change, for messages: the original value is shown beside the new.
   const std::vector<bool>& changed_columns() const { return changed_; }
@@ -96,7 +102,11 @@ class TableTransform {
   struct Drop {
     std::vector<int> columns{};
     const std::unordered_set<std::string>* keys = nullptr;
+    int where_column = -1;
+    int64_t where_value = 0;
   };
+  bool Matches(const Drop& d, const Row& row) const;
+  std::vector<Drop> held_;
   std::vector<Drop> drops_;
   std::vector<Map> maps_;
   std::vector<Rename> renames_;

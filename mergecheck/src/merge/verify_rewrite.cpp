@@ -65,11 +65,18 @@ class TableCheck {
 
   // First the sums of both tables' rows (no memory per row); only when they differ, the sorted
   // hashes, to list what differs.
+  // The rows of B the plan holds back: what steadyflake_unmerged_<table> must hold.
+  const RowSum& held() const { return held_; }
+
   void Run(MergeReport::Table& t) {
     RowSum expected;
     RowSum actual;
-    Both([&] { ReadB(t, changed_, [&](const RowHash& h) { expected.Add(h); }); },
-         [&] { ReadB2([&](const RowHash& h) { actual.Add(h); }); });
+    Both(
+        [&] {
+          ReadB(
+              t, changed_, [&](const RowHash& h) { expected.Add(h); }, &held_);
+        },
+        [&] { ReadB2([&](const RowHash& h) { actual.Add(h); }); });
     t.rows_b_after = actual.rows;
     if (expected == actual) return;
     std::vector<RowHash> want;
@@ -125,7 +132,7 @@ class TableCheck {
 
   // B's rows with the plan applied, hashed; the drops counted.
   void ReadB(MergeReport::Table& t, std::vector<uint64_t>& counts,
-             const std::function<void(const RowHash&)>& add) {
+             const std::function<void(const RowHash&)>& add, RowSum* held = nullptr) {
     Row row;
     std::string scratch;
     Statement rows = b_.Prepare(Select("main", table_, columns_));
@@ -137,11 +144,19 @@ class TableCheck {
         continue;
       }
       rows.ReadRow(row);
-      if (!transform_.Apply(row, counts)) {
-        ++t.dropped;
-        continue;
+      const RowHash as_was = HashRow(row, scratch);
+      switch (transform_.Apply(row, counts)) {
+        case TableTransform::Fate::kDropped:
+          ++t.dropped;
+          break;
+        case TableTransform::Fate::kHeld:
+          ++t.held;
+          if (held != nullptr) held->Add(as_was);
+          break;
+        case TableTransform::Fate::kKept:
+          add(HashRow(row, scratch));
+          break;
       }
-      add(HashRow(row, scratch));
     }
   }
 
@@ -159,7 +174,7 @@ class TableCheck {
     while (listed < limit && b_.Step(rows, "read table " + table_)) {
       rows.ReadRow(before);
       row = before;
-      if (!transform_.Apply(row, ignored)) continue;
+      if (transform_.Apply(row, ignored) != TableTransform::Fate::kKept) continue;
       if (want_missing.count(HashRow(row, scratch)) == 0) continue;
       mismatches_.Add(table_ + ": B's row " + Describe(columns_, row, &before) +
                       " is not in B' as plan.json makes it");
@@ -183,18 +198,54 @@ class TableCheck {
   const std::string& table_;
   const std::vector<std::string>& columns_;
   TableTransform transform_;
+  RowSum held_;
   Mismatches& mismatches_;
   std::vector<uint64_t>& changed_;
 };
 
-// Tables of B' that B lacks: only the plan's guard, holding this plan's row.
+constexpr char kHeldPrefix[] = "steadyflake_unmerged_";
+
+// Whether `name` is steadyflake_unmerged_<table> of a table the plan holds rows of back.
+bool HeldTable(const PlanFile& plan, const std::string& name) {
+  if (name.rfind(kHeldPrefix, 0) != 0) return false;
+  for (const PlanFile::Rows& u : plan.unmerged) {
+    if (kHeldPrefix + u.table == name) return true;
+  }
+  return false;
+}
+
+// steadyflake_unmerged_<table> of B' holds the rows of B the plan held back, as they were.
+void CheckHeld(Database& out, const std::string& table, const std::vector<std::string>& columns,
+               const RowSum& held, Mismatches& mismatches) {
+  const std::string name = kHeldPrefix + table;
+  if (out.Integer("SELECT count(*) FROM b.sqlite_schema WHERE type = 'table' AND name = '" + name +
+                  "'") == 0) {
+    if (held.rows != 0) {
+      mismatches.Add(table + ": " + std::to_string(held.rows) +
+                     " row(s) the plan holds back, but B' has no " + name);
+    }
+    return;
+  }
+  RowSum found;
+  std::string scratch;
+  Statement rows = out.Prepare(Select("b", name, columns));
+  while (out.Step(rows, "read " + name + " of B'")) found.Add(HashCurrentRow(rows.get(), scratch));
+  if (!(found == held)) {
+    mismatches.Add(name + ": holds " + std::to_string(found.rows) +
+                   " row(s); plan.json holds back " + std::to_string(held.rows) +
+                   " of B's, as they were" + (found.rows == held.rows ? ", and they differ" : ""));
+  }
+}
+
+// Tables of B' that B lacks: only the plan's guard, holding this plan's row, and the tables of
+// rows held back.
 void CheckNewTables(Database& out, const Tables& before, const Tables& after, const PlanFile& plan,
                     Mismatches& mismatches) {
   std::set<std::string> known;
   for (const auto& [name, columns] : before) known.insert(name);
   for (const auto& [name, columns] : after) {
     if (known.count(name) != 0) continue;
-    if (name != kGuardTable) {
+    if (name != kGuardTable && !HeldTable(plan, name)) {
       mismatches.Add("B' has table " + name + ", which B lacks and plan.json does not make");
     }
   }
@@ -306,7 +357,11 @@ void VerifyRewrite(Database& b, Database& out, const PlanFile& plan, MergeReport
     if (!present) continue;
     MergeReport::Table t;
     t.name = table;
-    TableCheck(b, out, plan, table, columns, mismatches, changed).Run(t);
+    TableCheck check(b, out, plan, table, columns, mismatches, changed);
+    check.Run(t);
+    if (t.held != 0 || HeldTable(plan, kHeldPrefix + table)) {
+      CheckHeld(out, table, columns, check.held(), mismatches);
+    }
     report.tables.push_back(t);
     if (progress) progress(++done, before.size());
   }

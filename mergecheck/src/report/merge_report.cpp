@@ -40,12 +40,13 @@ std::string FormatMergeText(const MergeReport& report) {
     for (const MergeReport::Table& t : report.tables) width = std::max(width, t.name.size());
     std::string header = "table";
     header.resize(width, ' ');
-    out += header + "         A         B        B'   dropped    merged\n";
+    out += header + "         A         B        B'   dropped      held  replaced    merged\n";
     for (const MergeReport::Table& t : report.tables) {
       std::string name = t.name;
       name.resize(width, ' ');
       out += name + Cell(t.rows_a, 10) + Cell(t.rows_b, 10) + Cell(t.rows_b_after, 10) +
-             Cell(t.dropped, 10) + Cell(t.merged, 10) + "\n";
+             Cell(t.dropped, 10) + Cell(t.held, 10) + Cell(t.replaced, 10) + Cell(t.merged, 10) +
+             "\n";
     }
   }
   for (const MergeReport::Key& k : report.keys) {
@@ -77,6 +78,8 @@ std::string FormatMergeJson(const MergeReport& report) {
                       {"rows_b", t.rows_b},
                       {"rows_b_rewritten", t.rows_b_after},
                       {"dropped", t.dropped},
+                      {"held", t.held},
+                      {"replaced", t.replaced},
                       {"merged", t.merged}});
   }
   doc["tables"] = std::move(tables);

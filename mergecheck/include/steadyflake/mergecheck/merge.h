@@ -57,7 +57,9 @@ struct MergeReport {
     uint64_t rows_b = 0;        // rows of B before the rewrite
     uint64_t rows_b_after = 0;  // rows of B' (the rewrite dropped or held back the rest)
     uint64_t dropped = 0;       // the plan's drops of this table
-    uint64_t merged = 0;        // rows in the output: rows_a + rows_b_after
+    uint64_t held = 0;          // rows of B held back (steadyflake_unmerged_<table>)
+    uint64_t replaced = 0;      // rows of A the merge deleted first (on_conflict keep_b, newest)
+    uint64_t merged = 0;        // rows in the output: rows_a - replaced + rows_b_after
   };
   std::vector<Table> tables{};
   // Per remapped or renamed key: its values (entities) checked, and the rows of its references
