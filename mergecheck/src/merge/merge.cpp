@@ -20,7 +20,9 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dump/byte_stream.h"
@@ -151,6 +153,71 @@ void Publish(const std::string& path, const std::filesystem::path& out) {
   }
 }
 
+void Attach(Database& db, const std::string& path) {
+  merge::Statement attach = db.Prepare("ATTACH ?1 AS b");
+  sqlite3_bind_text(attach.get(), 1, path.c_str(), -1, SQLITE_TRANSIENT);
+  db.Step(attach, "open B'");
+}
+
+// The rewrite verified (VerifyRewrite, on a connection of its own to A with B' attached) while
+// the tables are merged into `result` (MergeTables): both only read B', and the merge is
+// committed to a working file that is renamed into place only if both pass. Returns whether
+// they did; the report holds the verification's findings, and the merge's once the rewrite
+// passed.
+bool VerifyAndMerge(Database& result, Database& a, Database& b, const std::string& b2_path,
+                    const merge::PlanFile& plan, const MergeOptions& options, MergeReport& report) {
+  Attach(result, b2_path);
+  Database verifier(a.path(), Database::Mode::kReadOnly, "A");
+  Attach(verifier, b2_path);
+  std::mutex progress_mutex;
+  const auto progress = [&](const char* stage, uint64_t done, uint64_t total) {
+    const std::lock_guard<std::mutex> lock(progress_mutex);
+    if (options.progress) options.progress({stage, done, total});
+  };
+  progress("verify the rewrite", 0, 0);
+  MergeReport verified;
+  merge::Mismatches rewrite_mismatches(verified, options.max_mismatches);
+  std::exception_ptr failed;
+  std::thread verify([&] {
+    try {
+      merge::VerifyRewrite(
+          b, verifier, plan, verified, rewrite_mismatches,
+          [&](uint64_t done, uint64_t total) { progress("verify the rewrite", done, total); });
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  progress("merge", 0, 0);
+  MergeReport merged;
+  merge::Mismatches merge_mismatches(merged, options.max_mismatches);
+  try {
+    merge::MergeTables(result, a, plan, merged, merge_mismatches, {});
+  } catch (...) {
+    verify.join();
+    throw;
+  }
+  verify.join();
+  if (failed) std::rethrow_exception(failed);
+  // The tables as the verification counted them, with the merge's counts beside.
+  report.keys = std::move(verified.keys);
+  report.tables = std::move(verified.tables);
+  for (const MergeReport::Table& m : merged.tables) {
+    MergeReport::Table* t = nullptr;
+    for (MergeReport::Table& x : report.tables) t = x.name == m.name ? &x : t;
+    if (t == nullptr) {
+      report.tables.push_back(m);
+      continue;
+    }
+    t->rows_a = m.rows_a;
+    t->replaced = m.replaced;
+    t->merged = m.merged;
+  }
+  const MergeReport& first = rewrite_mismatches.any() ? verified : merged;
+  report.mismatches = first.mismatches;
+  report.more = first.more;
+  return !rewrite_mismatches.any() && !merge_mismatches.any();
+}
+
 }  // namespace
 
 MergeReport Merge(const std::string& path_a, const std::string& path_b,
@@ -187,11 +254,6 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   TempFiles temps;
   const std::string base = out.string() + ".tmp-" + std::to_string(::getpid());
   ProbeWritable(base);
-  const auto progress = [&](const char* stage) {
-    return [&options, stage](uint64_t done, uint64_t total) {
-      if (options.progress) options.progress({stage, done, total});
-    };
-  };
   if (options.progress) options.progress({"copy", 0, 0});
   const auto a = OpenInput(path_a, "A", temps, base + "-a");
   const auto b = OpenInput(path_b, "B", temps, base + "-b0");
@@ -213,18 +275,7 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
              "; undo the edit, or run merge-plan again");
     }
   }
-  {
-    merge::Statement attach = result.Prepare("ATTACH ?1 AS b");
-    sqlite3_bind_text(attach.get(), 1, (base + "-b").c_str(), -1, SQLITE_TRANSIENT);
-    result.Step(attach, "open B'");
-  }
-  merge::Mismatches mismatches(report, options.max_mismatches);
-  if (options.progress) options.progress({"verify the rewrite", 0, 0});
-  merge::VerifyRewrite(*b, result, plan, report, mismatches, progress("verify the rewrite"));
-  if (mismatches.any()) return report;
-  if (options.progress) options.progress({"merge", 0, 0});
-  merge::MergeTables(result, *a, plan, report, mismatches, progress("merge"));
-  if (mismatches.any()) return report;
+  if (!VerifyAndMerge(result, *a, *b, base + "-b", plan, options, report)) return report;
   result.Exec("DETACH b");
   if (wal) result.Exec("PRAGMA journal_mode = WAL");
   result.Close();

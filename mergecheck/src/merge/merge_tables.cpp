@@ -236,7 +236,9 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
                  const std::function<void(uint64_t done, uint64_t total)>& progress) {
   const Tables a = out.Tables("main");
   const Tables b = out.Tables("b");
-  out.Exec("BEGIN IMMEDIATE");
+  // Deferred: a write lock on the output alone when the first insert runs, only read locks on
+  // B', which the verification reads at the same time.
+  out.Exec("BEGIN");
   MakeMissingTables(out, a, b);
   const std::vector<std::string> order = DependencyOrder(out, plan);
   std::map<std::string, std::vector<std::string>> a_columns(a.begin(), a.end());
