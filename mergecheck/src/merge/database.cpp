@@ -3,6 +3,7 @@
 
 #include "merge/database.h"
 
+#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,7 +54,18 @@ std::string QuoteName(std::string_view name) {
   return out + "\"";
 }
 
-Value Statement::Column(int i) const {
+bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Value ColumnValue(sqlite3_stmt* stmt_, int i) {
   Value v;
   v.type = sqlite3_column_type(stmt_, i);
   switch (v.type) {

@@ -35,6 +35,10 @@ std::string PlanForm(const Value& v);
 std::string Shown(const Value& v);
 // "name" with double quotes doubled: an SQLite identifier.
 std::string QuoteName(std::string_view name);
+// Whether two names are the same to SQLite (ASCII case aside).
+bool SameName(std::string_view a, std::string_view b);
+// Column `i` of the row `stmt` stands on, copied.
+Value ColumnValue(sqlite3_stmt* stmt, int i);
 
 class Statement {
  public:
@@ -47,7 +51,7 @@ class Statement {
   sqlite3_stmt** out() { return &stmt_; }
   int columns() const { return sqlite3_column_count(stmt_); }
   // The current row's column `i`, copied.
-  Value Column(int i) const;
+  Value Column(int i) const { return ColumnValue(stmt_, i); }
   void ReadRow(Row& row) const;
 
  private:

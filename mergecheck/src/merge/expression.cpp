@@ -11,21 +11,6 @@
 
 namespace steadyflake::mergecheck::merge {
 
-namespace {
-
-bool SameName(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
 Expression::Expression(const std::string& text, const std::vector<std::string>& columns)
     : text_(text) {
   const auto fail = [&](const std::string& why) {

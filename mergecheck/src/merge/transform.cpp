@@ -14,17 +14,6 @@ namespace steadyflake::mergecheck::merge {
 
 namespace {
 
-bool SameName(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 int ColumnIndex(const std::vector<std::string>& columns, const std::string& table,
                 const std::string& name) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -167,24 +156,7 @@ bool TableTransform::Touches(sqlite3_stmt* stmt) const {
   if (!held_.empty()) return true;  // few tables: their rows are looked at whole
   for (const Drop& d : drops_) {
     std::vector<std::string> key;
-    for (const int c : d.columns) {
-      Value v;
-      v.type = sqlite3_column_type(stmt, c);
-      if (v.type == SQLITE_INTEGER) {
-        v.integer = sqlite3_column_int64(stmt, c);
-      } else if (v.type == SQLITE_FLOAT) {
-        v.real = sqlite3_column_double(stmt, c);
-      } else if (v.type != SQLITE_NULL) {
-        const void* data = v.type == SQLITE_TEXT
-                               ? static_cast<const void*>(sqlite3_column_text(stmt, c))
-                               : sqlite3_column_blob(stmt, c);
-        if (data != nullptr) {
-          v.bytes.assign(static_cast<const char*>(data),
-                         static_cast<std::size_t>(sqlite3_column_bytes(stmt, c)));
-        }
-      }
-      key.push_back(PlanForm(v));
-    }
+    for (const int c : d.columns) key.push_back(PlanForm(ColumnValue(stmt, c)));
     if (d.keys->count(RowKey(key)) != 0) return true;
   }
   for (const Map& m : maps_) {
