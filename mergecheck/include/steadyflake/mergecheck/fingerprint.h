@@ -22,10 +22,10 @@
 namespace steadyflake::mergecheck {
 
 struct InputFingerprint {
-  uint64_t size = 0;        // bytes of the file (a gzip dump: compressed)
-  std::string mtime = {};   // ISO-8601 UTC with nanoseconds, "2026-11-25T23:06:31.123456789Z"
-  std::string content = {}; // XXH3-128 of the bytes (and the -wal log's), 32 hex digits
-  std::string schema = {};  // SQLite files: XXH3-128 of the schema's SQL, else empty
+  uint64_t size = 0;         // bytes of the file (a gzip dump: compressed)
+  std::string mtime = {};    // ISO-8601 UTC with nanoseconds, "2026-11-25T23:06:31.123456789Z"
+  std::string content = {};  // XXH3-128 of the bytes (and the -wal log's), 32 hex digits
+  std::string schema = {};   // SQLite files: XXH3-128 of the schema's SQL, else empty
   std::map<std::string, uint64_t> rows = {};  // SQLite files: rows per table, else empty
 };
 
