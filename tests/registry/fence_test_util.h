@@ -39,11 +39,14 @@ inline std::string EtcdUrl() {
 
 inline int PortOf(const std::string& url) { return std::stoi(url.substr(url.rfind(':') + 1)); }
 
-// Options for a holder of this test: its own prefix, a 2 s lease, a short call timeout.
+// Options for a holder of this test: a prefix no other test or repetition uses (the keys of
+// the last one stay in etcd), a 2 s lease, a short call timeout.
 inline Options TestOptions(const std::string& url, const std::string& name) {
+  static int runs = 0;
   Options options;
   options.endpoints = {url};
-  options.prefix = "/steadyflake-test/" + std::to_string(::getpid()) + "/" + name;
+  options.prefix =
+      "/steadyflake-test/" + std::to_string(::getpid()) + "/" + name + "-" + std::to_string(++runs);
   options.lease_ttl = std::chrono::seconds(2);
   options.timeout = std::chrono::milliseconds(300);
   return options;
