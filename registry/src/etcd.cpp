@@ -3,6 +3,8 @@
 
 #include "etcd.h"
 
+#include "test_hooks.h"
+
 #include <openssl/evp.h>
 
 #include <optional>
@@ -78,7 +80,10 @@ std::optional<TlsFiles> TlsOf(const Options& options) {
 }  // namespace
 
 Etcd::Etcd(const Options& options)
-    : http_(options.timeout, TlsOf(options)), user_(options.user), password_(options.password) {
+    : http_(options.timeout, TlsOf(options)),
+      user_(options.user),
+      password_(options.password),
+      hooks_(options.test_hooks) {
   for (const std::string& url : options.endpoints) endpoints_.push_back(Endpoint::Parse(url));
   if (endpoints_.empty()) {
     throw std::invalid_argument("no registry endpoint; give --registry http://HOST:PORT[,...]");
@@ -87,6 +92,9 @@ Etcd::Etcd(const Options& options)
 
 nlohmann::json Etcd::Call(const std::string& path, const nlohmann::json& body) {
   const std::string text = body.dump();
+  if (hooks_ && hooks_->answer && !hooks_->answer(path)) {
+    throw TransportError("etcd at " + current() + ": " + path + ": no answer (a test's hook)");
+  }
   if (user_.empty()) return Send(path, text, std::string());
   if (token_.empty()) Authenticate();
   try {

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -76,9 +77,10 @@ class Etcd {
   std::vector<Endpoint> endpoints_;
   std::size_t current_ = 0;
   HttpClient http_;
-  const std::string user_;      // empty: no auth
-  const std::string password_;  // never in a message
-  std::string token_;           // empty until authenticated
+  const std::string user_;                  // empty: no auth
+  const std::string password_;              // never in a message
+  std::string token_;                       // empty until authenticated
+  std::shared_ptr<const TestHooks> hooks_;  // a test's (test_hooks.h), else null
 };
 
 }  // namespace steadyflake::registry::internal

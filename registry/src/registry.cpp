@@ -17,6 +17,7 @@
 #include "etcd.h"
 #include "steadyflake/error.h"
 #include "steadyflake/time_format.h"
+#include "test_hooks.h"
 
 namespace steadyflake::registry {
 
@@ -49,16 +50,34 @@ namespace {
 
 bool IsHttps(const std::string& url) { return url.compare(0, 8, "https://") == 0; }
 
-int64_t BootNanos() {
-  timespec now{};
-  clock_gettime(CLOCK_BOOTTIME, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+class BootTimeClock final : public Clock {
+ public:
+  int64_t SteadyNanos() override {
+    timespec now{};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+  }
+  int64_t WallNanos() override { return Clock::Real()->WallNanos(); }
+  void SleepFor(int64_t nanos) override { Clock::Real()->SleepFor(nanos); }
+  bool IsReal() const override { return true; }
+};
+
+// The clocks of a store: a test's (Options::test_hooks), else the real ones.
+Clock* ClockOf(const Options& options) {
+  if (options.test_hooks && options.test_hooks->clock) return options.test_hooks->clock;
+  return internal::BootClock();
 }
 
-int64_t UnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+// Now on the clock that lease deadlines are measured on: CLOCK_BOOTTIME in production. Never
+// the wall clock, which may be set back or forward under a running holder.
+int64_t BootNanos(Clock* clock) { return clock->SteadyNanos(); }
+
+// Whether a guard is on: always, unless a test switched it off.
+bool OwnerCompareOn(const Options& options) {
+  return !options.test_hooks || options.test_hooks->owner_compare;
+}
+bool LeaseDeadlineOn(const Options& options) {
+  return !options.test_hooks || options.test_hooks->lease_deadline;
 }
 
 std::string OwnerPrefix(const Options& options) { return options.prefix + "/owner/"; }
@@ -155,7 +174,7 @@ ClaimResult TryClaim(Etcd& etcd, const Options& options, const Layout& layout, u
   const std::string key = Etcd::Base64(OwnerKey(options, id));
   const json value = {{"host", HostName()},
                       {"pid", static_cast<int64_t>(getpid())},
-                      {"since_ms", UnixMs()},
+                      {"since_ms", ClockOf(options)->WallNanos() / 1'000'000},
                       {"layout", layout.ToString()},
                       {"epoch_ms", layout.epoch_ms()}};
   const json request = {
@@ -315,7 +334,7 @@ std::shared_ptr<EtcdStore> EtcdStore::Claim(const Options& options, const Layout
             " is empty; write it as LO-HI with LO <= HI");
   }
   layout.CheckServerId(range.hi);
-  const int64_t started = BootNanos();
+  const int64_t started = BootNanos(ClockOf(options));
   try {
     Etcd etcd(options);
     std::set<uint64_t> held;
@@ -369,6 +388,7 @@ EtcdStore::EtcdStore(const Options& options, const Layout& layout, uint64_t serv
       server_id_(server_id),
       lease_(lease),
       token_(token),
+      clock_(ClockOf(options)),
       extend_client_(std::make_unique<Private>(options)),
       keepalive_client_(std::make_unique<Private>(options)),
       lease_deadline_boot_ns_(lease_deadline.count()) {
@@ -382,7 +402,7 @@ EtcdStore::~EtcdStore() {
 }
 
 bool EtcdStore::KeepAliveOnce(Private& client) {
-  const int64_t sent = BootNanos();
+  const int64_t sent = BootNanos(clock_);
   try {
     const int64_t ttl = KeepAlive(client.etcd, lease_);
     if (ttl <= 0) {
@@ -441,40 +461,48 @@ std::optional<uint64_t> EtcdStore::Open(const Layout& layout, uint64_t server_id
   }
 }
 
+void EtcdStore::ThrowIfLost(const std::string& owner) const {
+  if (!lost_.load(std::memory_order_relaxed)) return;
+  throw Error(Error::Code::kLost, "server id " + std::to_string(server_id_) +
+                                      " is lost: its etcd lease expired (" + owner +
+                                      "); restart to claim an id again");
+}
+
 void EtcdStore::Extend(uint64_t tick) {
   const std::string owner = OwnerKey(options_, server_id_);
-  if (lost_.load(std::memory_order_relaxed)) {
-    throw Error(Error::Code::kLost, "server id " + std::to_string(server_id_) +
-                                        " is lost: its etcd lease expired (" + owner +
-                                        "); restart to claim an id again");
-  }
+  ThrowIfLost(owner);
   // Past the lease's deadline the lease may have expired and another generator may own the id:
   // prove it is still ours (a keep-alive that etcd answers with a TTL) before extending.
-  if (BootNanos() >= lease_deadline_boot_ns_.load(std::memory_order_relaxed)) {
+  if (LeaseDeadlineOn(options_) &&
+      BootNanos(clock_) >= lease_deadline_boot_ns_.load(std::memory_order_relaxed)) {
     if (!KeepAliveOnce(*extend_client_)) {
       throw Error(Error::Code::kState,
                   "registry: etcd did not answer a keep-alive past the "
                   "lease's deadline; issuing stops at the reservation "
                   "until it does");
     }
-    if (lost_.load(std::memory_order_relaxed)) {
-      throw Error(Error::Code::kLost, "server id " + std::to_string(server_id_) +
-                                          " is lost: its etcd lease expired (" + owner +
-                                          "); restart to claim an id again");
-    }
+    ThrowIfLost(owner);
   }
+  ExtendTxn(tick, owner);
+  reserved_ = tick;
+}
+
+void EtcdStore::ExtendTxn(uint64_t tick, const std::string& owner) {
   const std::string key = Etcd::Base64(ReservedKey(options_, server_id_));
   const json value = {{"tick", tick},
                       {"end_ms", layout_.TickStartMs(tick) + layout_.tick_ms()},
                       {"layout", layout_.ToString()},
                       {"epoch_ms", layout_.epoch_ms()},
                       {"token", token_}};
+  json compare = json::array();
+  if (OwnerCompareOn(options_)) {
+    compare.push_back({{"key", Etcd::Base64(owner)},
+                       {"target", "CREATE"},
+                       {"result", "EQUAL"},
+                       {"create_revision", std::to_string(token_)}});
+  }
   const json request = {
-      {"compare",
-       {{{"key", Etcd::Base64(owner)},
-         {"target", "CREATE"},
-         {"result", "EQUAL"},
-         {"create_revision", std::to_string(token_)}}}},
+      {"compare", compare},
       {"success", {{{"request_put", {{"key", key}, {"value", Etcd::Base64(value.dump())}}}}}},
       {"failure", {{{"request_range", {{"key", Etcd::Base64(owner)}}}}}}};
   json answer;
@@ -487,20 +515,18 @@ void EtcdStore::Extend(uint64_t tick) {
                                          "; issuing stops at the reservation until "
                                          "etcd answers");
   }
-  if (!answer.value("succeeded", false)) {
-    lost_.store(true, std::memory_order_relaxed);
-    std::string holder = "nobody (its lease expired)";
-    for (const json& response : answer.value("responses", json::array())) {
-      for (const json& kv :
-           response.value("response_range", json::object()).value("kvs", json::array())) {
-        holder = DescribeOwner(kv);
-      }
+  if (answer.value("succeeded", false)) return;
+  lost_.store(true, std::memory_order_relaxed);
+  std::string holder = "nobody (its lease expired)";
+  for (const json& response : answer.value("responses", json::array())) {
+    for (const json& kv :
+         response.value("response_range", json::object()).value("kvs", json::array())) {
+      holder = DescribeOwner(kv);
     }
-    throw Error(Error::Code::kLost, "server id " + std::to_string(server_id_) +
-                                        " is lost: it is now held by " + holder +
-                                        "; this generator issues nothing past its reservation");
   }
-  reserved_ = tick;
+  throw Error(Error::Code::kLost, "server id " + std::to_string(server_id_) +
+                                      " is lost: it is now held by " + holder +
+                                      "; this generator issues nothing past its reservation");
 }
 
 void EtcdStore::Close(std::optional<uint64_t> last_used) noexcept {
@@ -525,4 +551,13 @@ void EtcdStore::Close(std::optional<uint64_t> last_used) noexcept {
 
 std::string EtcdStore::Describe() const { return "etcd key " + ReservedKey(options_, server_id_); }
 
+namespace internal {
+
+Clock* BootClock() {
+  // Never destroyed, like Clock::Real(): a store in a static object may outlive it otherwise.
+  static BootTimeClock* const clock = new BootTimeClock();
+  return clock;
+}
+
+}  // namespace internal
 }  // namespace steadyflake::registry

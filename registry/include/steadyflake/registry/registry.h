@@ -39,7 +39,15 @@
 #include "steadyflake/layout.h"
 #include "steadyflake/reservation_store.h"
 
+namespace steadyflake {
+class Clock;
+}
+
 namespace steadyflake::registry {
+
+// The registry's own tests' seam (registry/src/test_hooks.h): injected clocks, unanswered
+// calls, each guard switched off alone. Internal; leave Options::test_hooks null.
+struct TestHooks;
 
 struct Options {
   // etcd client URLs, http://HOST:PORT or https://HOST:PORT (all alike), one per member of the
@@ -69,6 +77,10 @@ struct Options {
   // only, and is never in a message.
   std::string user{};
   std::string password{};
+
+  // Internal, for the registry's own tests (docs/testing.md, "Seams"); may change between
+  // releases. Null: the real clocks and both guards, as every program runs.
+  std::shared_ptr<const TestHooks> test_hooks{};
 };
 
 // Throws Error(kInvalidArgument) naming the field when `options` cannot work, or the file (and
@@ -132,6 +144,13 @@ class EtcdStore : public ReservationStore {
   EtcdStore(const Options& options, const Layout& layout, uint64_t server_id, int64_t lease,
             int64_t token, std::chrono::nanoseconds lease_deadline);
 
+  // Throws Error(kLost) naming the owner key, when lost_ is set.
+  void ThrowIfLost(const std::string& owner) const;
+  // The extension's txn: put `tick` in the reserved key if the owner key still has token_.
+  // Throws Error: kState when etcd did not answer, kLost naming the holder when the compare
+  // failed.
+  void ExtendTxn(uint64_t tick, const std::string& owner);
+
   void KeepAliveLoop();
   // Renews the lease once. Returns false when etcd did not answer; sets lost_ when the lease is
   // gone. REQUIRES: called from one thread at a time per client.
@@ -142,6 +161,8 @@ class EtcdStore : public ReservationStore {
   const uint64_t server_id_;
   const int64_t lease_;
   const int64_t token_;
+  // Where the lease deadline's boot time comes from: CLOCK_BOOTTIME, or a test's clock.
+  Clock* const clock_;
   std::unique_ptr<Private> extend_client_;     // used by Open, Extend, Close
   std::unique_ptr<Private> keepalive_client_;  // used by the keep-alive thread
   // CLOCK_BOOTTIME nanoseconds until which the lease is known alive: the send time of the last
