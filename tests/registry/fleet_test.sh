@@ -286,29 +286,40 @@ PY
 test_cluster() {
   need etcd etcd-server
   need python3 python3
-  local i urls=() peers=() cluster="" pids=()
-  for i in 1 2 3; do
-    urls[i]="http://127.0.0.1:$(free_port)"
-    peers[i]="http://127.0.0.1:$(free_port)"
-    cluster+="${cluster:+,}m$i=${peers[i]}"
-  done
-  for i in 1 2 3; do
-    etcd --name "m$i" --data-dir "$T/etcd$i" --listen-client-urls "${urls[i]}" \
-      --advertise-client-urls "${urls[i]}" --listen-peer-urls "${peers[i]}" \
-      --initial-advertise-peer-urls "${peers[i]}" --initial-cluster "$cluster" \
-      --initial-cluster-state new --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
-    pids[i]=$!
-    PIDS+=("${pids[i]}")
-  done
-  local ok
-  for i in 1 2 3; do
-    ok=0
-    for ((n = 0; n < 300 && !ok; n++)); do
-      curl -fsS --max-time 1 "${urls[i]}/health" 2>/dev/null | grep -q '"health":"true"' && ok=1
-      ((ok)) || curl -s --retry 1 --retry-connrefused --max-time 0.1 "${urls[i]}/health" >/dev/null 2>&1
+  local i urls=() peers=() cluster="" pids=() ok healthy attempt n
+  # free_port's port may be taken by another test before etcd binds it: a member that exits at
+  # start is retried with new ports (three times), never waited for.
+  for attempt in 1 2 3; do
+    cluster=""
+    for i in 1 2 3; do
+      urls[i]="http://127.0.0.1:$(free_port)"
+      peers[i]="http://127.0.0.1:$(free_port)"
+      cluster+="${cluster:+,}m$i=${peers[i]}"
     done
-    ((ok)) || fail "cluster member m$i did not become healthy"
+    for i in 1 2 3; do
+      rm -rf "$T/etcd$i"
+      etcd --name "m$i" --data-dir "$T/etcd$i" --listen-client-urls "${urls[i]}" \
+        --advertise-client-urls "${urls[i]}" --listen-peer-urls "${peers[i]}" \
+        --initial-advertise-peer-urls "${peers[i]}" --initial-cluster "$cluster" \
+        --initial-cluster-state new --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
+      pids[i]=$!
+      PIDS+=("${pids[i]}")
+    done
+    healthy=1
+    for i in 1 2 3; do
+      ok=0
+      for ((n = 0; n < 300 && !ok; n++)); do
+        curl -fsS --max-time 1 "${urls[i]}/health" 2>/dev/null | grep -q '"health":"true"' && ok=1
+        ((ok)) && break
+        kill -0 "${pids[i]}" 2>/dev/null || break
+        curl -s --retry 1 --retry-connrefused --max-time 0.1 "${urls[i]}/health" >/dev/null 2>&1
+      done
+      ((ok)) || { healthy=0; break; }
+    done
+    ((healthy)) && break
+    for i in 1 2 3; do kill -9 "${pids[i]}" 2>/dev/null; wait "${pids[i]}" 2>/dev/null; done
   done
+  ((healthy)) || fail "the 3-member cluster did not become healthy: $(tail -3 "$T/etcd.log")"
   local all="${urls[1]},${urls[2]},${urls[3]}"
   # 600,000 IDs of `game` take about 6 s.
   "$BIN" gen --registry "$all" --server-id 41 --count 600000 >"$T/ids" 2>"$T/gen.err" &
