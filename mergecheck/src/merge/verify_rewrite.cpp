@@ -218,8 +218,10 @@ bool HeldTable(const PlanFile& plan, const std::string& name) {
 void CheckHeld(Database& out, const std::string& table, const std::vector<std::string>& columns,
                const RowSum& held, Mismatches& mismatches) {
   const std::string name = kHeldPrefix + table;
-  if (out.Integer("SELECT count(*) FROM b.sqlite_schema WHERE type = 'table' AND name = '" + name +
-                  "'") == 0) {
+  Statement exists =
+      out.Prepare("SELECT 1 FROM b.sqlite_schema WHERE type = 'table' AND name = ?1");
+  sqlite3_bind_text(exists.get(), 1, name.c_str(), -1, SQLITE_TRANSIENT);
+  if (!out.Step(exists, "read the schema of B'")) {
     if (held.rows != 0) {
       mismatches.Add(table + ": " + std::to_string(held.rows) +
                      " row(s) the plan holds back, but B' has no " + name);
