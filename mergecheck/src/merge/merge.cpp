@@ -101,7 +101,7 @@ void CheckFingerprints(const merge::PlanFile& plan, const std::string (&paths)[2
 }
 
 // A SQLite file opened read-only, or a sqlite3 dump loaded into a working file.
-std::unique_ptr<Database> OpenInput(const std::string& path, const char* which, TempFiles& temps,
+std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
                                     const std::string& temp_path) {
   const std::string format = OpenSource(path)->format();
   if (format == "sqlite") {
@@ -111,7 +111,7 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which, 
     Refuse(std::string(which) + " (" + path + ") is a " + format +
            ": merge it on its server with --dialect mysql");
   }
-  auto db = std::make_unique<Database>(temps.Add(temp_path), Database::Mode::kCreate, which);
+  auto db = std::make_unique<Database>(temp_path, Database::Mode::kCreate, which);
   db->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
   const auto stream = dump::OpenByteStream(path, format.find("+gzip") != std::string::npos);
   std::string text;
@@ -123,6 +123,62 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which, 
     Refuse(std::string(which) + " (" + path + "): SQLite refuses the dump: " + error);
   return db;
 }
+
+// The working files beside the output: the output begun as a copy of A (`result`), and B'
+// (`b2_path`), B's copy with rewrite-b.sql applied. A is copied on a thread of its own while B
+// is copied and rewritten: two files, two cores. Every name is registered before either starts.
+struct WorkingCopies {
+  WorkingCopies(const std::string& base, TempFiles& temps)
+      : out_tmp(temps.Add(base)),
+        a_loaded(temps.Add(base + "-a")),
+        b_loaded(temps.Add(base + "-b0")),
+        b2_path(temps.Add(base + "-b")) {}
+
+  void Make(const std::string& path_a, const std::string& path_b, const merge::PlanFile& plan,
+            const MergeOptions& options) {
+    result = std::make_unique<Database>(out_tmp, Database::Mode::kCreate, "the output");
+    std::exception_ptr copy_failed;
+    std::thread copy_a([&] {
+      try {
+        a = OpenInput(path_a, "A", a_loaded);
+        result->CopyFrom(*a);
+        const std::string journal = "journal_mode";
+        wal = result->Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal +
+                              " = 'wal'") != 0;
+        result->Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
+      } catch (...) {
+        copy_failed = std::current_exception();
+      }
+    });
+    try {
+      Rewrite(path_b, plan, options);
+    } catch (...) {
+      copy_a.join();
+      throw;
+    }
+    copy_a.join();
+    if (copy_failed) std::rethrow_exception(copy_failed);
+  }
+
+  const std::string out_tmp, a_loaded, b_loaded, b2_path;
+  std::unique_ptr<Database> result, a, b;
+  bool wal = false;  // A is a WAL database: so is the output
+
+ private:
+  void Rewrite(const std::string& path_b, const merge::PlanFile& plan,
+               const MergeOptions& options) {
+    b = OpenInput(path_b, "B", b_loaded);
+    Database rewritten(b2_path, Database::Mode::kCreate, "B'");
+    rewritten.CopyFrom(*b);
+    rewritten.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
+    if (options.progress) options.progress({"rewrite", 0, 0});
+    const std::string failed = rewritten.TryExec(plan.rewrite_sql);
+    if (!failed.empty()) {
+      Refuse(plan.dir + "/rewrite-b.sql fails on a copy of B: " + failed +
+             "; undo the edit, or run merge-plan again");
+    }
+  }
+};
 
 // Makes and removes `path`, so that a folder SQLite cannot write in is named with the system's
 // reason ("Read-only file system") rather than SQLite's "unable to open database file".
@@ -255,32 +311,17 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   const std::string base = out.string() + ".tmp-" + std::to_string(::getpid());
   ProbeWritable(base);
   if (options.progress) options.progress({"copy", 0, 0});
-  const auto a = OpenInput(path_a, "A", temps, base + "-a");
-  const auto b = OpenInput(path_b, "B", temps, base + "-b0");
-  const std::string out_tmp = temps.Add(base);
-  Database result(out_tmp, Database::Mode::kCreate, "the output");
-  result.CopyFrom(*a);
-  const std::string journal = "journal_mode";
-  const bool wal =
-      result.Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal + " = 'wal'") != 0;
-  result.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
-  {
-    Database rewritten(temps.Add(base + "-b"), Database::Mode::kCreate, "B'");
-    rewritten.CopyFrom(*b);
-    rewritten.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
-    if (options.progress) options.progress({"rewrite", 0, 0});
-    const std::string failed = rewritten.TryExec(plan.rewrite_sql);
-    if (!failed.empty()) {
-      Refuse(plan.dir + "/rewrite-b.sql fails on a copy of B: " + failed +
-             "; undo the edit, or run merge-plan again");
-    }
+  WorkingCopies copies(base, temps);
+  copies.Make(path_a, path_b, plan, options);
+  Database& result = *copies.result;
+  if (!VerifyAndMerge(result, *copies.a, *copies.b, copies.b2_path, plan, options, report)) {
+    return report;
   }
-  if (!VerifyAndMerge(result, *a, *b, base + "-b", plan, options, report)) return report;
   result.Exec("DETACH b");
-  if (wal) result.Exec("PRAGMA journal_mode = WAL");
+  if (copies.wal) result.Exec("PRAGMA journal_mode = WAL");
   result.Close();
   if (options.progress) options.progress({"publish", 0, 0});
-  Publish(out_tmp, out);
+  Publish(copies.out_tmp, out);
   report.verified = true;
   return report;
 }

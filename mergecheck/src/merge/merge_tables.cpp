@@ -3,6 +3,7 @@
 
 #include "merge/merge_tables.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "merge/check_output.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -44,6 +46,24 @@ int64_t Dangling(Database& db, const std::string& schema, const PlanFile::Column
 
 int64_t ForeignKeyViolations(Database& db, const std::string& schema) {
   return db.Integer("SELECT count(*) FROM pragma_foreign_key_check(NULL, '" + schema + "')");
+}
+
+// Whether the output declares `ref` (unconditional) as a one-column FOREIGN KEY to `key`: named
+// as its parent's column, or left to mean the parent's one-column PRIMARY KEY.
+bool DeclaredForeignKey(Database& out, const PlanFile::Column& ref, const PlanFile::Column& key) {
+  if (!ref.where_column.empty()) return false;
+  Statement fk = out.Prepare(
+      "SELECT count(*) FROM pragma_foreign_key_list(?1, 'main') AS f"
+      " WHERE f.\"from\" = ?2 COLLATE NOCASE AND f.\"table\" = ?3 COLLATE NOCASE"
+      " AND (SELECT count(*) FROM pragma_foreign_key_list(?1, 'main') AS g WHERE g.id = f.id) = 1"
+      " AND (f.\"to\" = ?4 COLLATE NOCASE OR (f.\"to\" IS NULL"
+      "  AND (SELECT count(*) FROM pragma_table_info(?3, 'main') WHERE pk > 0) = 1"
+      "  AND (SELECT name FROM pragma_table_info(?3, 'main') WHERE pk = 1) = ?4 COLLATE NOCASE))");
+  const std::string* values[] = {&ref.table, &ref.column, &key.table, &key.column};
+  for (int i = 0; i < 4; ++i) {
+    sqlite3_bind_text(fk.get(), i + 1, values[i]->c_str(), -1, SQLITE_TRANSIENT);
+  }
+  return out.Step(fk, "read the foreign keys of " + ref.table) && fk.Column(0).integer != 0;
 }
 
 // Tables B' has and A lacks are made in the output as B' declares them, with their indexes.
@@ -95,8 +115,12 @@ void VerifyMerged(Database& out, Database& a, const PlanFile& plan, MergeReport&
                      GroupThousands(t.rows_a) + " + B''s " + GroupThousands(t.rows_b_after) + ")");
     }
   }
+  // A reference declared as a FOREIGN KEY is one that foreign_key_check covers: when that finds
+  // no violation, it cannot dangle, and the join need not run again.
+  const int64_t fk_now = ForeignKeyViolations(out, "main");
   for (const PlanFile::Remap& r : plan.remaps) {
     for (const PlanFile::Column& ref : r.references) {
+      if (fk_now == 0 && DeclaredForeignKey(out, ref, r.key)) continue;
       const int64_t now = Dangling(out, "main", ref, r.key);
       if (now == 0) continue;
       const int64_t before = Dangling(a, "main", ref, r.key) + Dangling(out, "b", ref, r.key);
@@ -107,7 +131,6 @@ void VerifyMerged(Database& out, Database& a, const PlanFile& plan, MergeReport&
       }
     }
   }
-  const int64_t fk_now = ForeignKeyViolations(out, "main");
   if (fk_now == 0) return;
   const int64_t fk_before = ForeignKeyViolations(a, "main") + ForeignKeyViolations(out, "b");
   if (fk_now > fk_before) {
@@ -165,17 +188,21 @@ uint64_t Replace(Database& out, const PlanFile& plan, const std::string& table,
   return deleted;
 }
 
-// PRAGMA integrity_check of the committed output on a connection of its own: its lines that
-// are not "ok".
-std::vector<std::string> Integrity(const std::string& path) {
-  Database db(path, Database::Mode::kReadOnly, "the output");
-  std::vector<std::string> out;
-  Statement check = db.Prepare("PRAGMA main.integrity_check(20)");
-  while (db.Step(check, "check the merged database")) {
-    const std::string line = check.Column(0).bytes;
-    if (line != "ok") out.push_back("PRAGMA integrity_check: " + line);
+// The output's tables, weighed for CheckIntegrity by their rows and indexes.
+std::vector<CheckedTable> Weighed(Database& out, const MergeReport& report) {
+  std::map<std::string, uint64_t> indexes;
+  Statement list = out.Prepare(
+      "SELECT tbl_name, count(*) FROM main.sqlite_schema WHERE type = 'index' GROUP BY tbl_name");
+  while (out.Step(list, "read the output's indexes")) {
+    indexes[list.Column(0).bytes] = static_cast<uint64_t>(list.Column(1).integer);
   }
-  return out;
+  std::vector<CheckedTable> tables;
+  for (const auto& [name, columns] : out.Tables("main")) {
+    uint64_t rows = 0;
+    for (const MergeReport::Table& t : report.tables) rows = t.name == name ? t.merged : rows;
+    tables.push_back({name, (rows + 1) * (1 + indexes[name])});
+  }
+  return tables;
 }
 
 }  // namespace
@@ -292,23 +319,10 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
   for (const std::string& sql : triggers) out.Exec(sql);
   // Committed to the working file, which is renamed into place only if every check passes.
   out.Exec("COMMIT");
-  std::vector<std::string> damage;
-  std::exception_ptr failed;
-  std::thread integrity([&] {
-    try {
-      damage = Integrity(out.path());
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
+  const unsigned cores = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  std::vector<std::string> damage = CheckIntegrity(out.path(), Weighed(out, report), cores, [&] {
     VerifyMerged(out, a_input, plan, report, mismatches);
-  } catch (...) {
-    integrity.join();
-    throw;
-  }
-  integrity.join();
-  if (failed) std::rethrow_exception(failed);
+  });
   for (std::string& line : damage) mismatches.Add(std::move(line));
 }
 

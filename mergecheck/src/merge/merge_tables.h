@@ -9,7 +9,8 @@
 //   - rows per table: the output holds A's rows and B''s, no more, no fewer;
 //   - every reference the plan rewrote resolves as it did in A and in B' (no new dangling row);
 //   - PRAGMA foreign_key_check finds no violation that A or B' did not have;
-//   - PRAGMA integrity_check says ok.
+//   - what PRAGMA integrity_check checks says ok (CheckIntegrity, check_output.h: quick_check
+//     and integrity_check of each table, on every core).
 // The inserts are one transaction; the checks read what it committed to the working file.
 // A's triggers are not fired by the merge (the rows are not new to the game): they are dropped
 // for its inserts and made again in the same transaction. On any mismatch it rolls back.
@@ -38,8 +39,8 @@ std::vector<std::string> DependencyOrder(Database& out, const PlanFile& plan);
 
 // Merges and verifies as above; fills report.tables' rows_a and merged (adding tables of A that
 // B' lacks). `a` is A as it was (read only when a count must be compared with A's). The
-// transaction commits into the working file before the checks that read it (integrity_check
-// runs beside the others); the caller renames it into place only when `mismatches` stays
+// transaction commits into the working file before the checks that read it (the integrity
+// checks run beside the others); the caller renames it into place only when `mismatches` stays
 // empty.
 void MergeTables(Database& out, Database& a, const PlanFile& plan, MergeReport& report,
                  Mismatches& mismatches,
