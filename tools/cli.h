@@ -95,6 +95,11 @@ std::string Quote(std::string_view text);
 
 using mergecheck::GroupThousands;
 
+// The fault tests' seam (docs/testing.md): when STEADYFLAKE_TEST_STOP_AT names `stage` and
+// STEADYFLAKE_TEST_STOP_FIFO a FIFO, writes the stage's name to the FIFO and stops the process
+// (SIGSTOP) for the test to kill -9 it there. Nothing otherwise.
+void StopHereForTest(const std::string& stage);
+
 // The layout the user chose with options --layout (a string, with a default) and --epoch
 // (optional): Layout::Parse, then WithEpoch(ParseTime(epoch)) if an epoch is given. Throws
 // CliError naming --layout or --epoch, with the engine's reason.

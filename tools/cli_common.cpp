@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -70,6 +72,17 @@ std::string Quote(std::string_view text) {
   if (text.size() > kMaxShown) out += "...";
   out += "'";
   return out;
+}
+
+void StopHereForTest(const std::string& stage) {
+  const char* stop_at = std::getenv("STEADYFLAKE_TEST_STOP_AT");
+  const char* stop_fifo = std::getenv("STEADYFLAKE_TEST_STOP_FIFO");
+  if (stop_at == nullptr || stop_fifo == nullptr || stage != stop_at) return;
+  if (std::FILE* f = std::fopen(stop_fifo, "w")) {
+    std::fprintf(f, "%s\n", stage.c_str());
+    std::fclose(f);
+  }
+  ::raise(SIGSTOP);
 }
 
 Layout ResolveLayout(const po::variables_map& vm) {

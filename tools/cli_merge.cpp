@@ -8,9 +8,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
-#include <cstdlib>
-
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -121,22 +118,12 @@ int RunMerge(const std::vector<std::string>& args) {
   options.b_db = vm["b-db"].as<std::string>();
   std::optional<Progress> progress;
   if (::isatty(STDERR_FILENO) == 1) progress.emplace();
-  // The fault tests' seam (docs/testing.md): stop at the start of a stage, after telling the
-  // test so through a FIFO, for the test to kill -9 the process there.
-  const char* stop_at = std::getenv("STEADYFLAKE_TEST_STOP_AT");
-  const char* stop_fifo = std::getenv("STEADYFLAKE_TEST_STOP_FIFO");
-  options.progress = [&progress, stop_at, stop_fifo,
-                      stopped = false](const mergecheck::MergeOptions::Progress& p) mutable {
-    if (stop_at != nullptr && stop_fifo != nullptr && !stopped && p.stage == stop_at) {
-      stopped = true;
-      if (std::FILE* f = std::fopen(stop_fifo, "w")) {
-        std::fprintf(f, "%s\n", p.stage.c_str());
-        std::fclose(f);
-      }
-      ::raise(SIGSTOP);
-    }
-    if (progress) progress->Update(p);
-  };
+  // The fault tests' seam stops at the start of a stage, once.
+  options.progress =
+      [&progress, stopped = std::string()](const mergecheck::MergeOptions::Progress& p) mutable {
+        if (p.stage != stopped) StopHereForTest(stopped = p.stage);
+        if (progress) progress->Update(p);
+      };
   mergecheck::MergeReport report;
   try {
     report = mergecheck::Merge(inputs[0], inputs[1], options);

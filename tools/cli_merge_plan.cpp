@@ -8,10 +8,12 @@
 // plan.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -42,8 +44,9 @@ constexpr char kUsage[] =
 // Files written together: each to a temporary file beside it, flushed to disk; then, once every
 // one is complete, all renamed over their names and the folders flushed. A failure before the
 // renames removes the temporary files (and the --out folder if this run made it), so a reader
-// sees the old set or the new one, never a part, nor a new plan.json beside an old
-// rewrite-b.sql.
+// sees the old set or the new one, never a part. Only a run killed between two renames leaves a
+// new plan.json beside an old rewrite-b.sql, which merge refuses (their plan ids differ). The
+// temporary files of a killed run ("plan.json.tmp-PID") are removed by the next run.
 class FileSet {
  public:
   explicit FileSet(std::filesystem::path made_dir = {}) : made_dir_(std::move(made_dir)) {}
@@ -55,6 +58,7 @@ class FileSet {
   }
 
   void Write(const std::filesystem::path& path, const std::string& text) {
+    RemoveStale(path);
     const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
     files_.emplace_back(path, tmp);
     auto fail = [&](const std::string& what) {
@@ -83,8 +87,13 @@ class FileSet {
     if (::close(fd) != 0) fail("write");
   }
 
+  // What the writes removed: "removed F, left by a run that died".
+  const std::vector<std::string>& notes() const { return notes_; }
+
   void Commit() {
+    StopHereForTest("rename");  // every file written, none renamed (tests/cli/merge_test.sh)
     for (const auto& [path, tmp] : files_) {
+      if (path != files_.front().first) StopHereForTest("rename " + path.filename().string());
       if (::rename(tmp.c_str(), path.c_str()) != 0) {
         throw CliError("cannot replace " + path.string() + ": " + std::strerror(errno),
                        "check that --out names a folder you can write");
@@ -102,7 +111,24 @@ class FileSet {
 
  private:
   std::filesystem::path made_dir_;
+  // Removes "<path>.tmp-PID" files whose process is gone (a run killed before its renames).
+  void RemoveStale(const std::filesystem::path& path) {
+    const std::string prefix = path.filename().string() + ".tmp-";
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) != 0) continue;
+      const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+      if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
+      if (std::filesystem::remove(entry.path(), error)) {
+        notes_.push_back("removed " + entry.path().string() + ", left by a run that died");
+      }
+    }
+  }
+
   std::vector<std::pair<std::filesystem::path, std::string>> files_;
+  std::vector<std::string> notes_;
   bool done_ = false;
 };
 
@@ -239,7 +265,7 @@ std::function<int64_t()> FreshIds(const po::variables_map& vm, const Layout& lay
 
 // Writes plan.json, rewrite-b.sql and, when asked, the draft profile; prints the summary.
 void WritePlan(const po::variables_map& vm, const mergecheck::Plan& plan,
-               const mergecheck::PlanOptions& options, const std::vector<std::string>& notes) {
+               const mergecheck::PlanOptions& options, std::vector<std::string> notes) {
   const std::filesystem::path out_dir = vm["out"].as<std::string>();
   std::error_code error;
   const bool made = !std::filesystem::exists(out_dir, error);
@@ -256,6 +282,7 @@ void WritePlan(const po::variables_map& vm, const mergecheck::Plan& plan,
     files.Write(vm["draft-profile"].as<std::string>(), DraftProfile(plan, options));
   }
   files.Commit();
+  notes.insert(notes.end(), files.notes().begin(), files.notes().end());
   Output out(stdout);
   if (vm.count("json") != 0) {
     out.Append(json);

@@ -5,7 +5,8 @@
 # `steadyflake merge` end to end (issue 29, docs/merging.md "Merge and verify"): plan, merge,
 # and prove by the rows' `uid`s that every row of A and B still refers to the same rows; the
 # rewrite corrupted by hand three ways, each caught before anything is written; inputs changed
-# after the plan; the process killed at every stage.
+# after the plan; the process killed at every stage, and merge-plan and merge killed at random
+# points (the seed printed; STEADYFLAKE_TEST_SEED repeats it).
 #
 #   merge_test.sh <path to steadyflake> <case>
 #
@@ -168,6 +169,15 @@ test_merge_changed_input() {
   expect_rc 2
   grep -q "changed since plan .*its content" "$T/err" || fail "no error naming the content"
   [[ ! -e "$T/m.changed.db" ]] || fail "the output was written"
+  # plan.json of one run beside rewrite-b.sql of another (a merge-plan killed between renames).
+  cp -r "$T/plan" "$T/mixed"
+  sed -i "s/steadyflake_merge_plan VALUES ('[0-9a-f]*'/steadyflake_merge_plan VALUES ('0123456789abcdef'/" \
+    "$T/mixed/rewrite-b.sql"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/mixed" --out "$T/m.mixed.db"
+  expect_rc 2
+  grep -q "rewrite-b.sql was written for plan 0123456789abcdef" "$T/err" ||
+    fail "no error naming the two plans"
+  [[ ! -e "$T/m.mixed.db" ]] || fail "the output was written"
   # A plan folder that is not a plan.
   mkdir -p "$T/noplan"
   run merge "$T/a.db" "$T/b.db" --plan "$T/noplan" --out "$T/m.none.db"
@@ -199,6 +209,117 @@ test_merge_killed() {
   grep -q "^note: removed .*left by a run that died" "$T/out" || fail "no note of the stale files"
   ls "$T" | grep -q '\.tmp-' && fail "temporary files left: $(ls "$T" | grep '\.tmp-')"
   [[ $(sqlite3 "$T/m.db" "SELECT count(*) FROM player") == 560 ]] || fail "not 560 players"
+  # merge-plan over a plan of another server id: killed with every file written and none
+  # renamed, the old plan stands; killed between its two renames, merge refuses the pair.
+  cp -r "$T/plan" "$T/p"
+  local old_id
+  old_id=$(plan_ids "$T/p" | sort -u)
+  for stage in rename "rename rewrite-b.sql"; do
+    STEADYFLAKE_TEST_STOP_AT=$stage STEADYFLAKE_TEST_STOP_FIFO="$T/stopped" \
+      "$BIN" merge-plan "$T/a.db" "$T/b.db" --out "$T/p" --server-id 104 --refs "$T/refs" \
+      --state-dir "$T/state" >"$T/out" 2>"$T/err" &
+    CHILD=$!
+    read -r said <"$T/stopped" || fail "$stage: merge-plan did not reach the stage"
+    kill -9 "$CHILD"
+    wait "$CHILD" 2>/dev/null
+    CHILD=""
+    ls "$T/p" | grep -q '\.tmp-' || fail "$stage: no temporary file left to remove"
+  done
+  [[ $(plan_ids "$T/p" | tail -1) == "$old_id" ]] || fail "rewrite-b.sql is not the old plan's"
+  [[ $(plan_ids "$T/p" | head -1) != "$old_id" ]] || fail "plan.json is not the new plan's"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/p" --out "$T/m2.db"
+  expect_rc 2
+  grep -q "rewrite-b.sql was written for plan $old_id" "$T/err" || fail "the mixed plan was taken"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/p" --server-id 104 --refs "$T/refs" \
+    --state-dir "$T/state"
+  expect_rc 0
+  grep -q "^note: removed .*/p/.*\.tmp-[0-9]*, left by a run that died" "$T/out" ||
+    fail "merge-plan said nothing of the stale files"
+  ls "$T/p" | grep -q '\.tmp-' && fail "merge-plan left temporary files: $(ls "$T/p")"
+  [[ $(plan_ids "$T/p" | sort -u | wc -l) == 1 ]] || fail "the plan's two files disagree"
+}
+
+# --- kill -9 at random points, merge-plan and merge: never a partial output -------------------
+
+# now_ms: the monotonic-enough wall clock in milliseconds (for the delays only).
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# kill_at_random N MAX_MS CMD...: starts CMD N times, each killed with SIGKILL after a random
+# delay in [0, MAX_MS] ms (a run that ends first is not killed), calling `after_kill` each time.
+kill_at_random() {
+  local n=$1 max=$2 i delay killed=0
+  shift 2
+  for ((i = 0; i < n; i++)); do
+    delay=$((RANDOM % (max + 1)))
+    "$@" >"$T/out" 2>"$T/err" &
+    CHILD=$!
+    sleep "$((delay / 1000)).$(printf %03d $((delay % 1000)))"
+    kill -9 "$CHILD" 2>/dev/null
+    wait "$CHILD" 2>/dev/null
+    [[ $? == 137 ]] && killed=$((killed + 1))
+    CHILD=""
+    after_kill "$i" "$delay"
+  done
+  echo "$2: $killed of $n runs killed before their end (delays up to $max ms)"
+  ((killed > 0)) || fail "no run of $2 was killed before its end: the delays are too long"
+}
+
+# The plan id plan.json names, and the one rewrite-b.sql's guard inserts.
+plan_ids() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["plan"])' "$1/plan.json"
+  sed -n "s/.*steadyflake_merge_plan VALUES ('\([0-9a-f]*\)'.*/\1/p" "$1/rewrite-b.sql"
+}
+
+test_merge_killed_at_random() {
+  setup
+  local seed=${STEADYFLAKE_TEST_SEED:-$(($(date +%s%N) % 1000000))}
+  echo "seed $seed (STEADYFLAKE_TEST_SEED=$seed repeats these delays)"
+  RANDOM=$seed
+  # merge-plan over a complete plan of another server id (another plan id), so that a run
+  # killed between its renames would show as two ids.
+  cp -r "$T/plan" "$T/p"
+  local start took
+  start=$(now_ms)
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/timed" --server-id 104 --refs "$T/refs" \
+    --state-dir "$T/state"
+  took=$(($(now_ms) - start))
+  after_kill() {
+    local left ids
+    left=$(ls -A "$T/p" | grep -vE '^(plan\.json|rewrite-b\.sql)(\.tmp-[0-9]+)?$')
+    [[ -z $left ]] || fail "merge-plan killed after $2 ms left $left"
+    ids=$(plan_ids "$T/p" | sort -u | wc -l)
+    if [[ $ids != 1 ]]; then  # killed between the renames: merge must refuse the pair
+      "$BIN" merge "$T/a.db" "$T/b.db" --plan "$T/p" --out "$T/mixed.db" >/dev/null 2>"$T/err"
+      [[ $? == 2 ]] && grep -q "was written for plan" "$T/err" ||
+        fail "a plan.json and rewrite-b.sql of two runs were not refused"
+    fi
+    [[ "$(sums)" == "$SUMS" ]] || fail "merge-plan killed after $2 ms modified an input"
+  }
+  kill_at_random 12 $((took + took / 4 + 1)) "$BIN" merge-plan "$T/a.db" "$T/b.db" --out "$T/p" \
+    --server-id 104 --refs "$T/refs" --state-dir "$T/state"
+  run merge-plan "$T/a.db" "$T/b.db" --out "$T/p" --server-id 104 --refs "$T/refs" \
+    --state-dir "$T/state"
+  expect_rc 0
+  ls "$T/p" | grep -q '\.tmp-' && fail "merge-plan left temporary files: $(ls "$T/p")"
+  [[ $(plan_ids "$T/p" | sort -u | wc -l) == 1 ]] || fail "the plan's two files disagree"
+  # merge, killed anywhere from its start to its end.
+  start=$(now_ms)
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/timed.db"
+  expect_rc 0
+  took=$(($(now_ms) - start))
+  after_kill() {
+    if [[ -e "$T/m.db" ]]; then  # it finished first: then it is whole
+      [[ $(sqlite3 "$T/m.db" "PRAGMA integrity_check") == ok ]] || fail "a damaged m.db"
+      rm "$T/m.db"
+    fi
+    [[ "$(sums)" == "$SUMS" ]] || fail "merge killed after $2 ms modified an input"
+  }
+  kill_at_random 12 $((took + took / 4 + 1)) "$BIN" merge "$T/a.db" "$T/b.db" --plan "$T/plan" \
+    --out "$T/m.db"
+  run merge "$T/a.db" "$T/b.db" --plan "$T/plan" --out "$T/m.db"
+  expect_rc 0
+  ls "$T" | grep -q '\.tmp-' && fail "temporary files left: $(ls "$T" | grep '\.tmp-')"
+  return 0
 }
 
 # --- a full disk and a read-only folder: a clear error, nothing left, the next run succeeds ----

@@ -170,6 +170,20 @@ PlanFile ReadPlanFile(const std::string& dir) {
                                                    "); run merge-plan again, or undo the edit");
   }
   plan.rewrite_sql = ReadWhole(dir + "/rewrite-b.sql");
+  // The guard rewrite-b.sql inserts names the plan it was written for.
+  const std::string guard = "steadyflake_merge_plan VALUES ('";
+  const std::size_t at = plan.rewrite_sql.find(guard);
+  if (at != std::string::npos) {
+    const std::size_t from = at + guard.size();
+    const std::string written_for =
+        plan.rewrite_sql.substr(from, plan.rewrite_sql.find('\'', from) - from);
+    if (written_for != plan.id) {
+      throw Error(Error::Code::kInvalidArgument,
+                  dir + "/rewrite-b.sql was written for plan " + written_for +
+                      ", plan.json is plan " + plan.id +
+                      " (a merge-plan run stopped between the two); run merge-plan again");
+    }
+  }
   return plan;
 }
 
