@@ -8,12 +8,10 @@
 // plan.
 
 #include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -27,6 +25,7 @@
 #include "cli_profile.h"
 #include "steadyflake/error.h"
 #include "steadyflake/generator.h"
+#include "steadyflake/mergecheck/merge.h"
 #include "steadyflake/mergecheck/plan.h"
 
 namespace steadyflake::cli {
@@ -58,7 +57,9 @@ class FileSet {
   }
 
   void Write(const std::filesystem::path& path, const std::string& text) {
-    RemoveStale(path);
+    for (std::string& note : mergecheck::RemoveFilesOfDeadRuns(path.string())) {
+      notes_.push_back(std::move(note));
+    }
     const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
     files_.emplace_back(path, tmp);
     auto fail = [&](const std::string& what) {
@@ -111,22 +112,6 @@ class FileSet {
 
  private:
   std::filesystem::path made_dir_;
-  // Removes "<path>.tmp-PID" files whose process is gone (a run killed before its renames).
-  void RemoveStale(const std::filesystem::path& path) {
-    const std::string prefix = path.filename().string() + ".tmp-";
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind(prefix, 0) != 0) continue;
-      const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-      if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
-      if (std::filesystem::remove(entry.path(), error)) {
-        notes_.push_back("removed " + entry.path().string() + ", left by a run that died");
-      }
-    }
-  }
-
   std::vector<std::pair<std::filesystem::path, std::string>> files_;
   std::vector<std::string> notes_;
   bool done_ = false;

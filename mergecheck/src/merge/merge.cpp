@@ -62,22 +62,6 @@ class TempFiles {
   std::vector<std::string> files_;
 };
 
-// Removes "OUT.tmp-PID*" files of runs that are no longer alive (killed), noting each.
-void RemoveStaleFiles(const std::filesystem::path& out, MergeReport& report) {
-  const std::string prefix = out.filename().string() + ".tmp-";
-  const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
-      std::filesystem::remove(entry.path(), error);
-      report.notes.push_back("removed " + entry.path().string() + ", left by a run that died");
-    }
-  }
-}
-
 void CheckFingerprints(const merge::PlanFile& plan, const std::string (&paths)[2],
                        MergeReport& report) {
   for (int i = 0; i < 2; ++i) {
@@ -276,6 +260,24 @@ bool VerifyAndMerge(Database& result, Database& a, Database& b, const std::strin
 
 }  // namespace
 
+std::vector<std::string> RemoveFilesOfDeadRuns(const std::string& path) {
+  const std::filesystem::path file = path;
+  const std::string prefix = file.filename().string() + ".tmp-";
+  const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
+  std::vector<std::string> notes;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
+    if (std::filesystem::remove(entry.path(), error)) {
+      notes.push_back("removed " + entry.path().string() + ", left by a run that died");
+    }
+  }
+  return notes;
+}
+
 MergeReport Merge(const std::string& path_a, const std::string& path_b,
                   const MergeOptions& options) {
   MergeReport report;
@@ -306,7 +308,9 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   if (std::filesystem::exists(std::filesystem::symlink_status(out, error))) {
     Refuse(out.string() + " exists; merge writes a new file: remove it or name another --out");
   }
-  RemoveStaleFiles(out, report);
+  for (std::string& note : RemoveFilesOfDeadRuns(out.string())) {
+    report.notes.push_back(std::move(note));
+  }
   TempFiles temps;
   const std::string base = out.string() + ".tmp-" + std::to_string(::getpid());
   ProbeWritable(base);

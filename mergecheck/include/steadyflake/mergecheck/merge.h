@@ -91,6 +91,11 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
 std::string FormatMergeText(const MergeReport& report);
 std::string FormatMergeJson(const MergeReport& report);
 
+// Removes the files a killed run left beside `path`: "<path>.tmp-PID" and "<path>.tmp-PID-*"
+// whose process PID no longer exists (Merge's working files, merge-plan's plan files). Returns
+// a note for each ("removed F, left by a run that died").
+std::vector<std::string> RemoveFilesOfDeadRuns(const std::string& path);
+
 }  // namespace steadyflake::mergecheck
 
 #endif  // STEADYFLAKE_MERGECHECK_MERGE_H_
