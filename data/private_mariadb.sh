@@ -1,5 +1,6 @@
 # Sourced by the scripts that regenerate committed fixtures from a real MariaDB
-# (data/dumps/regenerate.sh, data/merge_day/regenerate.sh, data/collations/regenerate.sh).
+# (data/dumps/regenerate.sh, data/merge_day/regenerate.sh, data/collations/regenerate.sh), and by
+# tests/mergecheck/with_mariadb.sh for the tests that ask MariaDB itself.
 #
 #   start_private_mariadb DIR
 #

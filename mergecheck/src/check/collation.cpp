@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -204,7 +205,7 @@ const UCollator* IcuCollator(int strength) {
 
 }  // namespace
 
-const Collation* Collation::Find(std::string_view name) {
+std::span<const Collation> Collation::All() {
   // MySQL's `binary` is found as BINARY: the same rule.
   static const std::array<Collation, 25> kKnown = {
       Collation("BINARY", Rule::kBytes),
@@ -233,7 +234,11 @@ const Collation* Collation::Find(std::string_view name) {
       Collation("utf8mb4_uca1400_nopad_as_ci", Rule::kIcu, 2, false),
       Collation("utf8mb4_uca1400_nopad_as_cs", Rule::kIcu, 3, false),
   };
-  for (const Collation& c : kKnown) {
+  return kKnown;
+}
+
+const Collation* Collation::Find(std::string_view name) {
+  for (const Collation& c : All()) {
     if (EqualsIgnoreCase(c.name(), name)) return &c;
   }
   return nullptr;

@@ -34,6 +34,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLATION_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLATION_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,9 @@ class Collation {
   // The collation `name` names (case-insensitive, as both databases read names), or nullptr
   // when it is not one of those above.
   static const Collation* Find(std::string_view name);
+  // Every collation Find knows, in the order listed above (the sweeps in tests/mergecheck/ hold
+  // each exact one to its database).
+  static std::span<const Collation> All();
 
   // The name as this checker spells it ("NOCASE", "utf8mb4_bin").
   const std::string& name() const { return name_; }
