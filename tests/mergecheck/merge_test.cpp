@@ -158,5 +158,32 @@ TEST(Merge, CatchesTwoItemsThatSwappedOwners) {
   EXPECT_FALSE(std::filesystem::exists(s.dir.File("m.db")));
 }
 
+// REAL keys: 0.1 is identical in both (dropped from B), 0.7 differs (held back). plan.json
+// names them as the plan writes a REAL, and the merge must read B's values as the same text
+// (it once wrote 0.10000000000000001 and failed its own verification).
+TEST(Merge, DropsAndHoldsRowsUnderRealKeys) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const std::string schema = "CREATE TABLE rate(k REAL PRIMARY KEY, v TEXT NOT NULL);";
+  ExecSql(a, schema + "INSERT INTO rate VALUES (0.1, 'same'), (0.7, 'a'), (2.5, 'x');");
+  ExecSql(b, schema + "INSERT INTO rate VALUES (0.1, 'same'), (0.7, 'b'), (3.25, 'y');");
+  PlanOptions plan_options;
+  plan_options.server_id = 103;
+  const Plan p = MakePlan(a, b, plan_options);
+  const std::string plan = dir.File("plan");
+  std::filesystem::create_directories(plan);
+  steadyflake::testing::WriteFile(plan + "/plan.json", FormatPlanJson(p));
+  steadyflake::testing::WriteFile(plan + "/rewrite-b.sql", FormatPlanSql(p));
+  MergeOptions options;
+  options.plan_dir = plan;
+  options.out = dir.File("m.db");
+  const MergeReport report = Merge(a, b, options);
+  ASSERT_TRUE(report.verified) << (report.mismatches.empty() ? "" : report.mismatches[0]);
+  EXPECT_EQ(QueryInt(options.out, "SELECT count(*) FROM rate"), 4);  // A's 3 and B's 3.25
+  EXPECT_EQ(QueryInt(options.out, "SELECT count(*) FROM steadyflake_unmerged_rate WHERE v = 'b'"),
+            1);
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

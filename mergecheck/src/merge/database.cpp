@@ -3,11 +3,13 @@
 
 #include "merge/database.h"
 
+#include <array>
 #include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -18,9 +20,10 @@ std::string PlanForm(const Value& v) {
     case SQLITE_INTEGER:
       return std::to_string(v.integer);
     case SQLITE_FLOAT: {
-      char text[40];
-      std::snprintf(text, sizeof text, "%.17g", v.real);
-      return text;
+      // As the plan writes a REAL (RealLiteral: the shortest text that reads back as the same
+      // double), so that a key of plan.json and one read from B are the same text.
+      std::array<char, 32> text;
+      return std::string(RealLiteral(v.real, text));
     }
     case SQLITE_BLOB:
       return BlobLiteral(v.bytes);

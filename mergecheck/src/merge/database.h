@@ -29,7 +29,8 @@ struct Value {
 };
 using Row = std::vector<Value>;
 
-// `v` as plan.json writes a key value: integers in decimal, text as its bytes, blobs as x'..'.
+// `v` as plan.json writes a key value: integers in decimal, reals as the shortest text that
+// reads back as the same double (0.1, not 0.10000000000000001), text as its bytes, blobs as x'..'.
 std::string PlanForm(const Value& v);
 // `v` for a message: 17, 'alice', x'00ff', NULL.
 std::string Shown(const Value& v);
