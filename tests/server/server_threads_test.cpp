@@ -117,6 +117,8 @@ class Client {
     Write(http::verb::get, target);
     return Read();
   }
+  // Bytes received and not yet read.
+  std::size_t Available() { return stream_.socket().available(); }
   // True once the server has closed the connection (reads EOF).
   bool ClosedByServer() {
     stream_.expires_after(kDeadline);
@@ -141,16 +143,27 @@ class ServerThreadsTest : public ::testing::Test {
         pool_(2),
         server_(pool_, net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), 0), handler_),
         port_(server_.local_endpoint().port()) {
+    std::promise<void> ran;
+    run_returned_ = ran.get_future();
     server_.Start();
-    runner_ = std::thread([this] { pool_.Run(); });
+    runner_ = std::thread([this, ran = std::move(ran)]() mutable {
+      pool_.Run();
+      ran.set_value();
+    });
   }
   ~ServerThreadsTest() override {
-    if (runner_.joinable()) {
-      Shutdown();
-      server_.Abort();
-      runner_.join();
+    if (!runner_.joinable()) return;
+    Shutdown();
+    server_.Abort();
+    // A server that does not stop fails its test; here it is made to, so the test ends.
+    if (!Stopped()) {
+      for (std::size_t i = 0; i < pool_.size(); ++i) pool_.at(i).stop();
     }
+    runner_.join();
   }
+
+  // True once the pool's Run() returned (every context ran out of work); false after 30 s.
+  bool Stopped() { return run_returned_.wait_for(kDeadline) == std::future_status::ready; }
 
   static Generator::Options GeneratorOptions(Clock* clock) {
     Generator::Options options;
@@ -182,14 +195,20 @@ class ServerThreadsTest : public ::testing::Test {
       });
     });
   }
-  // Returns once every handler queued on every context before this call has run: first on
-  // context 0 (where Shutdown runs and stops the connections), then on each context.
-  void Barrier() {
+  // True once every handler queued on every context before this call has run: first on context
+  // 0 (where Shutdown runs and stops the connections), then on each context. False at once if
+  // a context stopped first (it runs nothing more), or after 30 s.
+  bool Barrier() {
     for (std::size_t i : {std::size_t{0}, std::size_t{0}, std::size_t{1}}) {
-      std::promise<void> ran;
-      net::post(pool_.at(i), [&ran] { ran.set_value(); });
-      ASSERT_EQ(ran.get_future().wait_for(kDeadline), std::future_status::ready);
+      auto ran = std::make_shared<std::promise<void>>();
+      std::future<void> done = ran->get_future();
+      net::post(pool_.at(i), [ran] { ran->set_value(); });
+      const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+      while (done.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
+        if (pool_.at(i).stopped() || std::chrono::steady_clock::now() > deadline) return false;
+      }
     }
+    return true;
   }
 
   SimulatedClock clock_;
@@ -199,6 +218,7 @@ class ServerThreadsTest : public ::testing::Test {
   IoContextPool pool_;
   Server server_;
   const uint16_t port_;
+  std::future<void> run_returned_;
   std::thread runner_;
   std::atomic<bool> drained_{false};
   std::mutex mu_;
@@ -235,7 +255,7 @@ TEST_F(ServerThreadsTest, DrainAnswersTheRequestInFlightFromAnotherThreadThenSto
 
   Shutdown();
   EXPECT_TRUE(idle.ClosedByServer());  // an idle keep-alive connection closes at once
-  Barrier();
+  ASSERT_TRUE(Barrier()) << "an I/O thread stopped with a request in flight";
   EXPECT_FALSE(drained_) << "drained with a request in flight";
   EXPECT_THROW(Client{port_}, boost::system::system_error) << "still accepting";
 
@@ -244,7 +264,52 @@ TEST_F(ServerThreadsTest, DrainAnswersTheRequestInFlightFromAnotherThreadThenSto
   EXPECT_EQ(reply.status, 201);
   EXPECT_FALSE(reply.keep_alive) << "a draining server must say Connection: close";
   EXPECT_TRUE(busy.ClosedByServer());
-  runner_.join();  // every context ran out of work
+  ASSERT_TRUE(Stopped()) << "the I/O threads did not stop after the drain";
+  EXPECT_TRUE(drained_);
+}
+
+// An answer given on another thread (the storage's, here this one) is written by the
+// connection's own thread: while that thread is held, nothing reaches the client. (A connection
+// that wrote from the answering thread would have sent the response before AnswerAll returned.)
+TEST_F(ServerThreadsTest, AnAnswerFromAnotherThreadIsWrittenByTheConnectionsThread) {
+  Client busy(port_);  // the first connection: context 0
+  busy.Write(http::verb::post, "/players", R"({"name":"waits"})");
+  ASSERT_TRUE(storage_.WaitForHeld(1));
+  std::promise<void> held;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  net::post(pool_.at(0), [&held, released] {
+    held.set_value();
+    released.wait();
+  });
+  ASSERT_EQ(held.get_future().wait_for(kDeadline), std::future_status::ready);
+  storage_.AnswerAll();
+  EXPECT_EQ(busy.Available(), 0u) << "the response was written from the answering thread";
+  release.set_value();
+  const Reply reply = busy.Read();
+  EXPECT_EQ(reply.status, 201);
+  EXPECT_TRUE(reply.keep_alive);
+}
+
+// The answers come from this thread while the drain stops their connections on theirs, with
+// nothing ordering the two: each is written on its connection's thread all the same (under
+// TSan, a connection that wrote from the answering thread would race with its Stop()).
+TEST_F(ServerThreadsTest, AnswersRacingTheDrainAreEachWrittenThenTheConnectionCloses) {
+  constexpr int kConnections = 4;
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int i = 0; i < kConnections; ++i) {
+    clients.push_back(std::make_unique<Client>(port_));
+    clients.back()->Write(http::verb::post, "/players",
+                          R"({"name":"racer)" + std::to_string(i) + R"("})");
+  }
+  ASSERT_TRUE(storage_.WaitForHeld(kConnections));
+  Shutdown();
+  storage_.AnswerAll();
+  for (int i = 0; i < kConnections; ++i) {
+    EXPECT_EQ(clients[i]->Read().status, 201) << "connection " << i;
+    EXPECT_TRUE(clients[i]->ClosedByServer()) << "connection " << i;
+  }
+  ASSERT_TRUE(Stopped()) << "the I/O threads did not stop after the drain";
   EXPECT_TRUE(drained_);
 }
 
@@ -255,7 +320,7 @@ TEST_F(ServerThreadsTest, AbortClosesTheRequestInFlightAndALateAnswerIsDropped) 
   Shutdown();
   server_.Abort();  // the drain took too long
   EXPECT_TRUE(busy.ClosedByServer());
-  runner_.join();
+  ASSERT_TRUE(Stopped()) << "the I/O threads did not stop after the abort";
   EXPECT_TRUE(drained_);
   storage_.AnswerAll();  // after the threads stopped: queued on a stopped context, never run
 }
