@@ -7,7 +7,9 @@
 #include <utility>
 
 #include <boost/asio/dispatch.hpp>
-#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include "response_head.h"
 
 namespace steadyflake::server {
 
@@ -15,8 +17,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
-Connection::Connection(net::ip::tcp::socket socket, RequestHandler& handler,
-                       ConnectionManager& manager)
+Connection::Connection(Socket socket, RequestHandler& handler, ConnectionManager& manager)
     : stream_(std::move(socket)), handler_(handler), manager_(manager) {}
 
 void Connection::Start() {
@@ -59,12 +60,11 @@ void Connection::OnHeader(beast::error_code ec) {
   busy_ = true;
   const auto& request = parser_->get();
   if (request[http::field::expect] == "100-continue") {
-    continue_ = http::response<http::empty_body>(http::status::continue_, request.version());
-    return http::async_write(stream_, continue_,
-                             [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
-                               if (write_ec) return self->Close();
-                               self->ReadBody();
-                             });
+    return net::async_write(stream_, net::buffer(ContinueHead(request.version())),
+                            [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
+                              if (write_ec) return self->Close();
+                              self->ReadBody();
+                            });
   }
   ReadBody();
 }
@@ -91,9 +91,10 @@ void Connection::OnBody(beast::error_code ec) {
   request.target = std::string(message.target());
   request.body = std::move(message.body());
   parser_.reset();
-  // The handler may answer from another thread: go back to the strand to write.
+  // The handler answers before Handle returns (GET /ids: dispatch writes at once, on this
+  // thread) or later from the storage's thread (dispatch posts to the connection's context).
   handler_.Handle(request, [self = shared_from_this()](Response response) {
-    net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+    net::dispatch(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
       self->Write(std::move(response));
     });
   });
@@ -109,18 +110,19 @@ void Connection::Reject(int status, std::string_view message) {
 
 void Connection::Write(Response response) {
   if (closed_) return;
-  response_ = {};
-  response_.version(version_);
-  response_.result(static_cast<unsigned>(response.status));
-  response_.set(http::field::server, "steadyflake-server");
-  response_.set(http::field::content_type, response.content_type);
-  if (!response.allow.empty()) response_.set(http::field::allow, response.allow);
-  response_.body() = std::move(response.body);
-  response_.keep_alive(keep_alive_ && !stopping_);
-  response_.prepare_payload();
+  answer_keep_alive_ = keep_alive_ && !stopping_;
+  body_ = std::move(response.body);
+  head_.clear();  // keeps its capacity: no allocation after the first response
+  AppendResponseHead(head_, {.version = version_,
+                             .status = response.status,
+                             .content_type = response.content_type,
+                             .allow = response.allow,
+                             .content_length = body_.size(),
+                             .keep_alive = answer_keep_alive_});
   stream_.expires_after(kWriteTimeout);
-  http::async_write(
-      stream_, response_,
+  const std::array<net::const_buffer, 2> buffers = {net::buffer(head_), net::buffer(body_)};
+  net::async_write(
+      stream_, buffers,
       [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnWrite(ec); });
 }
 
@@ -133,7 +135,7 @@ void Connection::OnWrite(beast::error_code ec) {
     stream_.expires_after(kLingerTimeout);
     return Linger();
   }
-  if (ec || !response_.keep_alive()) return Close();
+  if (ec || !answer_keep_alive_) return Close();
   ReadHeader();
 }
 

@@ -11,8 +11,11 @@
 // ConnectionManager: owns the open connections so the server can stop them all (the Asio
 // HTTP server example's pattern).
 //
-// Thread-safety: a Connection runs on its own strand; Start() and Stop() may be called from any
-// thread. ConnectionManager is safe to call from any thread.
+// Thread-safety: a Connection runs on the one thread of its socket's io_context (the server's
+// IoContextPool gives each connection one in turn), so its handlers never run concurrently and
+// need no strand; Start(), Stop() and Abort() may be called from any thread (they dispatch to
+// that context), and so may the handler's answer (it is written from that context).
+// ConnectionManager is safe to call from any thread.
 
 #ifndef STEADYFLAKE_SAMPLE_SERVER_CONNECTION_H_
 #define STEADYFLAKE_SAMPLE_SERVER_CONNECTION_H_
@@ -25,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -48,10 +52,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static constexpr std::chrono::seconds kLingerTimeout{2};
   static constexpr std::size_t kLingerBytes = std::size_t{8} << 20;
 
-  // `socket` must have been accepted on a strand executor. `handler` and `manager` must
+  // A socket of one io_context of the server's pool, run by one thread.
+  using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp,
+                                                  boost::asio::io_context::executor_type>;
+
+  // `socket` must belong to a context that one thread runs. `handler` and `manager` must
   // outlive the connection.
-  Connection(boost::asio::ip::tcp::socket socket, RequestHandler& handler,
-             ConnectionManager& manager);
+  Connection(Socket socket, RequestHandler& handler, ConnectionManager& manager);
 
   // Begins reading requests.
   void Start();
@@ -73,18 +80,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Linger();
   void Close();
 
-  // All below are touched only on the strand.
-  boost::beast::tcp_stream stream_;
+  // Beast's stream (timeouts) over the socket, with the context's own executor type rather than
+  // the type-erased any_io_executor of beast::tcp_stream: no executor copy allocates or goes
+  // through a function table on the hot path.
+  using Stream = boost::beast::basic_stream<boost::asio::ip::tcp, Socket::executor_type>;
+
+  // All below are touched only on the connection's context's thread.
+  Stream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
-  boost::beast::http::response<boost::beast::http::string_body> response_;
-  boost::beast::http::response<boost::beast::http::empty_body> continue_;
+  std::string head_;  // the response being written: its head (response_head.h), reused
+  std::string body_;  // and its body
   RequestHandler& handler_;
   ConnectionManager& manager_;
-  unsigned version_ = 11;    // HTTP version of the request being answered
-  bool keep_alive_ = false;  // the request being answered asked to keep the connection
-  bool busy_ = false;        // a request is being handled or its response written
-  bool stopping_ = false;    // Stop() was called: answer what is in flight, then close
+  unsigned version_ = 11;           // HTTP version of the request being answered
+  bool keep_alive_ = false;         // the request being answered asked to keep the connection
+  bool answer_keep_alive_ = false;  // the response being written keeps it
+  bool busy_ = false;               // a request is being handled or its response written
+  bool stopping_ = false;           // Stop() was called: answer what is in flight, then close
   bool closed_ = false;
   bool linger_ = false;  // drain the client's unread bytes before closing (see kLingerTimeout)
   std::size_t linger_left_ = kLingerBytes;

@@ -4,10 +4,10 @@
 // steadyflake-server: a sample game server that links the engine (docs/server.md).
 // main() wires the parts together: options, SQLite storage, one generator that resumes after
 // the database's largest ID of its server id and honours its state file, the request handler,
-// and the acceptor on I/O threads. SIGINT/SIGTERM stop accepting, answer what is in flight,
-// commit, release the state file and exit 0 (a second signal, or 10 s, cuts the drain short).
-// Exit status: 0 stopped by a signal; 1 could not start; 2 bad command line; 3 the server id
-// was lost (--registry).
+// and the acceptor on a pool of I/O threads, one io_context each (io_context_pool.h).
+// SIGINT/SIGTERM stop accepting, answer what is in flight, commit, release the state file and exit
+// 0 (a second signal, or 10 s, cuts the drain short). Exit status: 0 stopped by a signal; 1 could
+// not start; 2 bad command line; 3 the server id was lost (--registry).
 
 #include <csignal>
 #include <cstdio>
@@ -17,15 +17,14 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 
+#include "io_context_pool.h"
 #include "metrics.h"
 #include "options.h"
 #include "registry_flags.h"
@@ -123,20 +122,20 @@ int Run(const ServerOptions& options) {
   RequestHandler handler(*generator, *storage, handler_options);
 
   {
-    net::io_context io(static_cast<int>(options.threads));
+    IoContextPool pool(options.threads);
     std::optional<Server> server;
     const net::ip::tcp::endpoint endpoint(net::ip::make_address(options.host), options.port);
     try {
-      server.emplace(io, endpoint, handler);
+      server.emplace(pool, endpoint, handler);
     } catch (const boost::system::system_error& e) {
       Log("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
           e.code().message() + "; choose another port, or port 0 for any free one");
       return kExitStartFailed;
     }
 
-    // The control strand serializes the signal set, the drain timer and the work guard.
-    auto control = net::make_strand(io);
-    auto work = net::make_work_guard(io);
+    // The signal set, the drain timer and the work guards live on context 0, whose one thread
+    // (this one, in pool.Run()) serializes them.
+    net::io_context& control = pool.at(0);
     net::signal_set signals(control, SIGINT, SIGTERM);
     net::steady_timer drain_deadline(control);
     net::steady_timer lost_check(control);
@@ -144,7 +143,7 @@ int Run(const ServerOptions& options) {
       lost_check.cancel();
       drain_deadline.cancel();
       signals.cancel();
-      work.reset();
+      pool.ReleaseWork();
     };
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {
       if (ec) return;
@@ -192,10 +191,7 @@ int Run(const ServerOptions& options) {
     std::printf("listening on %s:%u\n", host.c_str(), static_cast<unsigned>(bound.port()));
     std::fflush(stdout);
 
-    std::vector<std::thread> threads;
-    for (unsigned i = 1; i < options.threads; ++i) threads.emplace_back([&io] { io.run(); });
-    io.run();
-    for (std::thread& t : threads) t.join();
+    pool.Run();
     // Every connection is closed; commit whatever is queued, then close the database.
     storage->Close();
   }

@@ -117,6 +117,45 @@ Response MethodNotAllowed(const char* allow) {
 
 }  // namespace
 
+RequestHandler::Routing RequestHandler::RouteOf(std::string_view target) {
+  Routing routing;
+  if (const auto q = target.find('?'); q != std::string_view::npos) {
+    routing.query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
+  constexpr std::string_view kPlayers = "/players/";
+  constexpr std::string_view kItems = "/items";
+  constexpr std::string_view kIdsPrefix = "/ids/";
+
+  // Which route the path names, the method it takes, and the ID in it, if any.
+  if (target == "/players") {
+    routing.route = Route::kCreatePlayer;
+    routing.allowed = "POST";
+  } else if (target.size() > kPlayers.size() + kItems.size() && target.starts_with(kPlayers) &&
+             target.ends_with(kItems) &&
+             target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size())
+                     .find('/') == std::string_view::npos) {
+    routing.route = Route::kGrantItems;
+    routing.allowed = "POST";
+    routing.path_id =
+        target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size());
+  } else if (target == "/mail/broadcast") {
+    routing.route = Route::kBroadcast;
+    routing.allowed = "POST";
+  } else if (target == "/ids") {
+    routing.route = Route::kIds;
+  } else if (target.size() > kIdsPrefix.size() && target.starts_with(kIdsPrefix) &&
+             target.find('/', kIdsPrefix.size()) == std::string_view::npos) {
+    routing.route = Route::kDecodeId;
+    routing.path_id = target.substr(kIdsPrefix.size());
+  } else if (target == "/metrics") {
+    routing.route = Route::kMetrics;
+  } else if (target == "/healthz") {
+    routing.route = Route::kHealthz;
+  }
+  return routing;
+}
+
 RequestHandler::RequestHandler(Generator& generator, Storage& storage, Options options)
     : generator_(generator), storage_(storage), options_(std::move(options)) {
   assert(options_.max_mails_per_request >= 1 && "a broadcast page must hold a mail");
@@ -136,6 +175,33 @@ Response RequestHandler::Reject(int status, std::string_view message) {
 }
 
 void RequestHandler::Handle(const Request& request, Respond respond) {
+  const Routing routing = RouteOf(request.target);
+  const bool writes = routing.route == Route::kCreatePlayer ||
+                      routing.route == Route::kGrantItems || routing.route == Route::kBroadcast;
+  if (writes && request.method == routing.allowed) {
+    return HandleWrite(request, routing, std::move(respond));
+  }
+  // Everything else is answered here, before Handle returns: no copy of `respond` is kept, so
+  // it is called exactly once without the guard a storage write needs (GET /ids is the load
+  // test's route: no allocation or atomic beyond the answer itself).
+  Route counted = routing.route;
+  Response response;
+  try {
+    response = AnswerNow(request, routing);
+  } catch (const std::exception& e) {  // std::bad_alloc, or a bug: never a crash
+    if (options_.log_error) options_.log_error(std::string("request failed: ") + e.what());
+    counted = Route::kOther;
+    response = Error(500, "internal error");
+  }
+  requests_.Count(counted, response.status);
+  try {
+    respond(std::move(response));
+  } catch (const std::exception& e) {  // the connection could not take it (std::bad_alloc)
+    if (options_.log_error) options_.log_error(std::string("request failed: ") + e.what());
+  }
+}
+
+void RequestHandler::HandleWrite(const Request& request, const Routing& routing, Respond respond) {
   // `once` forwards the first response only: if something throws after the storage took a
   // copy, the 500 below and a later storage callback cannot both answer.
   struct Once {
@@ -144,93 +210,58 @@ void RequestHandler::Handle(const Request& request, Respond respond) {
   };
   auto once = std::make_shared<Once>();
   once->respond = std::move(respond);
-  Respond forward = [once](Response r) {
-    if (!once->done.exchange(true, std::memory_order_acq_rel)) once->respond(std::move(r));
+  // Counted under the route by value: the response comes later, from the storage's thread.
+  Respond forward = [this, once, route = routing.route](Response r) {
+    if (once->done.exchange(true, std::memory_order_acq_rel)) return;
+    requests_.Count(route, r.status);
+    once->respond(std::move(r));
   };
   try {
-    Dispatch(request, forward);
+    switch (routing.route) {
+      case Route::kCreatePlayer:
+        return CreatePlayer(request, std::move(forward));
+      case Route::kGrantItems: {
+        const auto owner = TryParseId(routing.path_id);
+        if (!owner) {
+          return forward(Error(400, "bad player ID: must be a decimal integer in [0, 2^63)"));
+        }
+        return GrantItems(*owner, request, std::move(forward));
+      }
+      case Route::kBroadcast:
+        return Broadcast(request, std::move(forward));
+      default:
+        assert(false && "HandleWrite is only for the routes that write");
+        return forward(Error(500, "internal error"));
+    }
   } catch (const std::exception& e) {  // std::bad_alloc, or a bug: never a crash
     if (options_.log_error) options_.log_error(std::string("request failed: ") + e.what());
-    requests_.Count(Route::kOther, 500);
-    forward(Error(500, "internal error"));
+    if (!once->done.exchange(true, std::memory_order_acq_rel)) {
+      requests_.Count(Route::kOther, 500);
+      once->respond(Error(500, "internal error"));
+    }
   }
 }
 
-void RequestHandler::Dispatch(const Request& request, const Respond& raw) {
-  std::string_view target = request.target;
-  std::string_view query;
-  if (const auto q = target.find('?'); q != std::string_view::npos) {
-    query = target.substr(q + 1);
-    target = target.substr(0, q);
+Response RequestHandler::AnswerNow(const Request& request, const Routing& routing) {
+  if (routing.route == Route::kOther) {
+    return Error(404, "no such route; see docs/server.md for the routes");
   }
-  constexpr std::string_view kPlayers = "/players/";
-  constexpr std::string_view kItems = "/items";
-  constexpr std::string_view kIdsPrefix = "/ids/";
-
-  // Which route the path names, the method it takes, and the ID in it, if any.
-  Route route = Route::kOther;
-  const char* allowed = "GET";
-  std::string_view path_id;
-  if (target == "/players") {
-    route = Route::kCreatePlayer;
-    allowed = "POST";
-  } else if (target.size() > kPlayers.size() + kItems.size() && target.starts_with(kPlayers) &&
-             target.ends_with(kItems) &&
-             target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size())
-                     .find('/') == std::string_view::npos) {
-    route = Route::kGrantItems;
-    allowed = "POST";
-    path_id = target.substr(kPlayers.size(), target.size() - kPlayers.size() - kItems.size());
-  } else if (target == "/mail/broadcast") {
-    route = Route::kBroadcast;
-    allowed = "POST";
-  } else if (target == "/ids") {
-    route = Route::kIds;
-  } else if (target.size() > kIdsPrefix.size() && target.starts_with(kIdsPrefix) &&
-             target.find('/', kIdsPrefix.size()) == std::string_view::npos) {
-    route = Route::kDecodeId;
-    path_id = target.substr(kIdsPrefix.size());
-  } else if (target == "/metrics") {
-    route = Route::kMetrics;
-  } else if (target == "/healthz") {
-    route = Route::kHealthz;
-  }
-
-  // Counted under `route` by value: the response may come later, from the storage's thread.
-  Respond respond = [this, route, raw](Response r) {
-    requests_.Count(route, r.status);
-    raw(std::move(r));
-  };
-  if (route == Route::kOther) {
-    return respond(Error(404, "no such route; see docs/server.md for the routes"));
-  }
-  if (request.method != allowed) return respond(MethodNotAllowed(allowed));
-
-  switch (route) {
-    case Route::kCreatePlayer:
-      return CreatePlayer(request, std::move(respond));
-    case Route::kGrantItems: {
-      const auto owner = TryParseId(path_id);
-      if (!owner) {
-        return respond(Error(400, "bad player ID: must be a decimal integer in [0, 2^63)"));
-      }
-      return GrantItems(*owner, request, std::move(respond));
-    }
-    case Route::kBroadcast:
-      return Broadcast(request, std::move(respond));
+  if (request.method != routing.allowed) return MethodNotAllowed(routing.allowed);
+  switch (routing.route) {
     case Route::kIds:
-      return respond(Ids(query));
+      return Ids(routing.query);
     case Route::kDecodeId:
-      return respond(DecodeId(path_id));
+      return DecodeId(routing.path_id);
     case Route::kMetrics: {
       Response r = Ok(200, MetricsText());
       r.content_type = kMetricsContentType;
-      return respond(std::move(r));
+      return r;
     }
     case Route::kHealthz:
-      return respond(Ok(200, "{\"status\":\"ok\"}"));
-    case Route::kOther:
-      break;
+      return Ok(200, "{\"status\":\"ok\"}");
+    default:
+      assert(false && "the routes that write go through HandleWrite");
+      return Error(500, "internal error");
   }
 }
 
@@ -399,7 +430,19 @@ Response RequestHandler::Ids(std::string_view query) {
       return Error(400, "unknown query parameter; GET /ids takes only count=N");
     }
   }
-  return Ok(200, IdsJson(Issue(count)));
+  // The IDs go straight into the JSON, with no vector between (see IdsJson).
+  std::string out;
+  out.reserve(12 + count * 22);
+  out = "{\"ids\":[";
+  generator_.next_batch_into(count, [&out](const IdRange& range) {
+    for (const Id id : range) {
+      AppendId(out, id);
+      out.push_back(',');
+    }
+  });
+  out.back() = ']';  // over the last ',' (count >= 1)
+  out.push_back('}');
+  return Ok(200, std::move(out));
 }
 
 Response RequestHandler::DecodeId(std::string_view text) const {

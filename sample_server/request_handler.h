@@ -38,7 +38,8 @@ struct Request {
 
 struct Response {
   int status = 200;
-  std::string content_type = "application/json";
+  // A constant: every Content-Type the handler answers with is a string literal.
+  std::string_view content_type = "application/json";
   std::string body;
   std::string allow;  // the Allow header of a 405, else empty
 };
@@ -75,8 +76,9 @@ class RequestHandler {
   using Respond = std::function<void(Response)>;
 
   // Handles `request` and calls `respond` exactly once with the response: before Handle
-  // returns for requests that need no storage, else later from the storage's thread.
-  // `respond` must not block. Never throws (a failure becomes a 500 response).
+  // returns for requests that need no storage (on the calling thread, with no copy of `respond`
+  // kept), else later from the storage's thread. `respond` must not block. Never throws (a
+  // failure becomes a 500 response).
   void Handle(const Request& request, Respond respond);
 
   // The response to a request the connection could not read (status 400, or 413 for a body over
@@ -91,7 +93,21 @@ class RequestHandler {
   std::string MetricsText() const;
 
  private:
-  void Dispatch(const Request& request, const Respond& raw);
+  // Where a request's target leads: the route, the method it takes, the ID in its path (for
+  // /players/{id}/items and /ids/{id}) and the query (after '?'). Views into the target.
+  struct Routing {
+    Route route = Route::kOther;
+    const char* allowed = "GET";
+    std::string_view path_id;
+    std::string_view query;
+  };
+  static Routing RouteOf(std::string_view target);
+  // The routes that write (POST /players, /players/{id}/items, /mail/broadcast, with their
+  // method): `respond` is called exactly once, here for a bad request, else later from the
+  // storage's thread.
+  void HandleWrite(const Request& request, const Routing& routing, Respond respond);
+  // Every other request's answer, computed here. May throw (std::bad_alloc).
+  Response AnswerNow(const Request& request, const Routing& routing);
   void CreatePlayer(const Request& request, Respond respond);
   void GrantItems(Id owner, const Request& request, Respond respond);
   void Broadcast(const Request& request, Respond respond);

@@ -13,11 +13,10 @@ namespace steadyflake::server {
 namespace net = boost::asio;
 using net::ip::tcp;
 
-Server::Server(net::io_context& io, const tcp::endpoint& endpoint, RequestHandler& handler)
-    : io_(io),
-      strand_(net::make_strand(io)),
-      acceptor_(strand_),
-      retry_(strand_),
+Server::Server(IoContextPool& pool, const tcp::endpoint& endpoint, RequestHandler& handler)
+    : pool_(pool),
+      acceptor_(pool.at(0).get_executor()),
+      retry_(pool.at(0).get_executor()),
       handler_(handler) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
@@ -27,14 +26,14 @@ Server::Server(net::io_context& io, const tcp::endpoint& endpoint, RequestHandle
 }
 
 void Server::Start() {
-  net::dispatch(strand_, [this] { Accept(); });
+  net::dispatch(acceptor_.get_executor(), [this] { Accept(); });
 }
 
 void Server::Accept() {
   if (!acceptor_.is_open()) return;
-  // Each connection gets its own strand, so its handlers never run concurrently.
+  // Each connection goes to the next context in turn, whose one thread runs all its handlers.
   acceptor_.async_accept(
-      net::make_strand(io_), [this](boost::system::error_code ec, tcp::socket socket) {
+      pool_.Next(), [this](boost::system::error_code ec, Connection::Socket socket) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
         if (ec) {
           // E.g. out of file descriptors: try again shortly rather than spin.
@@ -51,7 +50,7 @@ void Server::Accept() {
 }
 
 void Server::Shutdown(std::function<void()> on_drained) {
-  net::dispatch(strand_, [this, on_drained = std::move(on_drained)]() mutable {
+  net::dispatch(acceptor_.get_executor(), [this, on_drained = std::move(on_drained)]() mutable {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     retry_.cancel();

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "../test_util.h"
 #include "steadyflake/clock.h"
 #include "steadyflake/generator.h"
+#include "steadyflake/layout.h"
 
 namespace steadyflake::server {
 namespace {
@@ -528,6 +530,47 @@ TEST_F(RequestHandlerTest, HealthzAndMetrics) {
     EXPECT_NE(r.body.find(line), std::string::npos) << line << "\n" << r.body;
   }
   // The text itself, line by line, is metrics_test's.
+}
+
+// GET /ids writes its JSON from the generator's reservations: one count split over several
+// (max_batch() is 4 IDs here: 2 sequence bits, max_lead 0) still gives one well-formed list.
+TEST(RequestHandlerIds, ACountOverSeveralReservationsIsOneIncreasingList) {
+  SimulatedClock clock(kJune2026);
+  Generator::Options options;
+  options.layout = Layout::Parse("41/10/2@1ms");
+  options.server_id = 3;
+  options.clock = &clock;
+  options.ticker = Generator::Ticker::kManual;
+  options.max_lead = std::chrono::milliseconds(0);
+  Generator generator(options);
+  ASSERT_EQ(generator.max_batch(), 4u);
+  FakeStorage storage;
+  RequestHandler handler(generator, storage);
+  for (const int count : {1, 4, 5, 11}) {
+    Response out;
+    handler.Handle(Request{"GET", "/ids?count=" + std::to_string(count), ""},
+                   [&](Response r) { out = std::move(r); });
+    ASSERT_EQ(out.status, 200) << out.body;
+    const json body = json::parse(out.body, nullptr, false);
+    ASSERT_TRUE(body.is_object()) << out.body;
+    ASSERT_EQ(body["ids"].size(), static_cast<std::size_t>(count)) << out.body;
+    for (std::size_t i = 1; i < body["ids"].size(); ++i) {
+      EXPECT_LT(std::stoll(body["ids"][i - 1].get<std::string>()),
+                std::stoll(body["ids"][i].get<std::string>()));
+    }
+  }
+}
+
+// Handle never throws, even when the connection cannot take the answer: it is logged.
+TEST_F(RequestHandlerTest, ARespondThatThrowsIsLoggedNotThrown) {
+  for (const char* target : {"/healthz", "/ids?count=2", "/nowhere"}) {
+    logged_.clear();
+    EXPECT_NO_THROW(handler_.Handle(Request{"GET", target, ""}, [](Response) {
+      throw std::runtime_error("no memory");
+    })) << target;
+    ASSERT_EQ(logged_.size(), 1u) << target;
+    EXPECT_EQ(logged_[0], "request failed: no memory");
+  }
 }
 
 TEST_F(RequestHandlerTest, LeadShowsInMetricsDuringASpike) {
