@@ -182,9 +182,7 @@ def main():
                         "pass" if floor_b["floor_x"] <= 4 else "FAIL"))
         per_key += [b["bytes_per_key"] for _, b in sized if "bytes_per_key" in b]
     if per_key:
-        # Compared as shown, to 2 decimals: a key array's last page, partly filled, is held
-        # whole (0.004 bytes a key at 1M keys).
-        worst = round(max(per_key), 2)
+        worst = max(per_key)
         targets.append(("6. merge-check memory per key held (largest of the cases and sizes)",
                         f"{worst:,.2f} bytes", "≤ 16 bytes", "pass" if worst <= 16 else "FAIL"))
     # steadyflake merge (issue 29) beside cp + ATTACH/INSERT … SELECT of the same tables, per

@@ -16,20 +16,16 @@
 //    is kept as a 128-bit hash of its canonical encoding (16 bytes). Memory is therefore
 //    independent of row width, and the values of integers and pairs in both inputs are known
 //    without reading an input again.
-// 3. KeySet arrays hold 8 bytes per integer key and 16 per pair or hashed key, and a page at
-//    most besides (ValueArray: large arrays are mapped, their unfilled capacity never touched).
+// 3. KeySet arrays grow by 1.25x, so a set holds at most 10 bytes per integer key and 20 bytes
+//    per pair or hashed key (the target is 24).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_KEY_SET_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_KEY_SET_H_
-
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 #include <span>
 #include <string>
@@ -117,12 +113,10 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
 // when 0).
 void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
-// A growable array of trivially copyable values. Small, it lives in memory from malloc; from
-// 1 MiB on, in pages of its own (mmap), grown by remapping them (mremap), 2x at a time: growing
-// to millions of keys costs neither copies nor page faults on the part already filled, and the
-// capacity not yet filled is address space the array never touches, not memory. So the memory
-// it holds (bytes_held) is its size rounded up to a page; Truncate gives back the whole pages
-// past the new size (madvise). Move-only.
+// A growable array of trivially copyable values in memory from malloc. It grows with realloc,
+// which moves a large block by remapping its pages (mremap) instead of copying them into fresh
+// pages as std::vector does: growing to millions of keys then costs neither copies nor page
+// faults on the part already filled. Move-only.
 template <typename T>
 class ValueArray {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -137,26 +131,14 @@ class ValueArray {
     Swap(gone);
     return *this;
   }
-  ~ValueArray() { Release(); }
+  ~ValueArray() { std::free(data_); }
 
   void push_back(const T& value) {
-    if (size_ == capacity_) {
-      Reserve(capacity_ < 4096 ? 4096 : (mapped_ != 0 ? capacity_ * 2 : capacity_ + capacity_ / 4));
-    }
+    if (size_ == capacity_) Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4);
     data_[size_++] = value;
   }
   // Keeps the first `size` values. REQUIRES: size <= size().
-  void Truncate(std::size_t size) {
-    const std::size_t kept = PageRound(size * sizeof(T));
-    if (mapped_ != 0 && kept < PageRound(size_ * sizeof(T))) {
-      ::madvise(reinterpret_cast<char*>(data_) + kept, mapped_ - kept, MADV_DONTNEED);
-    }
-    size_ = size;
-  }
-  // The memory the values take: from malloc, the capacity; mapped, the pages filled.
-  std::size_t bytes_held() const {
-    return mapped_ != 0 ? PageRound(size_ * sizeof(T)) : capacity_ * sizeof(T);
-  }
+  void Truncate(std::size_t size) { size_ = size; }
 
   T* begin() { return data_; }
   T* end() { return data_ + size_; }
@@ -167,53 +149,20 @@ class ValueArray {
   std::span<const T> span() const { return {data_, size_}; }
 
  private:
-  static constexpr std::size_t kMapFrom = std::size_t{1} << 20;
-  static std::size_t PageRound(std::size_t bytes) {
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return (bytes + page - 1) / page * page;
-  }
-
   void Reserve(std::size_t capacity) {
-    const std::size_t bytes = capacity * sizeof(T);
-    if (bytes < kMapFrom) {
-      void* grown = std::realloc(data_, bytes);
-      if (grown == nullptr) throw std::bad_alloc();
-      data_ = static_cast<T*>(grown);
-    } else {
-      const std::size_t mapped = PageRound(bytes);
-      void* grown = mapped_ != 0 ? ::mremap(data_, mapped_, mapped, MREMAP_MAYMOVE)
-                                 : ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
-                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (grown == MAP_FAILED) throw std::bad_alloc();
-      if (mapped_ == 0) {
-        // Pages of 4 KiB, even where transparent huge pages are on for every mapping: a huge
-        // page would make up to 2 MiB of unfilled capacity memory.
-        ::madvise(grown, mapped, MADV_NOHUGEPAGE);
-        if (size_ != 0) std::memcpy(grown, data_, size_ * sizeof(T));
-        std::free(data_);
-      }
-      data_ = static_cast<T*>(grown);
-      mapped_ = mapped;
-    }
+    void* grown = std::realloc(data_, capacity * sizeof(T));
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = static_cast<T*>(grown);
     capacity_ = capacity;
-  }
-  void Release() {
-    if (mapped_ != 0) {
-      ::munmap(data_, mapped_);
-    } else {
-      std::free(data_);
-    }
   }
   void Swap(ValueArray& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
-    std::swap(mapped_, other.mapped_);
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
-  std::size_t mapped_ = 0;  // bytes mapped (mmap), 0 when data_ is from malloc
   std::size_t capacity_ = 0;
 };
 
@@ -238,9 +187,10 @@ class KeySet {
   std::span<const int64_t> integers() const { return integers_.span(); }
   std::span<const IntegerPair> pairs() const { return pairs_.span(); }
   std::span<const Hash128> hashes() const { return hashes_.span(); }
-  // Bytes of memory the arrays hold (ValueArray::bytes_held).
+  // Bytes the arrays hold, including spare capacity.
   std::size_t bytes_held() const {
-    return integers_.bytes_held() + pairs_.bytes_held() + hashes_.bytes_held();
+    return integers_.capacity() * sizeof(int64_t) + pairs_.capacity() * sizeof(IntegerPair) +
+           hashes_.capacity() * sizeof(Hash128);
   }
 
  private:
