@@ -39,6 +39,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../test_util.h"
+#include "http_client.h"
 #include "steadyflake/layout.h"
 
 extern char** environ;
@@ -190,75 +191,8 @@ class ServerProcess {
   int out_ = -1;
 };
 
-struct Reply {
-  int status = 0;
-  std::string body;
-  std::map<std::string, std::string> headers;
-  bool keep_alive = false;
-  json Json() const { return json::parse(body, nullptr, false); }
-};
-
-// A keep-alive HTTP/1.1 client on one connection.
-class Client {
- public:
-  explicit Client(uint16_t port) : stream_(io_) {
-    stream_.expires_after(kDeadline);
-    stream_.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  }
-
-  Reply Send(http::verb method, const std::string& target, const std::string& body = "") {
-    http::request<http::string_body> request(method, target, 11);
-    request.set(http::field::host, "127.0.0.1");
-    if (!body.empty() || method == http::verb::post) {
-      request.set(http::field::content_type, "application/json");
-      request.body() = body;
-    }
-    request.keep_alive(true);
-    request.prepare_payload();
-    stream_.expires_after(kDeadline);
-    http::write(stream_, request);
-    return Read();
-  }
-  Reply Get(const std::string& target) { return Send(http::verb::get, target); }
-  Reply Post(const std::string& target, const std::string& body) {
-    return Send(http::verb::post, target, body);
-  }
-
-  // Writes raw bytes and reads one response.
-  Reply Raw(const std::string& bytes) {
-    stream_.expires_after(kDeadline);
-    net::write(stream_, net::buffer(bytes));
-    return Read();
-  }
-
-  // True once the server has closed the connection (reads EOF).
-  bool ClosedByServer() {
-    stream_.expires_after(kDeadline);
-    char c;
-    beast::error_code ec;
-    stream_.read_some(net::buffer(&c, 1), ec);
-    return ec == net::error::eof || ec == net::error::connection_reset;
-  }
-
- private:
-  Reply Read() {
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(64 << 20);
-    http::read(stream_, buffer_, parser);
-    Reply reply;
-    reply.status = static_cast<int>(parser.get().result_int());
-    reply.body = parser.get().body();
-    reply.keep_alive = parser.get().keep_alive();
-    for (const auto& field : parser.get()) {
-      reply.headers[std::string(field.name_string())] = std::string(field.value());
-    }
-    return reply;
-  }
-
-  net::io_context io_;
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-};
+using server_test::HttpClient;
+using server_test::Reply;
 
 Id IdOf(const json& value) { return std::stoll(value.get<std::string>()); }
 
@@ -285,7 +219,7 @@ TEST_F(ServerTest, EveryRouteOverOneKeepAliveConnection) {
   ServerProcess server;
   const uint16_t port = server.Start(Args(101, "a.db"), Log("a"));
   ASSERT_NE(port, 0);
-  Client client(port);
+  HttpClient client(port);
 
   Reply r = client.Get("/healthz");
   EXPECT_EQ(r.status, 200);
@@ -346,7 +280,7 @@ TEST_F(ServerTest, BadRequestsGet4xxAndTheServerCarriesOn) {
   const uint16_t port = server.Start(Args(102, "b.db"), Log("b"));
   ASSERT_NE(port, 0);
   {
-    Client client(port);
+    HttpClient client(port);
     EXPECT_EQ(client.Post("/players", "{\"name\":").status, 400);      // malformed JSON
     EXPECT_EQ(client.Post("/players", R"({"name":42})").status, 400);  // wrong type
     EXPECT_EQ(client.Get("/nowhere").status, 404);
@@ -360,7 +294,7 @@ TEST_F(ServerTest, BadRequestsGet4xxAndTheServerCarriesOn) {
     EXPECT_TRUE(r.keep_alive);
   }
   {
-    Client client(port);
+    HttpClient client(port);
     const Reply r = client.Post("/players", std::string((1 << 20) + 1, 'x'));
     EXPECT_EQ(r.status, 413);
     EXPECT_NE(r.Json()["error"].get<std::string>().find("1 MiB"), std::string::npos);
@@ -368,22 +302,22 @@ TEST_F(ServerTest, BadRequestsGet4xxAndTheServerCarriesOn) {
     EXPECT_TRUE(client.ClosedByServer());
   }
   {
-    Client client(port);  // exactly 1 MiB is allowed (and is bad JSON)
+    HttpClient client(port);  // exactly 1 MiB is allowed (and is bad JSON)
     EXPECT_EQ(client.Post("/players", std::string(1 << 20, 'x')).status, 400);
   }
   {
-    Client client(port);
+    HttpClient client(port);
     const Reply r = client.Raw("NOT HTTP AT ALL\r\n\r\n");
     EXPECT_EQ(r.status, 400);
     EXPECT_TRUE(client.ClosedByServer());
   }
   {
-    Client client(port);
+    HttpClient client(port);
     const Reply r = client.Raw("GET /healthz HTTP/1.1\r\nHost: x\r\nX: " + std::string(20000, 'a') +
                                "\r\n\r\n");
     EXPECT_EQ(r.status, 400);
   }
-  Client client(port);
+  HttpClient client(port);
   EXPECT_EQ(client.Get("/healthz").status, 200);
   const std::string metrics = client.Get("/metrics").body;
   EXPECT_NE(metrics.find(R"(steadyflake_http_requests_total{route="other",status="413"} 1)"),
@@ -404,7 +338,7 @@ TEST_F(ServerTest, ConcurrentClientsGetDistinctIncreasingIds) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       try {
-        Client client(port);
+        HttpClient client(port);
         for (int i = 0; i < kRequests; ++i) {
           const Reply r =
               i % 2 == 0 ? client.Post("/players", json{{"name", std::string("t")
@@ -448,7 +382,7 @@ struct Issued {
   Id any = 0;
 };
 Issued RunAndIssue(uint16_t port, const std::string& name_prefix) {
-  Client client(port);
+  HttpClient client(port);
   Issued largest;
   for (int i = 0; i < 20; ++i) {
     const Reply r = client.Post("/players", json{{"name", name_prefix + std::to_string(i)}}.dump());
@@ -464,7 +398,7 @@ Issued RunAndIssue(uint16_t port, const std::string& name_prefix) {
 }
 
 Id SmallestNewId(uint16_t port, const std::string& name) {
-  Client client(port);
+  HttpClient client(port);
   const Reply r = client.Post("/players", json{{"name", name}}.dump());
   EXPECT_EQ(r.status, 201) << r.body;
   return r.status == 201 ? IdOf(r.Json()["id"]) : 0;
@@ -474,7 +408,7 @@ TEST_F(ServerTest, SigtermExitsZeroAndReleasesTheStateFile) {
   ServerProcess first;
   const uint16_t port = first.Start(Args(104, "d.db"), Log("d1"));
   ASSERT_NE(port, 0);
-  Client idle(port);  // an idle keep-alive connection must not hold the stop up
+  HttpClient idle(port);  // an idle keep-alive connection must not hold the stop up
   EXPECT_EQ(idle.Get("/healthz").status, 200);
   // A second server with the same server id and state folder is refused while the first runs.
   ServerProcess clash;
@@ -551,7 +485,7 @@ TEST_F(ServerTest, RestartWithTheClockSetBackResumesAboveTheLargestId) {
   ServerProcess server;
   const uint16_t port = server.Start(Args(106, "f.db", "state2"), Log("f3"), behind);
   ASSERT_NE(port, 0) << ReadFile(Log("f3"));
-  Client client(port);
+  HttpClient client(port);
   const Reply r = client.Get("/ids?count=1");
   ASSERT_EQ(r.status, 200);
   EXPECT_GT(IdOf(r.Json()["ids"][0]), largest.any);

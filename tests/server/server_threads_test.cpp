@@ -29,6 +29,7 @@
 #include <boost/beast/http.hpp>
 
 #include "../test_util.h"
+#include "http_client.h"
 #include "io_context_pool.h"
 #include "request_handler.h"
 #include "server.h"
@@ -85,54 +86,8 @@ class HeldStorage : public Storage {
   std::vector<StorageDone> held_;  // GUARDED_BY(mu_)
 };
 
-struct Reply {
-  int status = 0;
-  bool keep_alive = false;
-};
-
-// A blocking HTTP/1.1 keep-alive client on one connection.
-class Client {
- public:
-  explicit Client(uint16_t port) : stream_(io_) {
-    stream_.expires_after(kDeadline);
-    stream_.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  }
-  // Sends a request without waiting for its answer.
-  void Write(http::verb method, const std::string& target, const std::string& body = "") {
-    http::request<http::string_body> request(method, target, 11);
-    request.set(http::field::host, "127.0.0.1");
-    request.body() = body;
-    request.keep_alive(true);
-    request.prepare_payload();
-    stream_.expires_after(kDeadline);
-    http::write(stream_, request);
-  }
-  Reply Read() {
-    http::response<http::string_body> response;
-    stream_.expires_after(kDeadline);
-    http::read(stream_, buffer_, response);
-    return Reply{static_cast<int>(response.result_int()), response.keep_alive()};
-  }
-  Reply Get(const std::string& target) {
-    Write(http::verb::get, target);
-    return Read();
-  }
-  // Bytes received and not yet read.
-  std::size_t Available() { return stream_.socket().available(); }
-  // True once the server has closed the connection (reads EOF).
-  bool ClosedByServer() {
-    stream_.expires_after(kDeadline);
-    char c;
-    beast::error_code ec;
-    stream_.read_some(net::buffer(&c, 1), ec);
-    return ec == net::error::eof || ec == net::error::connection_reset;
-  }
-
- private:
-  net::io_context io_;
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-};
+using server_test::HttpClient;
+using server_test::Reply;
 
 class ServerThreadsTest : public ::testing::Test {
  protected:
@@ -227,8 +182,8 @@ class ServerThreadsTest : public ::testing::Test {
 
 TEST_F(ServerThreadsTest, ConnectionsTakeTurnsOverTheThreadsAndEachStaysOnOne) {
   constexpr int kConnections = 4;
-  std::vector<std::unique_ptr<Client>> clients;
-  for (int i = 0; i < kConnections; ++i) clients.push_back(std::make_unique<Client>(port_));
+  std::vector<std::unique_ptr<HttpClient>> clients;
+  for (int i = 0; i < kConnections; ++i) clients.push_back(std::make_unique<HttpClient>(port_));
   std::vector<std::thread::id> on(kConnections);
   for (int round = 0; round < 3; ++round) {
     for (int i = 0; i < kConnections; ++i) {
@@ -247,9 +202,9 @@ TEST_F(ServerThreadsTest, ConnectionsTakeTurnsOverTheThreadsAndEachStaysOnOne) {
 }
 
 TEST_F(ServerThreadsTest, DrainAnswersTheRequestInFlightFromAnotherThreadThenStops) {
-  Client idle(port_);
+  HttpClient idle(port_);
   ASSERT_EQ(idle.Get("/healthz").status, 200);
-  Client busy(port_);  // on the other thread than `idle`
+  HttpClient busy(port_);  // on the other thread than `idle`
   busy.Write(http::verb::post, "/players", R"({"name":"late"})");
   ASSERT_TRUE(storage_.WaitForHeld(1));
 
@@ -257,7 +212,7 @@ TEST_F(ServerThreadsTest, DrainAnswersTheRequestInFlightFromAnotherThreadThenSto
   EXPECT_TRUE(idle.ClosedByServer());  // an idle keep-alive connection closes at once
   ASSERT_TRUE(Barrier()) << "an I/O thread stopped with a request in flight";
   EXPECT_FALSE(drained_) << "drained with a request in flight";
-  EXPECT_THROW(Client{port_}, boost::system::system_error) << "still accepting";
+  EXPECT_THROW(HttpClient{port_}, boost::system::system_error) << "still accepting";
 
   storage_.AnswerAll();  // the commit is done: answered from this thread, not the connection's
   const Reply reply = busy.Read();
@@ -272,7 +227,7 @@ TEST_F(ServerThreadsTest, DrainAnswersTheRequestInFlightFromAnotherThreadThenSto
 // connection's own thread: while that thread is held, nothing reaches the client. (A connection
 // that wrote from the answering thread would have sent the response before AnswerAll returned.)
 TEST_F(ServerThreadsTest, AnAnswerFromAnotherThreadIsWrittenByTheConnectionsThread) {
-  Client busy(port_);  // the first connection: context 0
+  HttpClient busy(port_);  // the first connection: context 0
   busy.Write(http::verb::post, "/players", R"({"name":"waits"})");
   ASSERT_TRUE(storage_.WaitForHeld(1));
   std::promise<void> held;
@@ -296,9 +251,9 @@ TEST_F(ServerThreadsTest, AnAnswerFromAnotherThreadIsWrittenByTheConnectionsThre
 // TSan, a connection that wrote from the answering thread would race with its Stop()).
 TEST_F(ServerThreadsTest, AnswersRacingTheDrainAreEachWrittenThenTheConnectionCloses) {
   constexpr int kConnections = 4;
-  std::vector<std::unique_ptr<Client>> clients;
+  std::vector<std::unique_ptr<HttpClient>> clients;
   for (int i = 0; i < kConnections; ++i) {
-    clients.push_back(std::make_unique<Client>(port_));
+    clients.push_back(std::make_unique<HttpClient>(port_));
     clients.back()->Write(http::verb::post, "/players",
                           R"({"name":"racer)" + std::to_string(i) + R"("})");
   }
@@ -314,7 +269,7 @@ TEST_F(ServerThreadsTest, AnswersRacingTheDrainAreEachWrittenThenTheConnectionCl
 }
 
 TEST_F(ServerThreadsTest, AbortClosesTheRequestInFlightAndALateAnswerIsDropped) {
-  Client busy(port_);
+  HttpClient busy(port_);
   busy.Write(http::verb::post, "/players", R"({"name":"never"})");
   ASSERT_TRUE(storage_.WaitForHeld(1));
   Shutdown();
