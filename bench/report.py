@@ -147,8 +147,9 @@ def main():
               1 / lua_c_ips["lua_c_next"] if "lua_c_next" in lua_c_ips else None,
               1 / lua_c_ips["lua_function_constant"] if "lua_function_constant" in lua_c_ips
               else None, 3, "the cost", at_most=True)
-    # Issue 32: the Node addon's next() beside Node's own UUIDs, in the same run. Not met on
-    # this machine: a per-call N-API method costs 12-20 ns before any work (docs/bindings.md).
+    # Issue 32: the Node addon's next() beside Node's own UUIDs, in the same run: next() as a
+    # program calls it in a loop (served from its buffer; one N-API call per ID is
+    # node_next_one_call_per_id, docs/bindings.md).
     node_rate = {c["name"]: c["ids_per_second"] for c in node}
     if node:
         ratio("13. Node `next()` items/s vs `crypto.randomUUID()`", node_rate.get("node_next"),

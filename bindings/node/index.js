@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // steadyflake for Node.js: loads the native addon (steadyflake.node, built by CMake from src/
-// over the C ABI, libsteadyflake_c) and exports it as it is. docs/bindings.md ("Node") is the
-// manual.
+// over the C ABI, libsteadyflake_c) and exports it, its Generator wrapped by generator.js (the
+// buffer in front of next()). docs/bindings.md ("Node") is the manual.
 //
 //   const steadyflake = require('steadyflake');   // or require('./bindings/node')
 //   const gen = new steadyflake.Generator({ serverId: 7, stateDir: '/var/lib/game/ids' });
@@ -43,4 +43,8 @@ function addonPath() {
   return found;
 }
 
-module.exports = require(addonPath());
+const addon = require(addonPath());
+const { makeGenerator } = require('./generator');
+
+// The addon's functions as they are; its Generator behind the buffered next() of generator.js.
+module.exports = { ...addon, Generator: makeGenerator(addon.Generator, addon.format) };

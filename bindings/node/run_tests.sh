@@ -24,4 +24,4 @@ export STEADYFLAKE_HOST_GUARD_NAMESPACE="node-test-$$"
 rm -rf "$work"
 mkdir -p "$work"
 STEADYFLAKE_NODE_ADDON=$addon STEADYFLAKE_TEST_VECTORS=$vectors STEADYFLAKE_TEST_WORK=$work \
-  STEADYFLAKE_TEST_VERSION=$version exec node --test "$here/test/steadyflake.test.js"
+  STEADYFLAKE_TEST_VERSION=$version exec node --test "$here/test/steadyflake.test.js" "$here/test/buffer.test.js"

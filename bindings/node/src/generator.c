@@ -296,6 +296,47 @@ static napi_value NextBatch(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* fill(buffer, n): issues n IDs into buffer[0..n), a BigInt64Array of at least n elements, in one
+   reservation; returns undefined. Not public: generator.js's Generator calls it to refill the
+   buffer its next() hands IDs out of (docs/bindings.md, "Node"). n is small there (at most 256). */
+static napi_value Fill(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  Generator* g = Self(env, info, &argc, argv);
+  if (g == NULL) return NULL;
+  napi_typedarray_type type = napi_int8_array;
+  size_t length = 0;
+  void* data = NULL;
+  uint64_t n = 0;
+  if (argc < 2 ||
+      napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok ||
+      type != napi_bigint64_array) {
+    sf_throw_type_error(env, "Generator.fill: expects (BigInt64Array, n)");
+    return NULL;
+  }
+  if (!sf_get_uint(env, argv[1], "Generator.fill: n", &n)) return NULL;
+  if (n > length) {
+    napi_throw_range_error(env, NULL, "Generator.fill: n is larger than the buffer");
+    return NULL;
+  }
+  steadyflake_generator* handle = Handle(env, g, "next");
+  if (handle == NULL) return NULL;
+  char* err = NULL;
+  const size_t filled = steadyflake_next_batch(handle, data, (size_t)n, &err);
+  if (err != NULL) {
+    sf_throw_c_error(env, err);
+    return NULL;
+  }
+  if (filled != n) {
+    napi_throw_error(env, NULL,
+                     "steadyflake: Generator.next: the C library filled fewer IDs "
+                     "than asked");
+    return NULL;
+  }
+  g->issued += n;
+  return NULL;
+}
+
 /* decode(id): {timeMs, serverId, sequence} under this generator's layout; works after close(). */
 static napi_value DecodeMethod(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -357,9 +398,10 @@ static const struct {
   const char* name;
   napi_callback callback;
 } kMethods[] = {
-    {"next", Next},           {"nextString", NextString}, {"tryNext", TryNext},
-    {"nextBatch", NextBatch}, {"decode", DecodeMethod},   {"stats", Stats},
-    {"close", Close},
+    {"next", Next},           {"nextString", NextString},
+    {"tryNext", TryNext},     {"nextBatch", NextBatch},
+    {"decode", DecodeMethod}, {"stats", Stats},
+    {"close", Close},         {"fill", Fill},
 };
 #define SF_METHOD_COUNT (sizeof kMethods / sizeof kMethods[0])
 

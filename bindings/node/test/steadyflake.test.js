@@ -288,15 +288,15 @@ test('stats', () => {
   gen.next();
   gen.nextBatch(10);
   assert.deepEqual(gen.stats(), {
-    issued: 11, wouldWait: 0, serverId: 13, layout: 'snowflake', stateDir: dir, maxLeadMs: 500,
-    closed: false,
+    issued: 11, wouldWait: 0, discarded: 0, serverId: 13, layout: 'snowflake', stateDir: dir,
+    maxLeadMs: 500, closed: false,
   });
   gen.close();
   assert.equal(gen.stats().closed, true);
   const plain = new Generator({ serverId: 14 });
   assert.deepEqual(plain.stats(), {
-    issued: 0, wouldWait: 0, serverId: 14, layout: 'game', stateDir: null, maxLeadMs: 2000,
-    closed: false,
+    issued: 0, wouldWait: 0, discarded: 0, serverId: 14, layout: 'game', stateDir: null,
+    maxLeadMs: 2000, closed: false,
   });
   plain.close();
 });
