@@ -5,12 +5,13 @@
 //
 // CheckIntegrity: what PRAGMA integrity_check of the whole output checks, split so that every
 // core shares it. One PRAGMA integrity_check of a file runs on one core, and on a merged shard
-// it costs about what the merge's INSERTs do. SQLite restricts it to one table when given the
-// table's name ("PRAGMA integrity_check(player)": the table's b-tree, its indexes' content and
-// UNIQUE), and skips then only what needs every b-tree at once: the freelist and the check that
-// each page is used once. PRAGMA quick_check of the whole file does exactly that part (and the
-// b-trees' structure, NOT NULL and CHECK), in time linear in the file. So the work is: one
-// quick_check, and integrity_check(T) for every table, the largest first, taken by `workers`
+// it costs about what the merge's INSERTs do. It is PRAGMA quick_check (every b-tree's
+// structure, the freelist, each page used once, NOT NULL and CHECK: linear in the file) plus,
+// per table, that its indexes hold exactly its rows and UNIQUE holds: one seek per row and
+// index (n log n). So the work is one quick_check of the whole file and, per table, the linear
+// index check (index_check.h: a pass over the table and one over each index, each a task of
+// its own) or, for a table it cannot read, PRAGMA integrity_check(T) (which checks the table's
+// b-tree, its indexes' content and UNIQUE); the tasks go heaviest first to `workers`
 // connections of their own; the caller's thread runs `alongside` first, then takes its share.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_MERGE_CHECK_OUTPUT_H_
@@ -24,10 +25,11 @@
 
 namespace steadyflake::mergecheck::merge {
 
-// One table of the output and its weight (rows x (1 + indexes): what its check reads).
+// One table of the output, its rows and its weight (rows x (1 + indexes): what its check reads).
 struct CheckedTable {
   std::string name;
   uint64_t weight = 0;
+  uint64_t rows = 0;
 };
 
 // Runs the checks above on the SQLite file `path` (committed, not written meanwhile) with

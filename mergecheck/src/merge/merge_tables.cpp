@@ -200,7 +200,7 @@ std::vector<CheckedTable> Weighed(Database& out, const MergeReport& report) {
   for (const auto& [name, columns] : out.Tables("main")) {
     uint64_t rows = 0;
     for (const MergeReport::Table& t : report.tables) rows = t.name == name ? t.merged : rows;
-    tables.push_back({name, (rows + 1) * (1 + indexes[name])});
+    tables.push_back({name, (rows + 1) * (1 + indexes[name]), rows + 1});
   }
   return tables;
 }
