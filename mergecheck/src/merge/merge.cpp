@@ -111,6 +111,8 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
 // The working files beside the output: the output begun as a copy of A (`result`), and B'
 // (`b2_path`), B's copy with rewrite-b.sql applied. A is copied on a thread of its own while B
 // is copied and rewritten: two files, two cores. Every name is registered before either starts.
+// A copy is the file's bytes copied by the kernel under SQLite's read lock (CopyFileTo), or,
+// for a WAL database, SQLite's backup API.
 struct WorkingCopies {
   WorkingCopies(const std::string& base, TempFiles& temps)
       : out_tmp(temps.Add(base)),
@@ -120,12 +122,13 @@ struct WorkingCopies {
 
   void Make(const std::string& path_a, const std::string& path_b, const merge::PlanFile& plan,
             const MergeOptions& options) {
-    result = std::make_unique<Database>(out_tmp, Database::Mode::kCreate, "the output");
     std::exception_ptr copy_failed;
     std::thread copy_a([&] {
       try {
         a = OpenInput(path_a, "A", a_loaded);
-        result->CopyFrom(*a);
+        const bool copied = a->CopyFileTo(out_tmp);
+        result = std::make_unique<Database>(out_tmp, Database::Mode::kCreate, "the output");
+        if (!copied) result->CopyFrom(*a);
         const std::string journal = "journal_mode";
         wal = result->Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal +
                               " = 'wal'") != 0;
@@ -152,8 +155,9 @@ struct WorkingCopies {
   void Rewrite(const std::string& path_b, const merge::PlanFile& plan,
                const MergeOptions& options) {
     b = OpenInput(path_b, "B", b_loaded);
+    const bool copied = b->CopyFileTo(b2_path);
     Database rewritten(b2_path, Database::Mode::kCreate, "B'");
-    rewritten.CopyFrom(*b);
+    if (!copied) rewritten.CopyFrom(*b);
     rewritten.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
     if (options.progress) options.progress({"rewrite", 0, 0});
     const std::string failed = rewritten.TryExec(plan.rewrite_sql);
