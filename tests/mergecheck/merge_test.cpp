@@ -158,6 +158,42 @@ TEST(Merge, CatchesTwoItemsThatSwappedOwners) {
   EXPECT_FALSE(std::filesystem::exists(s.dir.File("m.db")));
 }
 
+// A connection that keeps a database open, so that what it commits stays in the -wal file (no
+// checkpoint while it is open, none at close while another connection has the file).
+class WalHolder {
+ public:
+  WalHolder(const std::string& path, const std::string& sql) {
+    sqlite3_open(path.c_str(), &db_);
+    sqlite3_exec(db_, ("PRAGMA wal_autocheckpoint = 0;" + sql).c_str(), nullptr, nullptr, nullptr);
+  }
+  ~WalHolder() { sqlite3_close(db_); }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// Inputs in WAL mode whose last rows are only in their logs: the working copies must hold them
+// (a WAL database is copied through SQLite, never as its file alone).
+TEST(Merge, KeepsTheRowsOnlyAWalInputsLogHolds) {
+  Shards s;
+  ExecSql(s.a, "PRAGMA journal_mode = WAL");
+  ExecSql(s.b, "PRAGMA journal_mode = WAL");
+  WalHolder a(s.a, "INSERT INTO item VALUES (3, 1, 'ai3');");
+  WalHolder b(s.b, "INSERT INTO item VALUES (14, 1, 'bi4');");
+  ASSERT_GT(std::filesystem::file_size(s.a + "-wal"), 0u);
+  ASSERT_GT(std::filesystem::file_size(s.b + "-wal"), 0u);
+  PlanOptions options;
+  options.server_id = 103;
+  const Plan p = MakePlan(s.a, s.b, options);
+  steadyflake::testing::WriteFile(s.plan + "/plan.json", FormatPlanJson(p));
+  steadyflake::testing::WriteFile(s.plan + "/rewrite-b.sql", FormatPlanSql(p));
+  const MergeReport report = s.Run("m.db");
+  ASSERT_TRUE(report.verified) << (report.mismatches.empty() ? "" : report.mismatches[0]);
+  const std::string out = s.dir.File("m.db");
+  EXPECT_EQ(QueryInt(out, "SELECT count(*) FROM item WHERE uid IN ('ai3', 'bi4')"), 2);
+  EXPECT_EQ(QueryInt(out, "SELECT count(*) FROM item"), 7);
+}
+
 // REAL keys: 0.1 is identical in both (dropped from B), 0.7 differs (held back). plan.json
 // names them as the plan writes a REAL, and the merge must read B's values as the same text
 // (it once wrote 0.10000000000000001 and failed its own verification).
