@@ -319,8 +319,11 @@ void MergeTables(Database& out, Database& a_input, const PlanFile& plan, MergeRe
   for (const std::string& sql : triggers) out.Exec(sql);
   // Committed to the working file, which is renamed into place only if every check passes.
   out.Exec("COMMIT");
-  const unsigned cores = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-  std::vector<std::string> damage = CheckIntegrity(out.path(), Weighed(out, report), cores, [&] {
+  // One thread more than the cores: this one runs VerifyMerged first, and the checks' tasks
+  // (quick_check, a table's pass, an index's) differ too much in length to share the cores
+  // well one after another; run together, the kernel shares them (2.0-2.4 s -> 1.9 s at 1M).
+  const unsigned workers = 1 + std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  std::vector<std::string> damage = CheckIntegrity(out.path(), Weighed(out, report), workers, [&] {
     VerifyMerged(out, a_input, plan, report, mismatches);
   });
   for (std::string& line : damage) mismatches.Add(std::move(line));
