@@ -258,6 +258,25 @@ static napi_value TryNext(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* Issues n IDs of g into ids[0..n) in one reservation (several above the largest batch); false
+   with an Error thrown. */
+static bool IssueInto(napi_env env, Generator* g, steadyflake_generator* handle, void* ids,
+                      uint64_t n) {
+  char* err = NULL;
+  const size_t filled = steadyflake_next_batch(handle, ids, (size_t)n, &err);
+  if (err != NULL) {
+    sf_throw_c_error(env, err);
+    return false;
+  }
+  if (filled != n) {
+    /* c.h: n on success, for any n. Anything else is a bug; never hand out a short array. */
+    napi_throw_error(env, NULL, "steadyflake: the C library filled fewer IDs than asked");
+    return false;
+  }
+  g->issued += n;
+  return true;
+}
+
 /* nextBatch(n): a BigInt64Array of n increasing IDs, one atomic reservation up to the
    generator's largest batch (205,824 for "game" at the default maxLeadMs), several above it. */
 static napi_value NextBatch(napi_env env, napi_callback_info info) {
@@ -279,21 +298,7 @@ static napi_value NextBatch(napi_env env, napi_callback_info info) {
   SF_NAPI(env, napi_create_double(env, (double)n, &length), NULL);
   SF_NAPI(env, napi_new_instance(env, array_class, 1, &length, &result), NULL);
   SF_NAPI(env, napi_get_typedarray_info(env, result, NULL, NULL, &data, NULL, NULL), NULL);
-  char* err = NULL;
-  const size_t filled = steadyflake_next_batch(handle, data, (size_t)n, &err);
-  if (err != NULL) {
-    sf_throw_c_error(env, err);
-    return NULL;
-  }
-  if (filled != n) {
-    /* c.h: n on success, for any n. Anything else is a bug; never hand out a short array. */
-    napi_throw_error(env, NULL,
-                     "steadyflake: Generator.nextBatch: the C library filled fewer "
-                     "IDs than asked");
-    return NULL;
-  }
-  g->issued += n;
-  return result;
+  return IssueInto(env, g, handle, data, n) ? result : NULL;
 }
 
 /* fill(buffer, n): issues n IDs into buffer[0..n), a BigInt64Array of at least n elements, in one
@@ -321,19 +326,7 @@ static napi_value Fill(napi_env env, napi_callback_info info) {
   }
   steadyflake_generator* handle = Handle(env, g, "next");
   if (handle == NULL) return NULL;
-  char* err = NULL;
-  const size_t filled = steadyflake_next_batch(handle, data, (size_t)n, &err);
-  if (err != NULL) {
-    sf_throw_c_error(env, err);
-    return NULL;
-  }
-  if (filled != n) {
-    napi_throw_error(env, NULL,
-                     "steadyflake: Generator.next: the C library filled fewer IDs "
-                     "than asked");
-    return NULL;
-  }
-  g->issued += n;
+  IssueInto(env, g, handle, data, n);
   return NULL;
 }
 
