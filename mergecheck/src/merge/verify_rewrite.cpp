@@ -125,7 +125,8 @@ class TableCheck {
   void ReadB2(const std::function<void(const RowHash&)>& add) {
     std::string scratch;
     Statement after = out_.Prepare(Select("b", table_, columns_));
-    while (out_.Step(after, "read table " + table_ + " of B'")) {
+    const std::string what = "read table " + table_ + " of B'";
+    while (out_.Step(after, what)) {
       add(HashCurrentRow(after.get(), scratch));
     }
   }
@@ -137,7 +138,8 @@ class TableCheck {
     std::string scratch;
     Statement rows = b_.Prepare(Select("main", table_, columns_));
     const bool as_is = transform_.empty();
-    while (b_.Step(rows, "read table " + table_)) {
+    const std::string what = "read table " + table_;
+    while (b_.Step(rows, what)) {
       ++t.rows_b;
       if (as_is || !transform_.Touches(rows.get())) {
         add(HashCurrentRow(rows.get(), scratch));
@@ -171,7 +173,8 @@ class TableCheck {
     std::size_t listed = 0;
     const std::size_t limit = mismatches_.max();
     Statement rows = b_.Prepare(Select("main", table_, columns_));
-    while (listed < limit && b_.Step(rows, "read table " + table_)) {
+    const std::string reading_b = "read table " + table_;
+    while (listed < limit && b_.Step(rows, reading_b)) {
       rows.ReadRow(before);
       row = before;
       if (transform_.Apply(row, ignored) != TableTransform::Fate::kKept) continue;
@@ -183,7 +186,8 @@ class TableCheck {
     if (missing.size() > listed) mismatches_.Count(missing.size() - listed);
     listed = 0;
     Statement after = out_.Prepare(Select("b", table_, columns_));
-    while (listed < limit && out_.Step(after, "read table " + table_ + " of B'")) {
+    const std::string reading_b2 = "read table " + table_ + " of B'";
+    while (listed < limit && out_.Step(after, reading_b2)) {
       after.ReadRow(row);
       if (want_extra.count(HashRow(row, scratch)) == 0) continue;
       mismatches_.Add(table_ + ": B' has row " + Describe(columns_, row, nullptr) +
@@ -231,7 +235,8 @@ void CheckHeld(Database& out, const std::string& table, const std::vector<std::s
   RowSum found;
   std::string scratch;
   Statement rows = out.Prepare(Select("b", name, columns));
-  while (out.Step(rows, "read " + name + " of B'")) found.Add(HashCurrentRow(rows.get(), scratch));
+  const std::string what = "read " + name + " of B'";
+  while (out.Step(rows, what)) found.Add(HashCurrentRow(rows.get(), scratch));
   if (!(found == held)) {
     mismatches.Add(name + ": holds " + std::to_string(found.rows) +
                    " row(s); plan.json holds back " + std::to_string(held.rows) +
@@ -286,7 +291,8 @@ void CheckAgainstA(Database& out, const PlanFile& plan, const PlanFile::Remap& r
   Statement clash =
       out.Prepare("SELECT " + kc + " FROM b." + kt + " WHERE " + kc + " IN (SELECT " + kc +
                   " FROM main." + kt + ") LIMIT " + std::to_string(mismatches.max()));
-  while (out.Step(clash, "compare " + r.key.table + " with A")) {
+  const std::string what = "compare " + r.key.table + " with A";
+  while (out.Step(clash, what)) {
     mismatches.Add(r.key.table + "." + r.key.column + ": B' holds " + Shown(clash.Column(0)) +
                    ", a value of A's: the merge would collide");
   }
@@ -300,7 +306,8 @@ void CheckAgainstA(Database& out, const PlanFile& plan, const PlanFile::Remap& r
         out.Prepare("SELECT " + rc + ", count(*) FROM b." + QuoteName(ref.table) + " WHERE " +
                     where + " AND " + rc + " NOT IN (SELECT " + kc + " FROM b." + kt + ") AND " +
                     rc + " IN (SELECT " + kc + " FROM main." + kt + ") GROUP BY 1");
-    while (out.Step(orphan, "compare " + ref.table + " with A")) {
+    const std::string comparing = "compare " + ref.table + " with A";
+    while (out.Step(orphan, comparing)) {
       if (dropped.count(PlanForm(orphan.Column(0))) != 0) continue;
       mismatches.Add(ref.table + "." + ref.column + ": " +
                      std::to_string(sqlite3_column_int64(orphan.get(), 1)) +
@@ -320,7 +327,8 @@ void CheckRenameAgainstA(Database& out, const PlanFile::Rename& r, Mismatches& m
   Statement a = out.Prepare("SELECT " + kc + " FROM main." + QuoteName(r.key.table) + " WHERE " +
                             kc + " IS NOT NULL");
   std::string key;
-  while (out.Step(a, "read " + r.key.table + " of A")) {
+  const std::string what = "read " + r.key.table + " of A";
+  while (out.Step(a, what)) {
     key.clear();
     collation->AppendKey(a.Column(0).bytes, key);
     a_keys.insert(key);
