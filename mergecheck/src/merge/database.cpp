@@ -226,8 +226,11 @@ void CopyBytes(const std::string& from, const std::string& to) {
     if (!kernel) {
       buffer.resize(std::size_t{1} << 20);
       n = ::read(in, buffer.data(), buffer.size());
-      if (n > 0 && ::write(out, buffer.data(), static_cast<std::size_t>(n)) != n) {
-        fail("write " + to);
+      // A short write (the disk filling up) is followed by one that fails with the reason.
+      for (ssize_t done = 0; n > 0 && done < n;) {
+        const ssize_t w = ::write(out, buffer.data() + done, static_cast<std::size_t>(n - done));
+        if (w < 0 && errno != EINTR) fail("write " + to);
+        done += w > 0 ? w : 0;
       }
     }
     if (n == 0) break;
