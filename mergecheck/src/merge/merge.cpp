@@ -20,6 +20,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -170,13 +171,20 @@ struct WorkingCopies {
 
   const std::string out_tmp, a_loaded, b_loaded, b2_path;
   std::unique_ptr<Database> result, a, b;
-  bool wal = false;  // A is a WAL database: so is the output
+  std::future<merge::RewriteExpectation> expectation;  // ExpectRewrite of B, under way
+  bool wal = false;                                    // A is a WAL database: so is the output
 
  private:
   void Rewrite(const std::string& path_b, const merge::PlanFile& plan,
                const MergeOptions& options) {
     b = OpenInput(path_b, "B", b_loaded);
     const bool copied = b->CopyFileTo(b2_path);
+    // B's half of the verification reads only B: on a connection and a thread of its own while
+    // the rewrite runs, when the other core has little else to do.
+    expectation = std::async(std::launch::async, [&plan, path = b->path()] {
+      Database reader(path, Database::Mode::kReadOnly, "B");
+      return merge::ExpectRewrite(reader, plan);
+    });
     Database rewritten(b2_path, Database::Mode::kCreate, "B'");
     if (!copied) rewritten.CopyFrom(*b);
     rewritten.Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
@@ -230,6 +238,7 @@ void Attach(Database& db, const std::string& path) {
 // they did; the report holds the verification's findings, and the merge's once the rewrite
 // passed.
 bool VerifyAndMerge(Database& result, Database& a, Database& b, const std::string& b2_path,
+                    std::future<merge::RewriteExpectation>& expectation,
                     const merge::PlanFile& plan, const MergeOptions& options, MergeReport& report) {
   Attach(result, b2_path);
   Database verifier(a.path(), Database::Mode::kReadOnly, "A");
@@ -245,8 +254,9 @@ bool VerifyAndMerge(Database& result, Database& a, Database& b, const std::strin
   std::exception_ptr failed;
   std::thread verify([&] {
     try {
+      const merge::RewriteExpectation expected = expectation.get();
       merge::VerifyRewrite(
-          b, verifier, plan, verified, rewrite_mismatches,
+          b, verifier, plan, expected, verified, rewrite_mismatches,
           [&](uint64_t done, uint64_t total) { progress("verify the rewrite", done, total); });
     } catch (...) {
       failed = std::current_exception();
@@ -343,7 +353,8 @@ MergeReport Merge(const std::string& path_a, const std::string& path_b,
   WorkingCopies copies(base, temps);
   copies.Make(path_a, path_b, plan, options);
   Database& result = *copies.result;
-  if (!VerifyAndMerge(result, *copies.a, *copies.b, copies.b2_path, plan, options, report)) {
+  if (!VerifyAndMerge(result, *copies.a, *copies.b, copies.b2_path, copies.expectation, plan,
+                      options, report)) {
     return report;
   }
   result.Exec("DETACH b");

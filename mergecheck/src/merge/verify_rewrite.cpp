@@ -63,20 +63,24 @@ class TableCheck {
         mismatches_(mismatches),
         changed_(changed) {}
 
-  // First the sums of both tables' rows (no memory per row); only when they differ, the sorted
-  // hashes, to list what differs.
+  // B's side of the first pass (ExpectRewrite): the sum of B's rows with the plan applied, the
+  // rows held back, and the counts.
+  void SumB(RewriteExpectation::Table& e, std::vector<uint64_t>& changed) {
+    ReadB(
+        e.counts, changed, [&](const RowHash& h) { e.expected.Add(h); }, &e.held);
+  }
+
+  // First the sum of B''s rows against `e`'s (no memory per row); only when they differ, the
+  // sorted hashes of both, to list what differs.
   // The rows of B the plan holds back: what steadyflake_unmerged_<table> must hold.
   const RowSum& held() const { return held_; }
 
-  void Run(MergeReport::Table& t) {
-    RowSum expected;
+  void Run(MergeReport::Table& t, const RewriteExpectation::Table& e) {
+    const RowSum& expected = e.expected;
+    t = e.counts;
+    held_ = e.held;
     RowSum actual;
-    Both(
-        [&] {
-          ReadB(
-              t, changed_, [&](const RowHash& h) { expected.Add(h); }, &held_);
-        },
-        [&] { ReadB2([&](const RowHash& h) { actual.Add(h); }); });
+    ReadB2([&](const RowHash& h) { actual.Add(h); });
     t.rows_b_after = actual.rows;
     if (expected == actual) return;
     std::vector<RowHash> want;
@@ -346,13 +350,31 @@ void CheckRenameAgainstA(Database& out, const PlanFile::Rename& r, Mismatches& m
 
 }  // namespace
 
-void VerifyRewrite(Database& b, Database& out, const PlanFile& plan, MergeReport& report,
+RewriteExpectation ExpectRewrite(Database& b, const PlanFile& plan) {
+  RewriteExpectation out;
+  out.changed.assign(plan.remaps.size() + plan.renames.size(), 0);
+  MergeReport unused;  // reading B alone finds no mismatch
+  Mismatches none(unused, 0);
+  for (const auto& [table, columns] : b.Tables("main")) {
+    RewriteExpectation::Table e;
+    e.name = table;
+    e.columns = columns;
+    e.counts.name = table;
+    TableCheck check(b, b, plan, table, columns, none, out.changed);
+    check.SumB(e, out.changed);
+    out.tables.push_back(std::move(e));
+  }
+  return out;
+}
+
+void VerifyRewrite(Database& b, Database& out, const PlanFile& plan,
+                   const RewriteExpectation& expectation, MergeReport& report,
                    Mismatches& mismatches,
                    const std::function<void(uint64_t done, uint64_t total)>& progress) {
   const Tables before = b.Tables("main");
   const Tables after = out.Tables("b");
   CheckNewTables(out, before, after, plan, mismatches);
-  std::vector<uint64_t> changed(plan.remaps.size() + plan.renames.size(), 0);
+  std::vector<uint64_t> changed = expectation.changed;
   uint64_t done = 0;
   for (const auto& [table, columns] : before) {
     bool present = false;
@@ -365,10 +387,15 @@ void VerifyRewrite(Database& b, Database& out, const PlanFile& plan, MergeReport
       }
     }
     if (!present) continue;
+    const RewriteExpectation::Table* e = nullptr;
+    for (const RewriteExpectation::Table& x : expectation.tables) e = x.name == table ? &x : e;
+    if (e == nullptr || e->columns != columns) {
+      throw Error(Error::Code::kInvalidArgument,
+                  "B changed while it was merged: table " + table + " is not as it was read");
+    }
     MergeReport::Table t;
-    t.name = table;
     TableCheck check(b, out, plan, table, columns, mismatches, changed);
-    check.Run(t);
+    check.Run(t, *e);
     if (t.held != 0 || HeldTable(plan, kHeldPrefix + table)) {
       CheckHeld(out, table, columns, check.held(), mismatches);
     }

@@ -23,9 +23,11 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "merge/database.h"
 #include "merge/plan_file.h"
+#include "merge/transform.h"
 #include "steadyflake/mergecheck/merge.h"
 
 namespace steadyflake::mergecheck::merge {
@@ -50,9 +52,29 @@ class Mismatches {
   std::size_t max_;
 };
 
+// What step 1 needs of B alone: per table of B, its rows with the plan applied, summed (no
+// memory per row), the rows held back, and the counts; per remapped or renamed key, the rows
+// it changes. It reads only B, so it runs while rewrite-b.sql is applied to B's copy.
+struct RewriteExpectation {
+  struct Table {
+    std::string name;
+    std::vector<std::string> columns;
+    RowSum expected;
+    RowSum held;
+    MergeReport::Table counts;  // name, rows_b, dropped, held
+  };
+  std::vector<Table> tables;
+  std::vector<uint64_t> changed;  // per remap, then per rename
+};
+
+// B's side of step 1, from `b` (B as it was; a connection of the caller's thread).
+RewriteExpectation ExpectRewrite(Database& b, const PlanFile& plan);
+
 // `b` is B as it was, `b2` B' (with A attached to it as schema "a", read-only in spirit: only
-// queried). Fills report.tables (rows_b, rows_b_after, dropped) and report.keys.
-void VerifyRewrite(Database& b, Database& b2, const PlanFile& plan, MergeReport& report,
+// queried), `expectation` ExpectRewrite's of the same B. Fills report.tables (rows_b,
+// rows_b_after, dropped) and report.keys.
+void VerifyRewrite(Database& b, Database& b2, const PlanFile& plan,
+                   const RewriteExpectation& expectation, MergeReport& report,
                    Mismatches& mismatches,
                    const std::function<void(uint64_t done, uint64_t total)>& progress);
 
