@@ -442,8 +442,9 @@ TEST(OrderedCompositeTest, StreamsLongerThanABatch) {
 
 // A composite key whose values in one input the merge cannot order goes the hashed way.
 TEST(OrderedCompositeTest, ValuesTheMergeCannotOrderGoTheHashedWay) {
+  // B's stray beside A's 2: read as a number cut down to an integer, it would collide.
   const std::vector<std::pair<std::string, V>> strays = {
-      {"a text in an INTEGER column", Text("12x")},
+      {"a text in an INTEGER column", Text("2x")},
       {"a real in an INTEGER column", Real(2.5)},
   };
   for (const auto& [what, stray] : strays) {
@@ -453,9 +454,12 @@ TEST(OrderedCompositeTest, ValuesTheMergeCannotOrderGoTheHashedWay) {
     const std::string b = dir.File("b.db");
     {
       MakeComposites(a, b, 1024, false, steadyflake::testing::TestSeed() + 3);
-      Db more(b, 1024, "");
-      more.Insert("inventory", {stray, Int(1), Int(0)});
-      more.Insert("guild_member", {stray, Text("stray"), Text("b")});
+      Db more_a(a, 1024, "");
+      more_a.Insert("inventory", {Int(2), Int(1), Int(0)});
+      more_a.Insert("guild_member", {Int(2), Text("stray"), Text("b")});
+      Db more_b(b, 1024, "");
+      more_b.Insert("inventory", {stray, Int(1), Int(0)});
+      more_b.Insert("guild_member", {stray, Text("stray"), Text("b")});
     }
     const CheckRun run = ExpectSameReport(a, b, {"badge"}, true);
     ExpectSqlitesAnswer(a, b, run, "inventory", "player_id, slot",

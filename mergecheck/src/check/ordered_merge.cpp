@@ -27,6 +27,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -171,7 +172,7 @@ class Stream {
   Stream(Source& source, const std::string& table, const KeyState& key,
          std::span<const Order> orders)
       : orders_(orders),
-        last_(orders.size()),
+        filling_(EmptyBatch(orders.size())),
         thread_([this, &source, table, &key] { Read(source, table, key); }) {}
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -183,8 +184,6 @@ class Stream {
       std::unique_lock lock(mu_);
       ready_.wait(lock, [&] { return !queue_.empty() || done_; });
       if (queue_.empty()) return false;
-      // Its memory, still in cache, for the reader to fill again.
-      if (current_.fields.capacity() > 0) spare_.push_back(std::move(current_));
       current_ = std::move(queue_.front());
       queue_.pop_front();
       at_ = 0;
@@ -218,14 +217,14 @@ class Stream {
 
  private:
   void Read(Source& source, const std::string& table, const KeyState& key) {
-    Batch batch = EmptyBatch(orders_.size());
     try {
       read_ = source.ReadInIndexOrder(table, key.names, key.collation_names,
                                       [&](std::span<const Cell> record) {
                                         ++records_;
-                                        if (Append(record, batch)) HandFull(batch);
+                                        Append(record);
                                       });
-      Hand(batch);
+      if (full_.has_value() && !Hand(std::move(*full_))) throw Abandon{};
+      Hand(std::move(filling_));
     } catch (const Abandon&) {
       // The merge has what it needs, or will not use this stream.
     } catch (...) {
@@ -238,15 +237,17 @@ class Stream {
     ready_.notify_one();
   }
 
-  // Appends the tuple `record` to `batch`; false, appending nothing, when it holds a NULL (never
-  // in both) or equals the tuple before it. Throws Abandon on a value the merge does not order
-  // or a tuple out of order.
-  bool Append(std::span<const Cell> record, Batch& batch) {
+  // Appends the tuple `record` to the batch being filled, unless it holds a NULL (never in
+  // both) or equals the tuple before it; hands a full batch over once the tuple after its last
+  // was checked against it. Throws Abandon on a value the merge does not order or a tuple out
+  // of order.
+  void Append(std::span<const Cell> record) {
     if (record.size() != orders_.size()) Refuse();
     for (const Cell& cell : record) {
-      if (cell.type == Cell::Type::kNull) return false;
+      if (cell.type == Cell::Type::kNull) return;
     }
     ++rows_;
+    Batch& batch = filling_;
     const std::size_t start = batch.fields.size();
     for (std::size_t i = 0; i < record.size(); ++i) {
       const Cell& cell = record[i];
@@ -261,55 +262,41 @@ class Stream {
           TextField(batch.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
       batch.bytes.append(cell.bytes);
     }
+    const std::size_t width = orders_.size();
     const TupleRef tuple{batch.fields.data() + start, batch.bytes.data()};
-    const TupleRef before = start > 0 ? TupleRef{tuple.fields - orders_.size(), tuple.bytes}
-                                      : TupleRef{last_.data(), last_bytes_.data()};
-    const int order = has_last_ || start > 0 ? CompareTuples(orders_, before, tuple) : -1;
+    // The tuple before: in this batch, or the last of the full one held back.
+    TupleRef before;
+    if (start > 0) {
+      before = TupleRef{tuple.fields - width, tuple.bytes};
+    } else if (full_.has_value()) {
+      before = TupleRef{full_->fields.data() + full_->fields.size() - width, full_->bytes.data()};
+    }
+    const int order = before.fields != nullptr ? CompareTuples(orders_, before, tuple) : -1;
     if (order > 0) Refuse();
     if (order == 0) {  // a key twice (an index that is not unique): once is enough
       batch.fields.resize(start);
-      return false;
+      return;
     }
-    return true;
+    if (full_.has_value()) {
+      if (!Hand(std::move(*full_))) throw Abandon{};
+      full_.reset();
+    }
+    if (batch.fields.size() >= kBatch * width || batch.bytes.size() >= kBatchBytes) {
+      full_ = std::move(filling_);
+      filling_ = EmptyBatch(width);
+    }
   }
   [[noreturn]] void Refuse() {
     refused_ = true;
     throw Abandon{};
   }
 
-  // Hands `batch` over when it is full, keeping its last tuple for the order check.
-  void HandFull(Batch& batch) {
-    if (batch.fields.size() < kBatch * orders_.size() && batch.bytes.size() < kBatchBytes) return;
-    const std::size_t width = orders_.size();
-    last_bytes_.clear();
-    for (std::size_t i = 0; i < width; ++i) {
-      Field f = batch.fields[batch.fields.size() - width + i];
-      if (orders_[i] != Order::kInteger) {
-        const std::string_view bytes = BytesOf(f, batch.bytes.data());
-        f = TextField(last_bytes_.size(), bytes.size(), (f & kBlobBit) != 0);
-        last_bytes_.append(bytes);
-      }
-      last_[i] = f;
-    }
-    has_last_ = true;
-    if (!Hand(batch)) throw Abandon{};
-  }
-
-  // Queues `batch`, waiting while the merge is kDepth batches behind, and leaves in it an empty
-  // batch (a spare one the merge is done with, when there is one); false once stopped.
-  bool Hand(Batch& batch) {
+  // Queues `batch`, waiting while the merge is kDepth batches behind; false once stopped.
+  bool Hand(Batch batch) {
     std::unique_lock lock(mu_);
     room_.wait(lock, [&] { return queue_.size() < kDepth || stop_; });
     if (stop_) return false;
     queue_.push_back(std::move(batch));
-    if (spare_.empty()) {
-      batch = EmptyBatch(orders_.size());
-    } else {
-      batch = std::move(spare_.back());
-      spare_.pop_back();
-      batch.fields.clear();
-      batch.bytes.clear();
-    }
     ready_.notify_one();
     return true;
   }
@@ -319,7 +306,6 @@ class Stream {
   std::condition_variable ready_;  // a batch was queued, or the reader is done
   std::condition_variable room_;   // a batch was taken, or the merge stopped
   std::deque<Batch> queue_;        // guarded by mu_
-  std::vector<Batch> spare_;       // guarded by mu_: batches the merge is done with
   bool done_ = false;              // guarded by mu_: the reader will queue nothing more
   bool stop_ = false;              // guarded by mu_: the merge wants nothing more
   // Written by the reader thread only, read after join() (which orders them).
@@ -328,10 +314,10 @@ class Stream {
   uint64_t records_ = 0;
   uint64_t rows_ = 0;
   std::exception_ptr error_;
-  // The reader's: the last tuple of the batch handed over last.
-  std::vector<Field> last_;
-  std::string last_bytes_;
-  bool has_last_ = false;
+  // The reader's: the batch it fills, and the full one before it, held back until the tuple
+  // after its last was checked against that last.
+  Batch filling_;
+  std::optional<Batch> full_;
   // The merge's side (the calling thread only).
   Batch current_;
   std::size_t at_ = 0;
@@ -364,7 +350,7 @@ bool MergeKey(Source& a, Source& b, const std::string& table, std::span<const Or
       has_b = stream_b.Next(y);
     }
   }
-  while (has_a) has_a = stream_a.Next(x);  // the rest: counted, and checked for order
+  while (has_a) has_a = stream_a.Next(x);  // the rest: read to its end, counted and checked
   while (has_b) has_b = stream_b.Next(y);
   stream_a.Finish();
   stream_b.Finish();
