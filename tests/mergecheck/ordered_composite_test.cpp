@@ -442,10 +442,11 @@ TEST(OrderedCompositeTest, StreamsLongerThanABatch) {
 
 // A composite key whose values in one input the merge cannot order goes the hashed way.
 TEST(OrderedCompositeTest, ValuesTheMergeCannotOrderGoTheHashedWay) {
-  // B's stray beside A's 2: read as a number cut down to an integer, it would collide.
+  // B's stray beside A's 1,000,000 (no other row near it): read as a number cut down to an
+  // integer, it would collide.
   const std::vector<std::pair<std::string, V>> strays = {
-      {"a text in an INTEGER column", Text("2x")},
-      {"a real in an INTEGER column", Real(2.5)},
+      {"a text in an INTEGER column", Text("1000000x")},
+      {"a real in an INTEGER column", Real(1000000.5)},
   };
   for (const auto& [what, stray] : strays) {
     SCOPED_TRACE(what);
@@ -455,8 +456,8 @@ TEST(OrderedCompositeTest, ValuesTheMergeCannotOrderGoTheHashedWay) {
     {
       MakeComposites(a, b, 1024, false, steadyflake::testing::TestSeed() + 3);
       Db more_a(a, 1024, "");
-      more_a.Insert("inventory", {Int(2), Int(1), Int(0)});
-      more_a.Insert("guild_member", {Int(2), Text("stray"), Text("b")});
+      more_a.Insert("inventory", {Int(1000000), Int(1), Int(0)});
+      more_a.Insert("guild_member", {Int(1000000), Text("stray"), Text("b")});
       Db more_b(b, 1024, "");
       more_b.Insert("inventory", {stray, Int(1), Int(0)});
       more_b.Insert("guild_member", {stray, Text("stray"), Text("b")});
@@ -511,45 +512,69 @@ TEST(OrderedCompositeTest, IndexesInAnotherOrderAreNotMerged) {
   }
 }
 
-// An index whose records are out of order (damage no page check sees: the records are not
-// decoded) cannot be merged: the stream is checked as it goes, and the key goes the hashed way.
-TEST(OrderedCompositeTest, AnIndexOutOfOrderGoesTheHashedWay) {
-  testing::TempDir dir;
-  const std::string a = dir.File("a.db");
-  const std::string b = dir.File("b.db");
-  {
-    const std::string schema =
-        "CREATE TABLE t(k INTEGER, s INTEGER, v INTEGER, PRIMARY KEY(k, s));";
-    Db da(a, 1024, schema);
-    Db db(b, 1024, schema);
-    for (int k = 2; k < 100; ++k) {
-      for (int s = 2; s < 12; ++s) {
-        da.Insert("t", {Int(k), Int(s), Int(k * s)});
-        db.Insert("t", (k + s) % 3 == 0
-                           ? std::vector<V>{Int(k), Int(s), Int(k % 2 == 0 ? k * s : 0)}
-                           : std::vector<V>{Int(k + 200), Int(s), Int(0)});
-      }
-    }
-  }
-  // The third record of A's first leaf of the key's index: its k (a one-byte integer, serial
-  // type 1) set above every other k.
-  std::string bytes = testing::ReadFile(a);
+// Sets byte `field` (0: k, 1: s, each a one-byte integer, serial type 1) of record `cell` of
+// the first leaf of t's primary key index in the file at `path` from `was` to `value`.
+void SetKeyByte(const std::string& path, int cell, int field, int was, int value) {
+  std::string bytes = testing::ReadFile(path);
   const std::size_t page_size = testing::PageSize(bytes);
-  const std::vector<uint32_t> leaves = testing::PagesOfType(a, "leaf", "sqlite_autoindex_t_1");
+  const std::vector<uint32_t> leaves = testing::PagesOfType(path, "leaf", "sqlite_autoindex_t_1");
   ASSERT_FALSE(leaves.empty());
   const std::size_t page = (leaves[0] - 1) * page_size;
-  const auto get16 = [&](std::size_t at) {
-    return static_cast<std::size_t>(static_cast<unsigned char>(bytes[at]) << 8 |
-                                    static_cast<unsigned char>(bytes[at + 1]));
-  };
-  const std::size_t record = page + get16(page + 8 + 2 * 2) + 1;  // after the payload's size
-  ASSERT_EQ(bytes[record + 1], 1);                                // k's serial type
-  bytes[record + static_cast<std::size_t>(bytes[record])] = 120;
-  testing::WriteFile(a, bytes);
-  const CheckRun run = ExpectSameReport(a, b, {}, true);
-  EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
-  ASSERT_EQ(run.report.keys.size(), 1u);
-  EXPECT_GT(run.report.keys[0].overlap, 100u);
+  const std::size_t pointer = page + 8 + 2 * static_cast<std::size_t>(cell);
+  const std::size_t record =
+      page +
+      (static_cast<std::size_t>(static_cast<unsigned char>(bytes[pointer])) << 8 |
+       static_cast<unsigned char>(bytes[pointer + 1])) +
+      1;                            // after the payload's size
+  ASSERT_EQ(bytes[record + 1], 1);  // k's serial type
+  ASSERT_EQ(bytes[record + 2], 1);  // s's
+  const std::size_t at =
+      record + static_cast<std::size_t>(bytes[record]) + static_cast<std::size_t>(field);
+  ASSERT_EQ(bytes[at], was);
+  bytes[at] = static_cast<char>(value);
+  testing::WriteFile(path, bytes);
+}
+
+// Damage no page check sees (the records are not decoded): an index whose records are out of
+// order cannot be merged, the stream is checked as it goes and the key goes the hashed way; an
+// index holding a key twice is merged, counting the key's rows as the hashed path does and its
+// value once.
+TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
+  for (const bool out_of_order : {true, false}) {
+    SCOPED_TRACE(out_of_order ? "a record out of order" : "a key twice");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    {
+      const std::string schema =
+          "CREATE TABLE t(k INTEGER, s INTEGER, v INTEGER, PRIMARY KEY(k, s));";
+      Db da(a, 1024, schema);
+      Db db(b, 1024, schema);
+      for (int k = 2; k < 100; ++k) {
+        for (int s = 2; s < 12; ++s) {
+          da.Insert("t", {Int(k), Int(s), Int(k * s)});
+          db.Insert("t", (k + s) % 3 == 0
+                             ? std::vector<V>{Int(k), Int(s), Int(k % 2 == 0 ? k * s : 0)}
+                             : std::vector<V>{Int(k + 200), Int(s), Int(0)});
+        }
+      }
+    }
+    // Out of order: the fourth record of A's first leaf of the key's index, (2, 5), gets a k
+    // above every other. A key twice: A's fourth becomes its third, (2, 4), and B's second,
+    // (2, 7), its first, (2, 4) too (so a merge that kept both would count it twice).
+    if (out_of_order) {
+      SetKeyByte(a, 3, 0, 2, 120);
+    } else {
+      SetKeyByte(a, 3, 1, 5, 4);
+      SetKeyByte(b, 1, 1, 7, 4);
+    }
+    const std::vector<std::string> merged =
+        out_of_order ? std::vector<std::string>{} : std::vector<std::string>{"t"};
+    const CheckRun run = ExpectSameReport(a, b, merged, out_of_order);
+    EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
+    ASSERT_EQ(run.report.keys.size(), 1u);
+    EXPECT_GT(run.report.keys[0].overlap, 100u);
+  }
 }
 
 // A table whose one key is read in index order is not scanned; when B lacks the key (drift) or
