@@ -19,7 +19,8 @@
 // rowid table's own for the INTEGER PRIMARY KEY (RowidReader), else an index or a WITHOUT ROWID
 // table's own b-tree (IndexReader, UTF-8 databases only). A table with a group no b-tree holds
 // (a --key on columns no index covers), or a whole-row read, is one SELECT of its wanted
-// columns.
+// columns. A table the visitor needs no row of (SourceVisitor::NeedsNoRows: it reads every key
+// of it in index order afterwards, ReadInIndexOrder) is not read at all.
 
 #include <sqlite3.h>
 #include <sys/stat.h>
