@@ -48,10 +48,10 @@ class CountingSource : public Source {
     lookups += done ? 1 : 0;
     return done;
   }
-  bool ReadInIndexOrder(const std::string& table, const std::string& column,
-                        const std::string& collation,
-                        const std::function<void(const Cell&)>& on_value) override {
-    const bool done = inner_->ReadInIndexOrder(table, column, collation, on_value);
+  bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
+                        const std::vector<std::string>& collations,
+                        const std::function<void(std::span<const Cell>)>& on_record) override {
+    const bool done = inner_->ReadInIndexOrder(table, columns, collations, on_record);
     ordered += done ? 1 : 0;
     return done;
   }

@@ -149,15 +149,24 @@ bool LookUpCollations(const KeyState& key, std::vector<std::string>& collations)
 
 namespace {
 
-// Whether `key` (built as `k`) is read in index order (KeyState::deferred): a single TEXT column
-// whose index sorts it under the collation it compares under, one SQLite's merge order knows.
+// Whether `key` (built as `k`) is read in index order (KeyState::deferred): its index sorts it
+// as KeyOf compares it, in an order the merge knows. One TEXT column, or several, each INTEGER
+// or TEXT; text under its index's collation, BINARY, NOCASE or RTRIM. A single INTEGER column
+// keeps its set: its IDs are decoded from it, and the plan reads its values.
 bool Deferrable(const Key& key, const KeyState& k) {
-  if (!key.in_index_order || k.cell.size() != 1 || k.affinity[0] != Affinity::kText) return false;
-  if (k.prefix[0] != 0 || key.collations.size() != 1) return false;
-  const std::string& name = k.collation_names[0];
-  if (!EqualsIgnoreCase(name, key.collations[0])) return false;  // a --key rule over the index's
-  return EqualsIgnoreCase(name, "BINARY") || EqualsIgnoreCase(name, "NOCASE") ||
-         EqualsIgnoreCase(name, "RTRIM");
+  if (!key.in_index_order || key.collations.size() != k.cell.size()) return false;
+  for (std::size_t i = 0; i < k.cell.size(); ++i) {
+    if (k.prefix[i] != 0) return false;
+    if (k.affinity[i] == Affinity::kInteger && k.cell.size() > 1) continue;
+    if (k.affinity[i] != Affinity::kText) return false;
+    const std::string& name = k.collation_names[i];
+    if (!EqualsIgnoreCase(name, key.collations[i])) return false;  // a --key rule over the index's
+    if (!EqualsIgnoreCase(name, "BINARY") && !EqualsIgnoreCase(name, "NOCASE") &&
+        !EqualsIgnoreCase(name, "RTRIM")) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -207,6 +216,14 @@ void Collector::Recollate(const std::vector<Recollation>& changes, const Layout&
   Finish(layout, cutoff_ms);
 }
 
+void Collector::CountRows(const std::string& table, uint64_t rows) {
+  const auto it = index_.find(table);
+  if (it == index_.end() || !tables_[it->second].uncounted) return;
+  tables_[it->second].rows += rows;
+  tables_[it->second].uncounted = false;
+  rows_ += rows;
+}
+
 void Collector::Undefer(const std::vector<std::pair<std::string, std::vector<std::string>>>& keys,
                         const Layout& layout, int64_t cutoff_ms) {
   for (const auto& [table, lower] : keys) {
@@ -244,6 +261,7 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
     rereading_ = true;
     source_.Scan(*this, stale);
     rereading_ = false;
+    for (TableState& t : tables_) t.uncounted = t.uncounted && !t.stale;  // counted (OnRow)
   }
   for (TableState& t : tables_) {
     // Sorting and deduping again is harmless but for its cost: only the tables just read.
@@ -299,6 +317,16 @@ std::vector<std::vector<int>> Collector::Groups(const Table& table) {
   return groups;
 }
 
+bool Collector::NeedsNoRows(const Table& table) {
+  const auto it = index_.find(table.name);
+  if (it == index_.end() || rereading_) return false;
+  TableState& t = tables_[it->second];
+  if (!t.selected || t.stale || t.keys.empty()) return false;
+  t.uncounted =
+      std::all_of(t.keys.begin(), t.keys.end(), [](const KeyState& k) { return k.deferred; });
+  return t.uncounted;
+}
+
 void Collector::OnPass(const Table& table, std::span<const int> present, bool first) {
   const TableState& t = tables_[index_.at(table.name)];
   counting_ = first;
@@ -311,7 +339,7 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
     last_ = &tables_[index_.at(table.name)];
   }
   TableState& t = *last_;
-  if (counting_ && !rereading_) {
+  if (counting_ && (!rereading_ || t.uncounted)) {
     ++t.rows;
     ++rows_;
   }
@@ -460,10 +488,6 @@ void Collector::BuildKeys(TableState& t) {
     k.decoded = key.columns.size() == 1 && k.affinity[0] == Affinity::kInteger;
     k.deferred = Deferrable(key, k);
     t.keys.push_back(std::move(k));
-  }
-  // A table's first pass counts its rows: keep one key in it.
-  if (std::all_of(t.keys.begin(), t.keys.end(), [](const KeyState& k) { return k.deferred; })) {
-    for (KeyState& k : t.keys) k.deferred = false;
   }
 }
 

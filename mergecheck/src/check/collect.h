@@ -49,10 +49,11 @@ struct KeyState {
   std::vector<std::string> collations;
   std::vector<std::string> unknown;
   bool decoded = false;  // a single column of INTEGER affinity: IDs
-  // A key the source gives in index order (Key::in_index_order: one TEXT column under BINARY,
-  // NOCASE or RTRIM, its index's collation): the first pass leaves `set` empty, and
-  // MergeInIndexOrder (ordered_merge.h) compares the two inputs' values as their indexes sort
-  // them, filling `merged`; or it hands the key back to the set (Collector::Undefer).
+  // A key the source gives in index order (Key::in_index_order) whose index sorts it as KeyOf
+  // compares it: one TEXT column, or several each INTEGER or TEXT, the text under BINARY, NOCASE
+  // or RTRIM, its index's collation: the first pass leaves `set` empty, and MergeInIndexOrder
+  // (ordered_merge.h) compares the two inputs' values as their indexes sort them, filling
+  // `merged`; or it hands the key back to the set (Collector::Undefer).
   bool deferred = false;
   struct Merged {
     uint64_t rows = 0;  // rows with a value (not NULL)
@@ -73,6 +74,9 @@ struct TableState {
   std::vector<KeyState> keys;
   bool selected = true;  // by --table
   bool stale = false;    // keys changed after rows were read: reread the table
+  // Every key deferred, so the first scan skipped the table (SourceVisitor::NeedsNoRows): its
+  // rows are counted by the merge in index order (CountRows) or by a reread.
+  bool uncounted = false;
   uint64_t rows = 0;
   // No key at all (none declared, no --key): a merge appends its rows. Then every column is
   // wanted, and `whole_rows` holds a 64-bit hash of each row (its values after affinity, in
@@ -201,6 +205,8 @@ class Collector : public SourceVisitor {
   std::vector<std::vector<int>> Groups(const Table& table) override;
   void OnPass(const Table& table, std::span<const int> present, bool first) override;
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
+  // True (and the table is then `uncounted`) when every key of `table` is deferred.
+  bool NeedsNoRows(const Table& table) override;
 
   // One key whose text must compare under other collations than this input's schema gives:
   // the target's (input A's), per key column by name.
@@ -217,6 +223,9 @@ class Collector : public SourceVisitor {
   // their tables again (once), then sorts and decodes them as Run does. Throws as Run does.
   void Undefer(const std::vector<std::pair<std::string, std::vector<std::string>>>& keys,
                const Layout& layout, int64_t cutoff_ms);
+  // The rows of an `uncounted` table, `rows` as the merge in index order found them in its
+  // index; a no-op for any other table.
+  void CountRows(const std::string& table, uint64_t rows);
   // The key of table `table` over `lower`, for MergeInIndexOrder to fill; nullptr when none.
   KeyState* FindKey(const std::string& table, const std::vector<std::string>& lower);
 

@@ -198,9 +198,24 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
   kr.overlap = Intersect(ka.set.integers(), kb.set.integers(), 0, p.integers);
   kr.overlap += Intersect(ka.set.pairs(), kb.set.pairs(), 0, p.pairs);
   kr.overlap += Intersect(ka.set.hashes(), kb.set.hashes(), 0, common);
+  std::vector<std::vector<OwnedValue>> hashed;  // merged: A's tuples of `common`
   if (merged) {
+    // Each tuple in both as KeyOf keys it: integers and integer pairs as they are, the rest
+    // (text, longer tuples) by hash, with A's values known.
     kr.overlap += ka.merged->common.size();
-    for (const auto& tuple : ka.merged->common) common.push_back(HashOfValues(ka, tuple));
+    for (const auto& tuple : ka.merged->common) {
+      const KeyId id = IdOfValues(ka, tuple);
+      if (id.kind == KeyId::Kind::kInteger) {
+        p.integers.push_back(tuple[0].integer);
+      } else if (id.kind == KeyId::Kind::kPair) {
+        p.pairs.push_back(IntegerPair{tuple[0].integer, tuple[1].integer});
+      } else {
+        common.push_back(id.bits);
+        hashed.push_back(tuple);
+      }
+    }
+    std::sort(p.integers.begin(), p.integers.end());
+    std::sort(p.pairs.begin(), p.pairs.end());
     std::sort(common.begin(), common.end());
   }
   if (kr.overlap > 0) {
@@ -222,7 +237,7 @@ void CompareKey(const std::string& table, const KeyState& ka, const KeyState& kb
     p.target = list.size();
     list.push_back(RereadTarget{&ka, std::move(common), all || merged ? 0 : limit, {}});
     if (merged) {
-      list.back().found = ka.merged->common;  // A's values are known: no reread
+      list.back().found = std::move(hashed);  // A's values are known: no reread
       list.back().done = true;
     }
   }

@@ -4,11 +4,14 @@
 // Internal functions that may change between releases.
 //
 // The merge in index order, the checker's stage between collection and comparison (issue 30):
-// a UNIQUE or PRIMARY text key whose index sorts it under the collation it compares under
-// (SQLite's BINARY, NOCASE or RTRIM) needs neither hashes nor a sort. Each input's index gives
-// its values in that order (Source::ReadInIndexOrder), and one walk along both sorted streams
-// finds the values in both, as the merge step of a merge sort does: memory is the values in
-// both, nothing per key.
+// a UNIQUE or PRIMARY key whose index sorts it as the checker compares it needs neither hashes
+// nor a sort. That is a text key under SQLite's BINARY, NOCASE or RTRIM, and a key of several
+// columns each an integer (numeric order) or such a text, in the index's column order,
+// ascending: (player_id, slot), (guild_id, name COLLATE NOCASE). Each input's index gives its
+// tuples in that order (Source::ReadInIndexOrder), and one walk along both sorted streams finds
+// the tuples in both, as the merge step of a merge sort does: memory is the tuples in both,
+// nothing per key. A table whose every key is read so is not scanned at all: the merge counts
+// its rows.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
@@ -27,12 +30,15 @@ namespace steadyflake::mergecheck {
 // REQUIRES: name is one of the three (case-insensitive).
 int CompareInIndexOrder(std::string_view name, std::string_view a, std::string_view b);
 
-// For every key both inputs deferred (KeyState::deferred) under the same collation: reads both
-// indexes in order, at once (a thread per input), and fills each side's KeyState::merged. A key
-// deferred on one side only, under different collations, or whose stream is not what the merge
-// needs (a value that is not text or a blob, values out of order, an input that cannot give the
-// order now) goes back to the key sets (Collector::Undefer), as if never deferred. Throws what
-// the sources throw (A's error first).
+// For every key both inputs deferred (KeyState::deferred) with the same column types and
+// collations: reads both indexes in order, at once (a thread per input), and fills each side's
+// KeyState::merged, and the rows of a table no scan read (Collector::CountRows). A key deferred
+// on one side only, under different collations, or whose stream is not what the merge needs (a
+// NULL-free tuple holding a value its column does not order: a real or text in an integer
+// column, a number in a text column; values out of order; an input that cannot give the order
+// now) goes back to the key sets (Collector::Undefer), as if never deferred; so does a deferred
+// key with no partner whose table no scan read, to count its rows. Throws what the sources throw
+// (A's error first).
 void MergeInIndexOrder(Source& a, Collector& ca, Source& b, Collector& cb, const Layout& layout,
                        int64_t cutoff_ms);
 

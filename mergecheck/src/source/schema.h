@@ -47,8 +47,8 @@ struct Key {
   // the first 10 characters of a text, 10 bytes of a binary string); 0 for the whole value.
   // Same size as `columns`, or empty.
   std::vector<int> prefixes = {};
-  // The source can give this single-column key's values sorted in the order of its index's
-  // collation (`collations`), straight from the index (Source::ReadInIndexOrder).
+  // The source can give this key's values sorted in the order of an index over its columns, in
+  // key order, ascending, under `collations`, straight from the index (Source::ReadInIndexOrder).
   bool in_index_order = false;
 };
 

@@ -78,6 +78,11 @@ class SourceVisitor {
   // true for a table's first pass, the one whose rows to count. Without OnPass, every row gives
   // every wanted column.
   virtual void OnPass(const Table& /*table*/, std::span<const int> /*present*/, bool /*first*/) {}
+
+  // After OnTable: true when the visitor needs no row of `table` from this scan, having other
+  // ways to every key of it (Source::ReadInIndexOrder, which also gives its rows' count). A
+  // source may then skip the table; one that reads it anyway calls OnRow as usual.
+  virtual bool NeedsNoRows(const Table& /*table*/) { return false; }
 };
 
 // True when every one of `needed` (positions in a row's cells) is in `present` (ascending):
@@ -162,15 +167,18 @@ class Source {
     return LookUpValues(visitor, table, columns, {}, cells);
   }
 
-  // Calls on_value for every value of the single-column key over `column` of `table`, in the
-  // order of an index that sorts it under `collation` (a key the schema marked
-  // Key::in_index_order): NULLs first, then as the index holds them. The Cell is valid during
-  // the call; what on_value throws passes through. Within one read transaction, and like Scan
-  // fails when the input changed since the first Scan. Returns false, having called nothing,
-  // when this source cannot (a dump; no such index; the index cannot be read directly now).
-  virtual bool ReadInIndexOrder(const std::string& /*table*/, const std::string& /*column*/,
-                                const std::string& /*collation*/,
-                                const std::function<void(const Cell&)>& /*on_value*/) {
+  // Calls on_record once for every row of `table` with the values of its key over `columns`
+  // (matched without regard to ASCII case), one Cell per column in that order, in the order of
+  // an index whose leading fields are those columns, ascending, each sorted under its collation
+  // of `collations` (a key the schema marked Key::in_index_order): as the index holds them,
+  // NULLs included. The Cells are valid during the call; what on_record throws passes through.
+  // Within one read transaction, and like Scan fails when the input changed since the first
+  // Scan. Returns false, having called nothing, when this source cannot (a dump; no such index;
+  // the index cannot be read directly now).
+  virtual bool ReadInIndexOrder(const std::string& /*table*/,
+                                const std::vector<std::string>& /*columns*/,
+                                const std::vector<std::string>& /*collations*/,
+                                const std::function<void(std::span<const Cell>)>& /*on_record*/) {
     return false;
   }
 

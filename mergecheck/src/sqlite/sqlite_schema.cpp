@@ -205,7 +205,7 @@ std::vector<SchemaReader::IndexRow> SchemaReader::ReadIndexList(const std::strin
 bool SchemaReader::ReadIndex(const TableRef& ref, const Table& table, const IndexRow& index,
                              int alias, Key& key, std::vector<Structure>& structures) {
   Statement stmt;
-  file_.Prepare("SELECT cid, coll, key FROM pragma_index_xinfo(?1) ORDER BY seqno", stmt);
+  file_.Prepare("SELECT cid, coll, key, desc FROM pragma_index_xinfo(?1) ORDER BY seqno", stmt);
   SqliteFile::Bind(stmt, index.name);
   Structure structure;
   structure.owner = "index " + index.name + " of table " + table.name;
@@ -220,6 +220,7 @@ bool SchemaReader::ReadIndex(const TableRef& ref, const Table& table, const Inde
     const bool table_tail = index.primary && ref.without_rowid && !in_key;
     structure.fields.push_back(table_tail ? -1 : column ? cid : cid == -1 ? alias : -1);
     structure.collations.emplace_back(in_key && column ? ColumnText(stmt.get(), 1) : "");
+    structure.descending.push_back(in_key && sqlite3_column_int(stmt.get(), 3) != 0);
     if (!in_key) continue;
     if (!column) {
       usable = false;  // an expression (-2) or the rowid (-1): not a key of columns

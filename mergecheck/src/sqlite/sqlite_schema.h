@@ -40,6 +40,8 @@ struct Structure {
   // Per record field of an index's key, the collation it is sorted under as SQLite names it
   // ("BINARY", "NOCASE", "RTRIM", or another); "" for the rowid and fields past the key.
   std::vector<std::string> collations = {};
+  // Per record field of an index's key: sorted descending (`name DESC`).
+  std::vector<bool> descending = {};
 };
 
 // Reads the schema through `file`'s connection, inside the caller's read transaction. Throws

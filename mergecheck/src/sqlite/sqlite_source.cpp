@@ -19,7 +19,8 @@
 // rowid table's own for the INTEGER PRIMARY KEY (RowidReader), else an index or a WITHOUT ROWID
 // table's own b-tree (IndexReader, UTF-8 databases only). A table with a group no b-tree holds
 // (a --key on columns no index covers), or a whole-row read, is one SELECT of its wanted
-// columns.
+// columns. A table the visitor needs no row of (SourceVisitor::NeedsNoRows: it reads every key
+// of it in index order afterwards, ReadInIndexOrder) is not read at all.
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -143,9 +144,9 @@ class SqliteSource final : public Source {
     return looked_up;
   }
 
-  bool ReadInIndexOrder(const std::string& name, const std::string& column,
-                        const std::string& collation,
-                        const std::function<void(const Cell&)>& on_value) override {
+  bool ReadInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
+                        const std::vector<std::string>& collations,
+                        const std::function<void(std::span<const Cell>)>& on_record) override {
     bool read = false;
     InTransaction([&] {
       std::vector<Btree> trees;
@@ -153,21 +154,25 @@ class SqliteSource final : public Source {
         if (ref.name != name) continue;
         std::vector<Structure> structures;
         const Table table = schema_.ReadTable(ref, structures);
-        const Structure* index = nullptr;
-        for (std::size_t c = 0; c < table.columns.size() && index == nullptr; ++c) {
-          if (EqualsIgnoreCase(table.columns[c].name, column)) {
-            index = OrderingIndex(structures, static_cast<int>(c), collation);
+        std::vector<int> key;
+        for (const std::string& column : columns) {
+          for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            if (EqualsIgnoreCase(table.columns[c].name, column)) {
+              key.push_back(static_cast<int>(c));
+              break;
+            }
           }
         }
+        const Structure* index =
+            key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
         DirectReaders direct = OpenPages();
         if (index == nullptr || !direct.utf8) break;
         IndexReader reader(*direct.pages);
-        const int field = 0;
+        std::vector<int> fields(key.size());
+        for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
         try {
           // Counted as part of the scan before it: the index a pass would have read.
-          const uint64_t pages =
-              reader.Walk(index->root, std::span<const int>(&field, 1),
-                          [&](std::span<const Cell> record) { on_value(record[0]); });
+          const uint64_t pages = reader.Walk(index->root, fields, on_record);
           progress_.FinishPass(0, pages, reader.page_size());
         } catch (const DamagedPage& corrupt) {
           file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), index->owner});
@@ -245,24 +250,31 @@ class SqliteSource final : public Source {
     return found;
   }
 
-  // The index b-tree of `structures` whose first field is `column` sorted under `collation`,
-  // or nullptr.
-  static const Structure* OrderingIndex(const std::vector<Structure>& structures, int column,
-                                        const std::string& collation) {
+  // The index b-tree of `structures` whose leading fields are `columns`, in that order, each
+  // sorted ascending under its collation of `collations`, or nullptr.
+  static const Structure* OrderingIndex(const std::vector<Structure>& structures,
+                                        const std::vector<int>& columns,
+                                        const std::vector<std::string>& collations) {
+    if (columns.empty() || collations.size() != columns.size()) return nullptr;
     for (const Structure& st : structures) {
-      if (!st.rowids && !st.fields.empty() && st.fields[0] == column && !st.collations.empty() &&
-          EqualsIgnoreCase(st.collations[0], collation)) {
-        return &st;
+      if (st.rowids || st.fields.size() < columns.size() || st.collations.size() < columns.size() ||
+          st.descending.size() < columns.size()) {
+        continue;
       }
+      bool ordered = true;
+      for (std::size_t f = 0; f < columns.size() && ordered; ++f) {
+        ordered = st.fields[f] == columns[f] && !st.descending[f] &&
+                  EqualsIgnoreCase(st.collations[f], collations[f]);
+      }
+      if (ordered) return &st;
     }
     return nullptr;
   }
 
-  // Marks the single-column keys of `table` that ReadInIndexOrder can give.
+  // Marks the keys of `table` that ReadInIndexOrder can give.
   static void MarkIndexOrder(Table& table, const std::vector<Structure>& structures) {
     for (Key& key : table.keys) {
-      key.in_index_order = key.columns.size() == 1 && key.collations.size() == 1 &&
-                           OrderingIndex(structures, key.columns[0], key.collations[0]) != nullptr;
+      key.in_index_order = OrderingIndex(structures, key.columns, key.collations) != nullptr;
     }
   }
 
@@ -290,7 +302,11 @@ class SqliteSource final : public Source {
       const std::vector<int> wanted = visitor.OnTable(table);
       bool selected = only.empty();
       for (const std::string& o : only) selected = selected || o == ref.name;
-      if (selected) ReadTable(table, wanted, structures, direct, visitor);
+      if (selected && direct.utf8 && visitor.NeedsNoRows(table)) {
+        ++tables_direct_;  // its keys are read from their indexes (ReadInIndexOrder)
+      } else if (selected) {
+        ReadTable(table, wanted, structures, direct, visitor);
+      }
     }
     if (!check_structure) return;
     if (direct.pages.has_value()) {
