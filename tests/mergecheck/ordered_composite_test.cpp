@@ -28,6 +28,7 @@
 
 #include "check/checker.h"
 #include "check/ordered_merge.h"
+#include "counting_source.h"
 #include "mergecheck_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "test_util.h"
@@ -35,37 +36,7 @@
 namespace steadyflake::mergecheck {
 namespace {
 
-// Forwards to a SQLite source, counting its scans and index-order reads.
-class CountingSource : public Source {
- public:
-  explicit CountingSource(const std::string& path) : inner_(OpenSqliteSource(path)) {}
-  std::string format() const override { return inner_->format(); }
-  std::string reader() const override { return inner_->reader(); }
-  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
-    ++scans;
-    inner_->Scan(visitor, only);
-  }
-  bool LookUpValues(SourceVisitor& visitor, const std::string& table,
-                    const std::vector<std::string>& columns,
-                    const std::vector<std::string>& collations,
-                    const std::vector<std::vector<Cell>>& tuples) override {
-    return inner_->LookUpValues(visitor, table, columns, collations, tuples);
-  }
-  bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
-                        const std::vector<std::string>& collations,
-                        const std::function<void(std::span<const Cell>)>& on_record) override {
-    ++ordered;
-    return inner_->ReadInIndexOrder(table, columns, collations, on_record);
-  }
-  uint64_t bytes_read() const override { return inner_->bytes_read(); }
-  uint64_t rows_read() const override { return inner_->rows_read(); }
-
-  int scans = 0;
-  int ordered = 0;  // ReadInIndexOrder calls
-
- private:
-  std::unique_ptr<Source> inner_;
-};
+using testing::CountingSource;
 
 // Hides from the visitor that any key can be read in index order: the hashed path, the answer
 // the merge must give.

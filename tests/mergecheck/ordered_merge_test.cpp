@@ -24,47 +24,14 @@
 #include <vector>
 
 #include "check/checker.h"
+#include "counting_source.h"
 #include "mergecheck_test_util.h"
 #include "test_util.h"
 
 namespace steadyflake::mergecheck {
 namespace {
 
-// Forwards to a SQLite source, counting the ways it was read.
-class CountingSource : public Source {
- public:
-  explicit CountingSource(const std::string& path) : inner_(OpenSqliteSource(path)) {}
-  std::string format() const override { return inner_->format(); }
-  std::string reader() const override { return inner_->reader(); }
-  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
-    ++scans;
-    inner_->Scan(visitor, only);
-  }
-  bool LookUpValues(SourceVisitor& visitor, const std::string& table,
-                    const std::vector<std::string>& columns,
-                    const std::vector<std::string>& collations,
-                    const std::vector<std::vector<Cell>>& tuples) override {
-    const bool done = inner_->LookUpValues(visitor, table, columns, collations, tuples);
-    lookups += done ? 1 : 0;
-    return done;
-  }
-  bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
-                        const std::vector<std::string>& collations,
-                        const std::function<void(std::span<const Cell>)>& on_record) override {
-    const bool done = inner_->ReadInIndexOrder(table, columns, collations, on_record);
-    ordered += done ? 1 : 0;
-    return done;
-  }
-  uint64_t bytes_read() const override { return inner_->bytes_read(); }
-  uint64_t rows_read() const override { return inner_->rows_read(); }
-
-  int scans = 0;
-  int lookups = 0;
-  int ordered = 0;
-
- private:
-  std::unique_ptr<Source> inner_;
-};
+using testing::CountingSource;
 
 // A random name: mostly short, some longer than an index cell holds on a 512-byte page, from
 // characters on both sides of ASCII's case and space edges and a two-byte UTF-8 letter.

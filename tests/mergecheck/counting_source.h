@@ -1,0 +1,60 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// CountingSource: a SQLite source for tests that counts the ways it was read (scans, look-ups
+// done, index-order reads tried and done), to assert that a check reads each input as often as
+// it should.
+
+#ifndef STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
+#define STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "source/source.h"
+
+namespace steadyflake::mergecheck::testing {
+
+class CountingSource : public Source {
+ public:
+  explicit CountingSource(const std::string& path) : inner_(OpenSqliteSource(path)) {}
+  std::string format() const override { return inner_->format(); }
+  std::string reader() const override { return inner_->reader(); }
+  void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
+    ++scans;
+    inner_->Scan(visitor, only);
+  }
+  bool LookUpValues(SourceVisitor& visitor, const std::string& table,
+                    const std::vector<std::string>& columns,
+                    const std::vector<std::string>& collations,
+                    const std::vector<std::vector<Cell>>& tuples) override {
+    const bool done = inner_->LookUpValues(visitor, table, columns, collations, tuples);
+    lookups += done ? 1 : 0;
+    return done;
+  }
+  bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
+                        const std::vector<std::string>& collations,
+                        const std::function<void(std::span<const Cell>)>& on_record) override {
+    ++ordered;
+    const bool done = inner_->ReadInIndexOrder(table, columns, collations, on_record);
+    ordered_done += done ? 1 : 0;
+    return done;
+  }
+  uint64_t bytes_read() const override { return inner_->bytes_read(); }
+  uint64_t rows_read() const override { return inner_->rows_read(); }
+
+  int scans = 0;
+  int lookups = 0;       // LookUpValues calls that did the look-ups
+  int ordered = 0;       // ReadInIndexOrder calls
+  int ordered_done = 0;  // ... that read the index
+
+ private:
+  std::unique_ptr<Source> inner_;
+};
+
+}  // namespace steadyflake::mergecheck::testing
+
+#endif  // STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
