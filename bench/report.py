@@ -302,7 +302,11 @@ def main():
             "`bindings/node/bench.js` (Node " + node[0].get("node", "?") + ", N-API) on the "
             "`38/3/22@1ms` layout. The baseline is `crypto.randomUUID()` in the same run; "
             "`node_js_snowflake_bigint` is a snowflake generator in plain JavaScript (BigInt, "
-            "`Date.now()` per ID), written in bench.js, on the same layout.",
+            "`Date.now()` per ID), written in bench.js, on the same layout. Every case stores "
+            "what it makes. `node_next` is `Generator.next()` in a loop, served from the buffer "
+            "a dense turn fills in batches; `node_next_one_call_per_id` is the addon's own "
+            "`next()`, one N-API call per ID, as a turn that takes a few IDs runs "
+            "(docs/bindings.md, \"Node\").",
             node, node_rate.get("node_crypto_randomUUID"), "`crypto.randomUUID()`")
     lines += ["", "## The `game` burst", "",
               "300,000 IDs at once on the `game` layout with the default 2 s `max_lead`: IDs "
