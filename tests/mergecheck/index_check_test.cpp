@@ -63,7 +63,7 @@ TEST(IndexCheck, PlansOnlyWhatItReadsAsSqliteIndexesIt) {
   ExecSql(path,
           "CREATE TABLE plain(a INTEGER, b TEXT COLLATE NOCASE, c);"
           "CREATE INDEX plain_ab ON plain(a DESC, b); CREATE UNIQUE INDEX plain_c ON "
-          "plain(c COLLATE RTRIM);"
+          "plain(c COLLATE rtrim);"
           "CREATE TABLE bare(x);"
           "CREATE TABLE expr(a TEXT); CREATE INDEX expr_lower ON expr(lower(a));"
           "CREATE TABLE part(a INTEGER); CREATE INDEX part_a ON part(a) WHERE a > 0;"

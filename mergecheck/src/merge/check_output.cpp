@@ -34,13 +34,6 @@ struct Plan {
   std::vector<Task> tasks;  // heaviest first, so that the last ones to start are the short ones
 };
 
-// A name SQLite parses as the table's, whatever it holds: a string literal.
-std::string Quoted(const std::string& name) {
-  std::string literal = "'";
-  for (const char c : name) literal += c == '\'' ? std::string("''") : std::string(1, c);
-  return literal + "'";
-}
-
 // The checks of `tables`: the linear index check where it can read the table (index_check.h),
 // else PRAGMA integrity_check(T); and one quick_check of the whole file.
 Plan MakePlan(const std::string& path, const std::vector<CheckedTable>& tables) {
@@ -53,7 +46,7 @@ Plan MakePlan(const std::string& path, const std::vector<CheckedTable>& tables) 
     if (!linear) {
       // n log n: a seek into every index per row.
       plan.tasks.push_back(
-          {Task::Kind::kPragma, "integrity_check(" + Quoted(t.name) + ")", 0, 0, t.weight * 2});
+          {Task::Kind::kPragma, "integrity_check(" + QuoteText(t.name) + ")", 0, 0, t.weight * 2});
       continue;
     }
     const std::size_t n = plan.linear.size();

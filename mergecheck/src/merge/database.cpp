@@ -53,6 +53,15 @@ std::string Shown(const Value& v) {
   }
 }
 
+std::string QuoteText(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
 std::string QuoteName(std::string_view name) {
   std::string out = "\"";
   for (const char c : name) {
@@ -242,11 +251,12 @@ void CopyBytes(const std::string& from, const std::string& to) {
 
 }  // namespace
 
+bool Database::IsWal() {
+  return Integer("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'") != 0;
+}
+
 bool Database::CopyFileTo(const std::string& to) {
-  const std::string journal = "journal_mode";
-  if (Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal + " = 'wal'") != 0) {
-    return false;  // committed pages may be in the -wal file: the file alone is not the database
-  }
+  if (IsWal()) return false;  // committed pages may be in the -wal file, not in the file alone
   // A read transaction: SQLite's shared lock on the file, so no writer commits while it is
   // copied (a writer needs the exclusive lock), and the copy is one committed state.
   Exec("BEGIN");

@@ -36,6 +36,9 @@ std::string PlanForm(const Value& v);
 std::string Shown(const Value& v);
 // "name" with double quotes doubled: an SQLite identifier.
 std::string QuoteName(std::string_view name);
+// `text` as an SQLite string literal, quotes doubled: 'it''s'. A name a PRAGMA takes, whatever
+// it holds.
+std::string QuoteText(std::string_view text);
 // Whether two names are the same to SQLite (ASCII case aside).
 bool SameName(std::string_view a, std::string_view b);
 // Column `i` of the row `stmt` stands on, copied.
@@ -92,6 +95,8 @@ class Database {
   // transaction (one committed state), and returns true; false, copying nothing, when the file
   // alone does not hold the database (WAL mode). Many times faster than CopyFrom.
   bool CopyFileTo(const std::string& to);
+  // Whether the database is in WAL mode (its -wal file may hold committed pages).
+  bool IsWal();
 
   // Closes the connection (every statement must be finalized). Throws when SQLite cannot.
   void Close();

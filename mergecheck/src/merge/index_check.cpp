@@ -10,23 +10,12 @@
 #include <cstring>
 #include <utility>
 
+#include "check/collation.h"
 #include "check/ordered_merge.h"
 
 namespace steadyflake::mergecheck::merge {
 
 namespace {
-
-// `text` as an SQL string literal: a name SQLite's PRAGMAs take whatever it holds.
-std::string Literal(const std::string& text) {
-  std::string literal = "'";
-  for (const char c : text) literal += c == '\'' ? std::string("''") : std::string(1, c);
-  return literal + "'";
-}
-
-std::string Upper(std::string text) {
-  for (char& c : text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  return text;
-}
 
 // A REAL that is a whole number within int64 range, as that integer: SQLite may store it either
 // way in a record, and compares 1 and 1.0 as equal.
@@ -147,13 +136,14 @@ std::string RowidName(const std::vector<std::string>& columns) {
 // Index `name` of `table` read into `spec`; false when the linear check cannot read it.
 bool PlanIndex(Database& db, LinearTable& table, const std::vector<std::string>& all_columns,
                const std::string& rowid, IndexSpec& spec) {
-  Statement info = db.Prepare("PRAGMA main.index_xinfo(" + Literal(spec.name) + ")");
+  Statement info = db.Prepare("PRAGMA main.index_xinfo(" + QuoteText(spec.name) + ")");
   std::string select;
   std::string order;
   while (db.Step(info, "read index " + spec.name)) {
     if (info.Column(5).integer == 0) continue;  // the rowid, after the key columns
     const int64_t cid = info.Column(1).integer;
-    const std::string collation = Upper(info.Column(4).bytes);
+    const Collation* found = Collation::Find(info.Column(4).bytes);
+    const std::string collation = found != nullptr ? found->name() : "";
     if (cid < 0 || cid >= static_cast<int64_t>(all_columns.size()) ||
         (collation != "BINARY" && collation != "NOCASE" && collation != "RTRIM")) {
       return false;
@@ -176,20 +166,20 @@ bool PlanIndex(Database& db, LinearTable& table, const std::vector<std::string>&
 }  // namespace
 
 std::optional<LinearTable> PlanLinearCheck(Database& db, const std::string& table) {
-  Statement list = db.Prepare("PRAGMA main.table_list(" + Literal(table) + ")");
+  Statement list = db.Prepare("PRAGMA main.table_list(" + QuoteText(table) + ")");
   bool plain = false;
   while (db.Step(list, "read table " + table)) {
     plain = list.Column(2).bytes == "table" && list.Column(4).integer == 0;  // no WITHOUT ROWID
   }
   if (!plain) return std::nullopt;
   std::vector<std::string> all_columns;
-  Statement columns = db.Prepare("PRAGMA main.table_xinfo(" + Literal(table) + ")");
+  Statement columns = db.Prepare("PRAGMA main.table_xinfo(" + QuoteText(table) + ")");
   while (db.Step(columns, "read table " + table)) all_columns.push_back(columns.Column(1).bytes);
   const std::string rowid = RowidName(all_columns);
   if (rowid.empty()) return std::nullopt;
   LinearTable out;
   out.name = table;
-  Statement indexes = db.Prepare("PRAGMA main.index_list(" + Literal(table) + ")");
+  Statement indexes = db.Prepare("PRAGMA main.index_list(" + QuoteText(table) + ")");
   while (db.Step(indexes, "read the indexes of " + table)) {
     if (indexes.Column(4).integer != 0) return std::nullopt;  // a partial index
     IndexSpec spec;
