@@ -73,23 +73,8 @@ void CheckFingerprints(const merge::PlanFile& plan, const std::string (&paths)[2
     }
   }
   // Both files read at once, B on a thread of its own: two files, two cores.
-  InputFingerprint fingerprints[2];
-  std::exception_ptr failed;
-  std::thread of_b([&] {
-    try {
-      fingerprints[1] = FingerprintInput(paths[1]);
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    fingerprints[0] = FingerprintInput(paths[0]);
-  } catch (...) {
-    of_b.join();
-    throw;
-  }
-  of_b.join();
-  if (failed) std::rethrow_exception(failed);
+  std::future<InputFingerprint> of_b = std::async(std::launch::async, FingerprintInput, paths[1]);
+  const InputFingerprint fingerprints[2] = {FingerprintInput(paths[0]), of_b.get()};
   for (int i = 0; i < 2; ++i) {
     const char* which = i == 0 ? "A" : "B";
     const InputFingerprint& now = fingerprints[i];
@@ -151,9 +136,7 @@ struct WorkingCopies {
         const bool copied = a->CopyFileTo(out_tmp);
         result = std::make_unique<Database>(out_tmp, Database::Mode::kCreate, "the output");
         if (!copied) result->CopyFrom(*a);
-        const std::string journal = "journal_mode";
-        wal = result->Integer("SELECT count(*) FROM pragma_journal_mode WHERE " + journal +
-                              " = 'wal'") != 0;
+        wal = result->IsWal();
         result->Exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
       } catch (...) {
         copy_failed = std::current_exception();

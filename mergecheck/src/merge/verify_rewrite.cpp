@@ -65,9 +65,9 @@ class TableCheck {
 
   // B's side of the first pass (ExpectRewrite): the sum of B's rows with the plan applied, the
   // rows held back, and the counts.
-  void SumB(RewriteExpectation::Table& e, std::vector<uint64_t>& changed) {
+  void SumB(RewriteExpectation::Table& e) {
     ReadB(
-        e.counts, changed, [&](const RowHash& h) { e.expected.Add(h); }, &e.held);
+        e.counts, changed_, [&](const RowHash& h) { e.expected.Add(h); }, &e.held);
   }
 
   // First the sum of B''s rows against `e`'s (no memory per row); only when they differ, the
@@ -360,8 +360,9 @@ RewriteExpectation ExpectRewrite(Database& b, const PlanFile& plan) {
     e.name = table;
     e.columns = columns;
     e.counts.name = table;
+    // SumB reads only B: no B' to name.
     TableCheck check(b, b, plan, table, columns, none, out.changed);
-    check.SumB(e, out.changed);
+    check.SumB(e);
     out.tables.push_back(std::move(e));
   }
   return out;
