@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../test_util.h"
+#include "manual_generator.h"
 #include "steadyflake/clock.h"
 #include "steadyflake/generator.h"
 #include "steadyflake/layout.h"
@@ -127,16 +128,9 @@ class RequestHandlerTest : public ::testing::Test {
  protected:
   RequestHandlerTest()
       : clock_(kJune2026),
-        generator_(GeneratorOptions(&clock_)),
+        generator_(server_test::ManualGeneratorOptions(&clock_, 7)),
         handler_(generator_, storage_, HandlerOptions()) {}
 
-  static Generator::Options GeneratorOptions(Clock* clock) {
-    Generator::Options options;
-    options.server_id = 7;
-    options.clock = clock;
-    options.ticker = Generator::Ticker::kManual;
-    return options;
-  }
   RequestHandler::Options HandlerOptions() {
     RequestHandler::Options options;
     options.log_error = [this](const std::string& line) { logged_.push_back(line); };

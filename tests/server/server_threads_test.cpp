@@ -31,6 +31,7 @@
 #include "../test_util.h"
 #include "http_client.h"
 #include "io_context_pool.h"
+#include "manual_generator.h"
 #include "request_handler.h"
 #include "server.h"
 #include "steadyflake/clock.h"
@@ -93,7 +94,7 @@ class ServerThreadsTest : public ::testing::Test {
  protected:
   ServerThreadsTest()
       : clock_(kJune2026),
-        generator_(GeneratorOptions(&clock_)),
+        generator_(server_test::ManualGeneratorOptions(&clock_, 7)),
         handler_(generator_, storage_, HandlerOptions()),
         pool_(2),
         server_(pool_, net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), 0), handler_),
@@ -120,13 +121,6 @@ class ServerThreadsTest : public ::testing::Test {
   // True once the pool's Run() returned (every context ran out of work); false after 30 s.
   bool Stopped() { return run_returned_.wait_for(kDeadline) == std::future_status::ready; }
 
-  static Generator::Options GeneratorOptions(Clock* clock) {
-    Generator::Options options;
-    options.server_id = 7;
-    options.clock = clock;
-    options.ticker = Generator::Ticker::kManual;
-    return options;
-  }
   // Each GET /metrics notes the thread that answered it.
   RequestHandler::Options HandlerOptions() {
     RequestHandler::Options options;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../test_util.h"
+#include "manual_generator.h"
 #include "request_handler.h"
 #include "steadyflake/clock.h"
 #include "steadyflake/generator.h"
@@ -121,11 +122,7 @@ TEST_F(SqliteStorageTest, GrantItemsAllOrNothing) {
 class BatchRecorder {
  public:
   explicit BatchRecorder(uint64_t max_batch) : clock_(steadyflake::testing::kJune2026) {
-    Generator::Options options;
-    options.server_id = 3;
-    options.clock = &clock_;
-    options.ticker = Generator::Ticker::kManual;
-    generator_.emplace(options);
+    generator_.emplace(server_test::ManualGeneratorOptions(&clock_, 3));
     ids_.max_batch = max_batch;
     ids_.next_batch = [this](uint64_t n) {
       batches.push_back(n);
@@ -249,11 +246,7 @@ TEST_F(SqliteStorageTest, BroadcastOf64KiBWritesTheBodyOnce) {
   const int64_t pages_before = Query(path_, "PRAGMA page_count");
 
   SimulatedClock clock(steadyflake::testing::kJune2026);
-  Generator::Options options;
-  options.server_id = 3;
-  options.clock = &clock;
-  options.ticker = Generator::Ticker::kManual;
-  Generator generator(options);
+  Generator generator(server_test::ManualGeneratorOptions(&clock, 3));
   RequestHandler handler(generator, storage_);
   const std::string body(RequestHandler::kMaxMailBodyBytes, 'x');
   std::promise<Response> answered;
