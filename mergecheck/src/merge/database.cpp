@@ -53,23 +53,23 @@ std::string Shown(const Value& v) {
   }
 }
 
-std::string QuoteText(std::string_view text) {
-  std::string out = "'";
+namespace {
+
+// `text` between two `quote`s, each `quote` in it doubled: SQLite's quoting of literals and names.
+std::string Quote(std::string_view text, char quote) {
+  std::string out(1, quote);
   for (const char c : text) {
     out += c;
-    if (c == '\'') out += '\'';
+    if (c == quote) out += quote;
   }
-  return out + "'";
+  return out + quote;
 }
 
-std::string QuoteName(std::string_view name) {
-  std::string out = "\"";
-  for (const char c : name) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
-}
+}  // namespace
+
+std::string QuoteText(std::string_view text) { return Quote(text, '\''); }
+
+std::string QuoteName(std::string_view name) { return Quote(name, '"'); }
 
 bool SameName(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
