@@ -82,37 +82,32 @@ bool SameName(std::string_view a, std::string_view b) {
   return true;
 }
 
-Value ColumnValue(sqlite3_stmt* stmt_, int i) {
-  Value v;
-  v.type = sqlite3_column_type(stmt_, i);
-  switch (v.type) {
-    case SQLITE_INTEGER:
-      v.integer = sqlite3_column_int64(stmt_, i);
-      break;
-    case SQLITE_FLOAT:
-      v.real = sqlite3_column_double(stmt_, i);
-      break;
-    case SQLITE_TEXT:
-    case SQLITE_BLOB: {
-      const void* data = v.type == SQLITE_TEXT
-                             ? static_cast<const void*>(sqlite3_column_text(stmt_, i))
-                             : sqlite3_column_blob(stmt_, i);
-      if (data != nullptr) {
-        v.bytes.assign(static_cast<const char*>(data),
-                       static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)));
-      }
-      break;
+void ReadColumn(sqlite3_stmt* stmt, int i, Value& v) {
+  v.type = sqlite3_column_type(stmt, i);
+  v.integer = v.type == SQLITE_INTEGER ? sqlite3_column_int64(stmt, i) : 0;
+  v.real = v.type == SQLITE_FLOAT ? sqlite3_column_double(stmt, i) : 0;
+  v.bytes.clear();
+  if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB) {
+    const void* data = v.type == SQLITE_TEXT
+                           ? static_cast<const void*>(sqlite3_column_text(stmt, i))
+                           : sqlite3_column_blob(stmt, i);
+    if (data != nullptr) {
+      v.bytes.assign(static_cast<const char*>(data),
+                     static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
     }
-    default:
-      break;
   }
+}
+
+Value ColumnValue(sqlite3_stmt* stmt, int i) {
+  Value v;
+  ReadColumn(stmt, i, v);
   return v;
 }
 
 void Statement::ReadRow(Row& row) const {
   const int n = columns();
   row.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) row[static_cast<std::size_t>(i)] = Column(i);
+  for (int i = 0; i < n; ++i) ReadColumn(stmt_, i, row[static_cast<std::size_t>(i)]);
 }
 
 Database::Database(const std::string& path, Mode mode, std::string name)

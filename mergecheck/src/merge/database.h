@@ -43,6 +43,8 @@ std::string QuoteText(std::string_view text);
 bool SameName(std::string_view a, std::string_view b);
 // Column `i` of the row `stmt` stands on, copied.
 Value ColumnValue(sqlite3_stmt* stmt, int i);
+// The same into `v`, reusing its storage (a loop over many rows).
+void ReadColumn(sqlite3_stmt* stmt, int i, Value& v);
 
 class Statement {
  public:

@@ -93,20 +93,6 @@ bool SameKey(const std::string& collation, const Value& a, const Value& b) {
   return a.bytes == b.bytes;  // blobs
 }
 
-// Reads column `col` of `stmt` into `v`, reusing its storage.
-void ReadInto(sqlite3_stmt* stmt, int col, Value& v) {
-  v.type = sqlite3_column_type(stmt, col);
-  if (v.type == SQLITE_INTEGER) v.integer = sqlite3_column_int64(stmt, col);
-  if (v.type == SQLITE_FLOAT) v.real = sqlite3_column_double(stmt, col);
-  if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB) {
-    const void* data = v.type == SQLITE_TEXT
-                           ? static_cast<const void*>(sqlite3_column_text(stmt, col))
-                           : sqlite3_column_blob(stmt, col);
-    v.bytes.assign(static_cast<const char*>(data),
-                   static_cast<std::size_t>(sqlite3_column_bytes(stmt, col)));
-  }
-}
-
 // Whether SQLite runs `sql` as one scan of `index` that covers it, in its order (no sort).
 bool ScansCoveringIndex(Database& db, const std::string& sql, const std::string& index) {
   Statement plan = db.Prepare("EXPLAIN QUERY PLAN " + sql);
@@ -232,7 +218,7 @@ EntrySum SumIndex(Database& db, const LinearTable& table, std::size_t i,
     bool equal = any;
     for (int c = 0; c < keys; ++c) {
       Value& v = current[static_cast<std::size_t>(c)];
-      ReadInto(scan.get(), c, v);
+      ReadColumn(scan.get(), c, v);
       equal = equal && v.type != SQLITE_NULL &&
               previous[static_cast<std::size_t>(c)].type != SQLITE_NULL &&
               SameKey(spec.collations[static_cast<std::size_t>(c)],
