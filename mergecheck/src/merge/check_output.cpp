@@ -29,8 +29,8 @@ struct Task {
 
 struct Plan {
   std::vector<LinearTable> linear;
-  std::vector<std::vector<EntrySum>> from_table;  // per linear table, per index
-  std::vector<std::vector<EntrySum>> from_index;
+  std::vector<std::vector<RowSum>> from_table;  // per linear table, per index
+  std::vector<std::vector<RowSum>> from_index;
   std::vector<Task> tasks;  // heaviest first, so that the last ones to start are the short ones
 };
 

@@ -3,76 +3,26 @@
 
 #include "merge/index_check.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <utility>
 
 #include "check/collation.h"
 #include "check/ordered_merge.h"
+#include "merge/transform.h"
 
 namespace steadyflake::mergecheck::merge {
 
 namespace {
 
-// A REAL that is a whole number within int64 range, as that integer: SQLite may store it either
-// way in a record, and compares 1 and 1.0 as equal.
+// A REAL that is a whole number within int64 range, as that integer: SQLite compares 1 and 1.0
+// as equal.
 bool IntegralReal(double r, int64_t& out) {
   if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0) || r != std::floor(r)) {
     return false;
   }
   out = static_cast<int64_t>(r);
   return true;
-}
-
-void AppendInteger(std::string& buffer, int64_t value) {
-  char bytes[9] = {'i'};
-  std::memcpy(bytes + 1, &value, sizeof value);
-  buffer.append(bytes, sizeof bytes);
-}
-
-// Column `col` of the row `stmt` stands on, typed, to `buffer`.
-void AppendValue(sqlite3_stmt* stmt, int col, std::string& buffer) {
-  switch (sqlite3_column_type(stmt, col)) {
-    case SQLITE_INTEGER:
-      AppendInteger(buffer, sqlite3_column_int64(stmt, col));
-      return;
-    case SQLITE_FLOAT: {
-      const double real = sqlite3_column_double(stmt, col);
-      int64_t integer = 0;
-      if (IntegralReal(real, integer)) {
-        AppendInteger(buffer, integer);
-        return;
-      }
-      char bytes[9] = {'r'};
-      std::memcpy(bytes + 1, &real, sizeof real);
-      buffer.append(bytes, sizeof bytes);
-      return;
-    }
-    case SQLITE_TEXT:
-    case SQLITE_BLOB: {
-      const bool text = sqlite3_column_type(stmt, col) == SQLITE_TEXT;
-      const void* data = text ? static_cast<const void*>(sqlite3_column_text(stmt, col))
-                              : sqlite3_column_blob(stmt, col);
-      const auto size = static_cast<uint32_t>(sqlite3_column_bytes(stmt, col));
-      char head[5] = {text ? 't' : 'b'};
-      std::memcpy(head + 1, &size, sizeof size);
-      buffer.append(head, sizeof head);
-      if (size > 0) buffer.append(static_cast<const char*>(data), size);
-      return;
-    }
-    default:
-      buffer += 'n';
-  }
-}
-
-void Add(EntrySum& sum, const std::string& entry) {
-  const XXH128_hash_t h = XXH3_128bits(entry.data(), entry.size());
-  ++sum.entries;
-  sum.low += h.low64;
-  sum.high += h.high64;
 }
 
 // Whether two non-NULL values compare equal in an index under `collation`.
@@ -136,14 +86,15 @@ bool PlanIndex(Database& db, LinearTable& table, const std::vector<std::string>&
     }
     const std::string& column = all_columns[static_cast<std::size_t>(cid)];
     const auto at = std::find(table.columns.begin(), table.columns.end(), column);
-    spec.columns.push_back(static_cast<int>(at - table.columns.begin()));
+    spec.entry.push_back(1 + static_cast<int>(at - table.columns.begin()));
     if (at == table.columns.end()) table.columns.push_back(column);
     spec.collations.push_back(collation);
     select += QuoteName(column) + ", ";
     order += std::string(order.empty() ? "" : ", ") + QuoteName(column) + " COLLATE " + collation +
              (info.Column(3).integer != 0 ? " DESC" : "");
   }
-  if (spec.columns.empty()) return false;
+  if (spec.entry.empty()) return false;
+  spec.entry.push_back(0);  // the rowid
   spec.scan_sql = "SELECT " + select + rowid + " FROM main." + QuoteName(table.name) +
                   " INDEXED BY " + QuoteName(spec.name) + " ORDER BY " + order;
   return ScansCoveringIndex(db, spec.scan_sql, spec.name);
@@ -182,38 +133,33 @@ std::optional<LinearTable> PlanLinearCheck(Database& db, const std::string& tabl
   return out;
 }
 
-std::vector<EntrySum> SumTable(Database& db, const LinearTable& table) {
-  std::vector<EntrySum> sums(table.indexes.size());
+std::vector<RowSum> SumTable(Database& db, const LinearTable& table) {
+  std::vector<RowSum> sums(table.indexes.size());
   if (table.indexes.empty()) return sums;
   Statement rows = db.Prepare(table.table_sql);
-  std::string entry;
+  std::string scratch;
   const std::string what = "read table " + table.name + " for its index check";
   while (db.Step(rows, what)) {
     for (std::size_t i = 0; i < table.indexes.size(); ++i) {
-      entry.clear();
-      for (const int c : table.indexes[i].columns) AppendValue(rows.get(), c + 1, entry);
-      AppendValue(rows.get(), 0, entry);
-      Add(sums[i], entry);
+      sums[i].Add(HashColumns(rows.get(), table.indexes[i].entry, scratch));
     }
   }
   return sums;
 }
 
-EntrySum SumIndex(Database& db, const LinearTable& table, std::size_t i,
-                  std::vector<std::string>& lines, std::size_t max_lines) {
+RowSum SumIndex(Database& db, const LinearTable& table, std::size_t i,
+                std::vector<std::string>& lines, std::size_t max_lines) {
   const IndexSpec& spec = table.indexes[i];
-  const int keys = static_cast<int>(spec.columns.size());
+  const int keys = static_cast<int>(spec.collations.size());
   Statement scan = db.Prepare(spec.scan_sql);
-  EntrySum sum;
-  std::string entry;
-  Row previous(spec.columns.size());
-  Row current(spec.columns.size());
+  RowSum sum;
+  std::string scratch;
+  Row previous(spec.collations.size());
+  Row current(spec.collations.size());
   bool any = false;
   const std::string what = "read index " + spec.name + " for its check";
   while (db.Step(scan, what)) {
-    entry.clear();
-    for (int c = 0; c <= keys; ++c) AppendValue(scan.get(), c, entry);
-    Add(sum, entry);
+    sum.Add(HashCurrentRow(scan.get(), scratch));
     if (!spec.unique) continue;
     bool equal = any;
     for (int c = 0; c < keys; ++c) {
@@ -237,13 +183,13 @@ EntrySum SumIndex(Database& db, const LinearTable& table, std::size_t i,
 }
 
 std::vector<std::string> CompareSums(const LinearTable& table, std::size_t i,
-                                     const EntrySum& from_table, const EntrySum& from_index) {
+                                     const RowSum& from_table, const RowSum& from_index) {
   if (from_table == from_index) return {};
   const std::string head =
       "index check of table '" + table.name + "': index " + table.indexes[i].name;
-  if (from_table.entries != from_index.entries) {
-    return {head + " holds " + std::to_string(from_index.entries) + " entries for " +
-            std::to_string(from_table.entries) + " rows"};
+  if (from_table.rows != from_index.rows) {
+    return {head + " holds " + std::to_string(from_index.rows) + " entries for " +
+            std::to_string(from_table.rows) + " rows"};
   }
   return {head +
           " holds as many entries as the table has rows, but not the rows' own: an "

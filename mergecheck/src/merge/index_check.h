@@ -12,7 +12,7 @@
 // no index holds more, found by one seek into each index per row (n log n, on one core: the
 // longest step of a merge's checks), and no two entries of a UNIQUE index are equal. Here:
 // - one pass over T's rows (SumTable) sums, per index, a 128-bit hash of each row's index
-//   entry (the indexed columns' values and the rowid);
+//   entry (the indexed columns' values and the rowid; transform.h's row hash and RowSum);
 // - one pass over each index in its own order (SumIndex) sums the same hash of each entry it
 //   holds and, for a UNIQUE index, compares each entry's key with the one before it under the
 //   index's collations (a duplicate is adjacent in a sorted index, as SQLite's check assumes);
@@ -33,15 +33,17 @@
 #include <vector>
 
 #include "merge/database.h"
+#include "merge/transform.h"
 
 namespace steadyflake::mergecheck::merge {
 
 struct IndexSpec {
   std::string name;
   bool unique = false;
-  std::vector<int> columns;             // the key columns, as positions in LinearTable::columns
   std::vector<std::string> collations;  // per key column: "BINARY", "NOCASE" or "RTRIM"
-  std::string scan_sql;                 // its entries in index order: key columns, then rowid
+  // Its entry in a row of LinearTable::table_sql: the key columns' positions, then the rowid's.
+  std::vector<int> entry;
+  std::string scan_sql;  // its entries in index order: key columns, then rowid
 };
 
 struct LinearTable {
@@ -51,28 +53,20 @@ struct LinearTable {
   std::vector<IndexSpec> indexes;
 };
 
-// A sum of 128-bit entry hashes and their count: equal for the same set of entries.
-struct EntrySum {
-  uint64_t entries = 0;
-  uint64_t low = 0;
-  uint64_t high = 0;
-  bool operator==(const EntrySum&) const = default;
-};
-
 // How `table` of `db` can be checked linearly, or nullopt when integrity_check(T) must do it.
 std::optional<LinearTable> PlanLinearCheck(Database& db, const std::string& table);
 
 // One pass over the table's rows: the sum per index (in LinearTable::indexes' order).
-std::vector<EntrySum> SumTable(Database& db, const LinearTable& table);
+std::vector<RowSum> SumTable(Database& db, const LinearTable& table);
 
 // One pass over index `i` in its order: its sum; a line for each pair of equal keys of a
 // UNIQUE index, at most `max_lines`.
-EntrySum SumIndex(Database& db, const LinearTable& table, std::size_t i,
-                  std::vector<std::string>& lines, std::size_t max_lines);
+RowSum SumIndex(Database& db, const LinearTable& table, std::size_t i,
+                std::vector<std::string>& lines, std::size_t max_lines);
 
 // The lines that say how index `i`'s sum differs from its table's (none when equal).
 std::vector<std::string> CompareSums(const LinearTable& table, std::size_t i,
-                                     const EntrySum& from_table, const EntrySum& from_index);
+                                     const RowSum& from_table, const RowSum& from_index);
 
 }  // namespace steadyflake::mergecheck::merge
 

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,41 @@ int ColumnIndex(const std::vector<std::string>& columns, const std::string& tabl
 
 void Append(std::string& out, const void* data, std::size_t n) {
   out.append(static_cast<const char*>(data), n);
+}
+
+// Column `i` of the row `stmt` stands on, typed, as HashRow appends a Value.
+void AppendColumn(sqlite3_stmt* stmt, int i, std::string& scratch) {
+  const int type = sqlite3_column_type(stmt, i);
+  scratch += static_cast<char>(type);
+  switch (type) {
+    case SQLITE_INTEGER: {
+      const int64_t v = sqlite3_column_int64(stmt, i);
+      Append(scratch, &v, sizeof v);
+      break;
+    }
+    case SQLITE_FLOAT: {
+      const double v = sqlite3_column_double(stmt, i);
+      Append(scratch, &v, sizeof v);
+      break;
+    }
+    case SQLITE_TEXT:
+    case SQLITE_BLOB: {
+      const void* data = type == SQLITE_TEXT
+                             ? static_cast<const void*>(sqlite3_column_text(stmt, i))
+                             : sqlite3_column_blob(stmt, i);
+      const uint64_t size = static_cast<uint64_t>(sqlite3_column_bytes(stmt, i));
+      Append(scratch, &size, sizeof size);
+      if (data != nullptr) Append(scratch, data, size);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+RowHash Finish(const std::string& scratch) {
+  const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
+  return RowHash{h.high64, h.low64};
 }
 
 }  // namespace
@@ -53,43 +89,20 @@ RowHash HashRow(const Row& row, std::string& scratch) {
         break;
     }
   }
-  const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
-  return RowHash{h.high64, h.low64};
+  return Finish(scratch);
+}
+
+RowHash HashColumns(sqlite3_stmt* stmt, std::span<const int> columns, std::string& scratch) {
+  scratch.clear();
+  for (const int i : columns) AppendColumn(stmt, i, scratch);
+  return Finish(scratch);
 }
 
 RowHash HashCurrentRow(sqlite3_stmt* stmt, std::string& scratch) {
   scratch.clear();
   const int n = sqlite3_column_count(stmt);
-  for (int i = 0; i < n; ++i) {
-    const int type = sqlite3_column_type(stmt, i);
-    scratch += static_cast<char>(type);
-    switch (type) {
-      case SQLITE_INTEGER: {
-        const int64_t v = sqlite3_column_int64(stmt, i);
-        Append(scratch, &v, sizeof v);
-        break;
-      }
-      case SQLITE_FLOAT: {
-        const double v = sqlite3_column_double(stmt, i);
-        Append(scratch, &v, sizeof v);
-        break;
-      }
-      case SQLITE_TEXT:
-      case SQLITE_BLOB: {
-        const void* data = type == SQLITE_TEXT
-                               ? static_cast<const void*>(sqlite3_column_text(stmt, i))
-                               : sqlite3_column_blob(stmt, i);
-        const uint64_t size = static_cast<uint64_t>(sqlite3_column_bytes(stmt, i));
-        Append(scratch, &size, sizeof size);
-        if (data != nullptr) Append(scratch, data, size);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
-  return RowHash{h.high64, h.low64};
+  for (int i = 0; i < n; ++i) AppendColumn(stmt, i, scratch);
+  return Finish(scratch);
 }
 
 TableTransform::TableTransform(const PlanFile& plan, const std::string& table,

@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -43,6 +44,8 @@ struct RowHash {
 RowHash HashRow(const Row& row, std::string& scratch);
 // The hash of the row `stmt` stands on, the same as HashRow of that row, without copying it.
 RowHash HashCurrentRow(sqlite3_stmt* stmt, std::string& scratch);
+// The same of `columns` of that row alone, in that order.
+RowHash HashColumns(sqlite3_stmt* stmt, std::span<const int> columns, std::string& scratch);
 
 // The hash of a multiset of rows: the sum of their RowHashes (mod 2^128) and their count, the
 // same whatever the order the rows come in. Two tables with equal sums hold the same rows but
