@@ -52,12 +52,15 @@ function attachMethods(self, inner, format) {
   let discarded = 0;
   let sinceProbe = 0;
 
+  // Throws away what the buffer holds (never issued: a gap in the sequence).
+  const drop = () => {
+    discarded += end - pos;
+    pos = end = 0;
+  };
   const endOfTurn = () => {
     pending = false;
-    const left = end - pos;
-    discarded += left;
-    pos = end = 0;
-    const used = batch === 0 ? turnCalls : turnTaken - left;
+    const used = batch === 0 ? turnCalls : turnTaken - (end - pos);
+    drop();
     batch = used >= kDenseCalls ? Math.min(used, kMaxBatch) : 0;
     turnCalls = turnTaken = 0;
   };
@@ -86,11 +89,6 @@ function attachMethods(self, inner, format) {
     end = batch;
     return buffer[0];
   };
-  const drop = () => {
-    discarded += end - pos;
-    pos = end = 0;
-  };
-
   defineMethods(self, {
     next: () => (pos < end ? buffer[pos++] : refill()),
     nextString: () => (pos < end ? format(buffer[pos++]) : inner.nextString()),
@@ -99,7 +97,7 @@ function attachMethods(self, inner, format) {
       drop();
       return inner.nextBatch(n);
     },
-    decode: (id) => inner.decode(id),
+    decode: inner.decode, // bound to `inner` by the addon
     stats: () => {
       const stats = inner.stats();
       const held = end - pos;
