@@ -214,14 +214,16 @@ namespace {
 void CopyBytes(const std::string& from, const std::string& to) {
   const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
   const int out = in < 0 ? -1 : ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  const auto fail = [&](const std::string& what) {
+  // A working copy that cannot be written is the output folder's problem (full, read-only).
+  const std::string no_room = "; make room in that folder, or name another for --out";
+  const auto fail = [&](const std::string& what, const std::string& fix) {
     const std::string reason = std::strerror(errno);
     if (in >= 0) ::close(in);
     if (out >= 0) ::close(out);
-    throw Error(Error::Code::kInvalidArgument, "cannot " + what + ": " + reason);
+    throw Error(Error::Code::kInvalidArgument, "cannot " + what + ": " + reason + fix);
   };
-  if (in < 0) fail("read " + from);
-  if (out < 0) fail("write " + to);
+  if (in < 0) fail("read " + from, "; check that it can be read");
+  if (out < 0) fail("write " + to, no_room);
   bool kernel = true;
   std::vector<char> buffer;
   for (;;) {
@@ -233,15 +235,15 @@ void CopyBytes(const std::string& from, const std::string& to) {
       // A short write (the disk filling up) is followed by one that fails with the reason.
       for (ssize_t done = 0; n > 0 && done < n;) {
         const ssize_t w = ::write(out, buffer.data() + done, static_cast<std::size_t>(n - done));
-        if (w < 0 && errno != EINTR) fail("write " + to);
+        if (w < 0 && errno != EINTR) fail("write " + to, no_room);
         done += w > 0 ? w : 0;
       }
     }
     if (n == 0) break;
-    if (n < 0) fail("copy " + from + " to " + to);
+    if (n < 0) fail("copy " + from + " to " + to, no_room);
   }
   ::close(in);
-  if (::close(out) != 0) fail("write " + to);
+  if (::close(out) != 0) fail("write " + to, no_room);
 }
 
 }  // namespace
