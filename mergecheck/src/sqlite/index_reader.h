@@ -19,8 +19,6 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -28,6 +26,7 @@
 
 #include "source/source.h"
 #include "sqlite/page_file.h"
+#include "sqlite/record_decoder.h"
 
 namespace steadyflake::mergecheck {
 
@@ -35,7 +34,7 @@ class IndexReader {
  public:
   static constexpr int kMaxDepth = 64;
 
-  explicit IndexReader(const PageFile& file) : pages_(file), overflow_(file) {}
+  explicit IndexReader(const PageFile& file) : pages_(file), decoder_(file) {}
 
   // Calls on_record(std::span<const Cell> cells) for every record of the index b-tree rooted at
   // `root`: cells[i] is field fields[i] of the record (kNull when the record has fewer fields).
@@ -46,33 +45,23 @@ class IndexReader {
 
   uint32_t page_size() const { return pages_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
-  uint64_t bytes_read() const { return pages_.bytes_read() + overflow_.bytes_read(); }
+  uint64_t bytes_read() const { return pages_.bytes_read() + decoder_.bytes_read(); }
 
  private:
-  struct Field {
-    uint64_t type;    // the serial type
-    uint64_t offset;  // of its bytes, from the start of the record
-  };
-
   [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }
 
-  // Decodes `fields` of the record whose payload starts at `cell` (its payload-size varint) on
-  // page `page`, which ends at `end`, into cells_.
-  void Decode(uint32_t page, const unsigned char* cell, const unsigned char* end,
-              std::span<const int> fields);
-  // The payload of `size` bytes whose first `local` are at `start` and the rest in the overflow
-  // chain from page `first`, assembled in payload_.
-  const unsigned char* Assemble(uint32_t page, const unsigned char* start, uint64_t local,
-                                uint64_t size, uint32_t first);
+  // The record whose cell starts at `cell` (its payload-size varint) on page `page`, which ends
+  // at `end`.
+  std::span<const Cell> Record(uint32_t page, const unsigned char* cell, const unsigned char* end) {
+    uint64_t size = 0;
+    const int n = page_file_internal::GetVarint(cell, end, size);
+    if (n == 0) Fail(page, "a cell is cut off");
+    return decoder_.Decode(page, size, cell + n, end, true);
+  }
 
   PageReader pages_;
-  PageReader overflow_;  // overflow pages, so they do not break the runs of b-tree pages
+  RecordDecoder decoder_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
-  std::vector<unsigned char> payload_;
-  std::vector<Field> record_;   // the fields of the record, up to last_field_
-  std::size_t last_field_ = 0;  // the last of the fields wanted
-  std::vector<Cell> cells_;
-  std::vector<std::array<char, 32>> reals_;  // a REAL's text (Cell::bytes), per field
 };
 
 template <typename OnRecord>
@@ -89,10 +78,7 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
   uint32_t page = root;
   const uint32_t usable = pages_.file().usable();
   const uint32_t page_size = pages_.file().page_size();
-  cells_.resize(fields.size());
-  reals_.resize(fields.size());
-  last_field_ = 0;
-  for (const int f : fields) last_field_ = std::max(last_field_, static_cast<std::size_t>(f));
+  decoder_.Want(fields);
   // The page of frame `d` (a copy) and its header, cell count and cell `i`'s offset.
   const auto base_of = [&](int d) { return interior_[static_cast<std::size_t>(d)].data(); };
   const auto header_of = [&](int d) { return base_of(d) + (stack[d].page == 1 ? 100 : 0); };
@@ -118,8 +104,7 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
         Fail(page, "a cell lies outside the page");
       }
       if (leaf) {
-        Decode(page, base + offset, end, fields);
-        on_record(std::span<const Cell>(cells_));
+        on_record(Record(page, base + offset, end));
       }
     }
     if (!leaf) {
@@ -138,9 +123,8 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
       const uint32_t count = Get16(header_of(depth - 1) + 3);
       if (top.child < count) {
         const unsigned char* pbase = base_of(depth - 1);
-        Decode(top.page, pbase + Get16(header_of(depth - 1) + 12 + 2 * top.child) + 4,
-               pbase + usable, fields);
-        on_record(std::span<const Cell>(cells_));
+        on_record(Record(top.page, pbase + Get16(header_of(depth - 1) + 12 + 2 * top.child) + 4,
+                         pbase + usable));
         page = child_of(depth - 1, ++top.child);
         break;
       }

@@ -36,7 +36,16 @@ class RowidReader {
   // Calls on_rowid(rowid) for every row of the table b-tree rooted at `root`, ascending, and
   // returns the number of pages visited. Throws DamagedPage.
   template <typename OnRowid>
-  uint64_t Walk(uint32_t root, OnRowid&& on_rowid);
+  uint64_t Walk(uint32_t root, OnRowid&& on_rowid) {
+    return WalkCells(root, [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*,
+                               const unsigned char*) { on_rowid(rowid); });
+  }
+
+  // The same walk, calling on_cell(page, rowid, payload_size, payload, page_end) for every row:
+  // its payload starts at `payload`, on page `page`, whose usable bytes end at `page_end`
+  // (TableReader decodes it).
+  template <typename OnCell>
+  uint64_t WalkCells(uint32_t root, OnCell&& on_cell);
 
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -49,8 +58,8 @@ class RowidReader {
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
 };
 
-template <typename OnRowid>
-uint64_t RowidReader::Walk(uint32_t root, OnRowid&& on_rowid) {
+template <typename OnCell>
+uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
   using page_file_internal::GetVarint;
@@ -84,12 +93,13 @@ uint64_t RowidReader::Walk(uint32_t root, OnRowid&& on_rowid) {
         uint64_t payload = 0;
         uint64_t rowid = 0;
         const int n = GetVarint(cell, end, payload);
-        if (n == 0 || GetVarint(cell + n, end, rowid) == 0) Fail(page, "a cell is cut off");
+        const int m = n == 0 ? 0 : GetVarint(cell + n, end, rowid);
+        if (m == 0) Fail(page, "a cell is cut off");
         const auto value = static_cast<int64_t>(rowid);
         if (any && value <= last) Fail(page, "its rowids are out of order");
         any = true;
         last = value;
-        on_rowid(value);
+        on_cell(page, value, payload, cell + n + m, end);
       }
     } else if (header[0] == 0x05) {
       if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");

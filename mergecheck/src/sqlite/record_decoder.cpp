@@ -1,10 +1,11 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// IndexReader's record decoding (file format 2.1): a header of serial types, then the fields.
+// RecordDecoder (file format 2.1): a header of serial types, then the fields.
 
-#include "sqlite/index_reader.h"
+#include "sqlite/record_decoder.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -38,10 +39,18 @@ int64_t BigEndian(const unsigned char* p, uint64_t size) {
 
 }  // namespace
 
-const unsigned char* IndexReader::Assemble(uint32_t page, const unsigned char* start,
-                                           uint64_t local, uint64_t size, uint32_t first) {
-  const uint32_t usable = pages_.file().usable();
-  if (size > uint64_t{pages_.file().pages()} * usable) {
+void RecordDecoder::Want(std::span<const int> fields) {
+  fields_.assign(fields.begin(), fields.end());
+  cells_.resize(fields.size());
+  reals_.resize(fields.size());
+  last_field_ = 0;
+  for (const int f : fields) last_field_ = std::max(last_field_, static_cast<std::size_t>(f));
+}
+
+const unsigned char* RecordDecoder::Assemble(uint32_t page, const unsigned char* start,
+                                             uint64_t local, uint64_t size, uint32_t first) {
+  const uint32_t usable = overflow_.file().usable();
+  if (size > uint64_t{overflow_.file().pages()} * usable) {
     Fail(page, "a cell's payload is larger than the file");
   }
   // Grown page by page, so a crafted size costs no more memory than the chain really holds.
@@ -50,7 +59,7 @@ const unsigned char* IndexReader::Assemble(uint32_t page, const unsigned char* s
   uint64_t chain = 0;
   while (payload_.size() < size) {
     if (next == 0) Fail(page, "a cell's overflow chain ends before its payload");
-    if (++chain > pages_.file().pages()) Fail(page, "a cell's payload is larger than the file");
+    if (++chain > overflow_.file().pages()) Fail(page, "a cell's payload is larger than the file");
     const unsigned char* data = overflow_.Page(next);
     const uint64_t n = std::min<uint64_t>(size - payload_.size(), usable - 4);
     payload_.insert(payload_.end(), data + 4, data + 4 + n);
@@ -59,19 +68,7 @@ const unsigned char* IndexReader::Assemble(uint32_t page, const unsigned char* s
   return payload_.data();
 }
 
-void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigned char* end,
-                         std::span<const int> fields) {
-  uint64_t size = 0;
-  const int n = GetVarint(cell, end, size);
-  if (n == 0) Fail(page, "a cell is cut off");
-  const unsigned char* start = cell + n;
-  const uint64_t local = page_file_internal::LocalPayload(size, true, pages_.file().usable());
-  if (local > static_cast<uint64_t>(end - start) ||
-      (local < size && local + 4 > static_cast<uint64_t>(end - start))) {
-    Fail(page, "a cell lies outside the page");
-  }
-  const unsigned char* record =
-      local == size ? start : Assemble(page, start, local, size, Get32(start + local));
+void RecordDecoder::ReadHeader(uint32_t page, const unsigned char* record, uint64_t size) {
   const unsigned char* const record_end = record + size;
   // The header: its size, then one serial type per field; read up to the last field wanted.
   uint64_t header_size = 0;
@@ -97,15 +94,27 @@ void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigne
     record_.push_back(Field{type, offset});
     offset += FieldSize(type);
   }
+}
 
-  for (std::size_t i = 0; i < fields.size(); ++i) {
+std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
+                                            const unsigned char* start, const unsigned char* end,
+                                            bool index) {
+  const uint64_t local = page_file_internal::LocalPayload(size, index, overflow_.file().usable());
+  if (local > static_cast<uint64_t>(end - start) ||
+      (local < size && local + 4 > static_cast<uint64_t>(end - start))) {
+    Fail(page, "a cell lies outside the page");
+  }
+  const unsigned char* record =
+      local == size ? start : Assemble(page, start, local, size, Get32(start + local));
+  ReadHeader(page, record, size);
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
     Cell& out = cells_[i];
-    const auto index = static_cast<std::size_t>(fields[i]);
-    if (index >= record_.size()) {
+    const auto at = static_cast<std::size_t>(fields_[i]);
+    if (at >= record_.size()) {
       out.type = Cell::Type::kNull;
       continue;
     }
-    const Field& field = record_[index];
+    const Field& field = record_[at];
     const unsigned char* p = record + field.offset;
     switch (field.type) {
       case 0:
@@ -134,6 +143,7 @@ void IndexReader::Decode(uint32_t page, const unsigned char* cell, const unsigne
         break;
     }
   }
+  return cells_;
 }
 
 }  // namespace steadyflake::mergecheck
