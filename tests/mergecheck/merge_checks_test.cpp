@@ -1,9 +1,10 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The merge's checks of its own output, each on a defect only it can see: CheckIntegrity's two
-// halves (an index that disagrees with its table: the linear index check, index_check_test.cpp
-// has the rest; a freelist that lies about its size: PRAGMA quick_check), and VerifyMerged's
+// The merge's checks of its own output, each on a defect only it can see: CheckIntegrity's parts
+// (an index that disagrees with its table: the linear index check, index_check_test.cpp has the
+// rest; a freelist that lies about its size, a page nothing holds, a NULL where NOT NULL
+// forbids it: quick_check of the whole file), and VerifyMerged's
 // references (a row of A that dangles because the merge deleted what it referred to, with and
 // without a FOREIGN KEY).
 
@@ -25,6 +26,7 @@ namespace {
 
 using testing::ExecSql;
 using testing::QueryInt;
+using testing::QueryText;
 using testing::TempDir;
 
 // `small` (an index on a) and `big` (an index on b), 5,000 rows, and 13 pages on the freelist.
@@ -93,8 +95,47 @@ TEST(CheckIntegrity, FindsAFreelistThatLiesAboutItsSize) {
     file.seekp(36);
     file.write(bytes, 4);
   }
+  EXPECT_NE(QueryText(path, "PRAGMA quick_check"), "ok");  // SQLite's verdict
   const std::vector<std::string> lines = CheckIntegrity(path, kTables, 2, nullptr);
   EXPECT_TRUE(AnyStartsWith(lines, "PRAGMA quick_check: Main freelist: size is"))
+      << (lines.empty() ? "nothing found" : lines[0]);
+}
+
+// One page more at the end of the file, and in the header's page count: no b-tree holds it and
+// the freelist does not either. Only the whole file's check sees it.
+TEST(CheckIntegrity, FindsAPageNothingHolds) {
+  TempDir dir;
+  const std::string path = MakeFile(dir, "unused.db");
+  const int64_t page_size = QueryInt(path, "PRAGMA page_size");
+  const int64_t pages = QueryInt(path, "PRAGMA page_count");
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(pages * page_size);
+    file << std::string(static_cast<std::size_t>(page_size), '\0');
+    const auto count = static_cast<uint32_t>(pages + 1);
+    const char bytes[4] = {static_cast<char>(count >> 24), static_cast<char>(count >> 16),
+                           static_cast<char>(count >> 8), static_cast<char>(count)};
+    file.seekp(28);
+    file.write(bytes, 4);
+  }
+  EXPECT_EQ(QueryText(path, "PRAGMA quick_check"),
+            "*** in database main ***\nPage " + std::to_string(pages + 1) + " is never used");
+  const std::vector<std::string> lines = CheckIntegrity(path, kTables, 2, nullptr);
+  EXPECT_TRUE(AnyStartsWith(
+      lines, "PRAGMA quick_check: Page " + std::to_string(pages + 1) + " is never used"))
+      << (lines.empty() ? "nothing found" : lines[0]);
+}
+
+// A NULL in a column declared NOT NULL after the row was written.
+TEST(CheckIntegrity, FindsANullWhereTheSchemaForbidsOne) {
+  TempDir dir;
+  const std::string path = MakeFile(dir, "null.db");
+  ExecSql(path,
+          "INSERT INTO small VALUES (4, NULL); PRAGMA writable_schema = ON;"
+          "UPDATE sqlite_schema SET sql = 'CREATE TABLE small(a INTEGER, b TEXT NOT NULL)'"
+          " WHERE name = 'small'");
+  const std::vector<std::string> lines = CheckIntegrity(path, kTables, 2, nullptr);
+  EXPECT_TRUE(AnyStartsWith(lines, "PRAGMA quick_check: NULL value in small.b"))
       << (lines.empty() ? "nothing found" : lines[0]);
 }
 

@@ -142,6 +142,24 @@ inline int64_t QueryInt(const std::string& path, const std::string& sql) {
   return value;
 }
 
+// The first column of the first row `sql` gives on `path` (opened read-only), as text.
+inline std::string QueryText(const std::string& path, const std::string& sql) {
+  std::string value;
+  sqlite3* db = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+                  sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+                  sqlite3_step(stmt) == SQLITE_ROW;
+  const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  if (ok && sqlite3_column_text(stmt, 0) != nullptr) {
+    value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  if (!ok) throw std::runtime_error("query failed on " + path + ": " + message);
+  return value;
+}
+
 // A database at `path` from fixture files (in order) and then `extra` SQL.
 inline std::string MakeDb(const std::string& path, const std::vector<std::string>& fixtures,
                           const std::string& extra = "") {

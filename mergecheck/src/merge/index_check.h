@@ -22,6 +22,9 @@
 // whose indexes are on plain columns (no expression), not partial, under BINARY, NOCASE or
 // RTRIM, each read as a covering index scan in index order (SQLite's plan says so). Any other
 // table keeps PRAGMA integrity_check(T).
+// The passes read the pages themselves (sqlite/table_reader.h, sqlite/index_reader.h), several
+// times faster than through SQLite's virtual machine, where the pages alone say what SQLite
+// would read (DirectPlan); else through SQL. Both give the same sums.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_MERGE_INDEX_CHECK_H_
 #define STEADYFLAKE_MERGECHECK_SRC_MERGE_INDEX_CHECK_H_
@@ -34,6 +37,7 @@
 
 #include "merge/database.h"
 #include "merge/transform.h"
+#include "sqlite/page_file.h"
 
 namespace steadyflake::mergecheck::merge {
 
@@ -46,22 +50,38 @@ struct IndexSpec {
   std::string scan_sql;  // its entries in index order: key columns, then rowid
 };
 
+// How the passes read the table and its indexes straight from the file's pages: only in a
+// UTF-8 database, in a table with no generated column (its fields are then its columns), and
+// with no DEFAULT on an indexed column (a row written before ALTER TABLE ADD COLUMN holds no
+// field for it; SQLite reads the DEFAULT).
+struct DirectPlan {
+  uint32_t table_root = 0;
+  std::vector<int> fields;  // per LinearTable::columns: its field in the table's records
+  int rowid_column = -1;    // the one of LinearTable::columns that is the INTEGER PRIMARY KEY
+  std::vector<bool> real;   // per LinearTable::columns: of REAL affinity
+  std::vector<uint32_t> index_roots;
+};
+
 struct LinearTable {
   std::string name;
   std::vector<std::string> columns;  // every column an index holds, once
   std::string table_sql;             // the rowid, then `columns`, of every row of the table
   std::vector<IndexSpec> indexes;
+  std::optional<DirectPlan> direct;
 };
 
 // How `table` of `db` can be checked linearly, or nullopt when integrity_check(T) must do it.
 std::optional<LinearTable> PlanLinearCheck(Database& db, const std::string& table);
 
-// One pass over the table's rows: the sum per index (in LinearTable::indexes' order).
-std::vector<RowSum> SumTable(Database& db, const LinearTable& table);
+// One pass over the table's rows: the sum per index (in LinearTable::indexes' order). Reads
+// `pages` (the file `db` has open) when the table has a DirectPlan and `pages` is not null.
+// A damaged page found there is a line.
+std::vector<RowSum> SumTable(Database& db, const PageFile* pages, const LinearTable& table,
+                             std::vector<std::string>& lines, std::size_t max_lines);
 
 // One pass over index `i` in its order: its sum; a line for each pair of equal keys of a
-// UNIQUE index, at most `max_lines`.
-RowSum SumIndex(Database& db, const LinearTable& table, std::size_t i,
+// UNIQUE index, at most `max_lines`. Reads `pages` as SumTable does.
+RowSum SumIndex(Database& db, const PageFile* pages, const LinearTable& table, std::size_t i,
                 std::vector<std::string>& lines, std::size_t max_lines);
 
 // The lines that say how index `i`'s sum differs from its table's (none when equal).

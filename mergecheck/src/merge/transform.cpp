@@ -59,6 +59,30 @@ void AppendColumn(sqlite3_stmt* stmt, int i, std::string& scratch) {
   }
 }
 
+// A value read from the file's pages, as AppendColumn appends the same value read by SQLite.
+void AppendCell(const Cell& cell, std::string& scratch) {
+  switch (cell.type) {
+    case Cell::Type::kInteger:
+      scratch += static_cast<char>(SQLITE_INTEGER);
+      Append(scratch, &cell.integer, sizeof cell.integer);
+      break;
+    case Cell::Type::kReal:
+      scratch += static_cast<char>(SQLITE_FLOAT);
+      Append(scratch, &cell.real, sizeof cell.real);
+      break;
+    case Cell::Type::kNull:
+      scratch += static_cast<char>(SQLITE_NULL);
+      break;
+    default: {  // text, blob (a page holds no kBigInteger)
+      scratch += static_cast<char>(cell.type == Cell::Type::kBlob ? SQLITE_BLOB : SQLITE_TEXT);
+      const uint64_t size = cell.bytes.size();
+      Append(scratch, &size, sizeof size);
+      scratch += cell.bytes;
+      break;
+    }
+  }
+}
+
 RowHash Finish(const std::string& scratch) {
   const XXH128_hash_t h = XXH3_128bits(scratch.data(), scratch.size());
   return RowHash{h.high64, h.low64};
@@ -95,6 +119,12 @@ RowHash HashRow(const Row& row, std::string& scratch) {
 RowHash HashColumns(sqlite3_stmt* stmt, std::span<const int> columns, std::string& scratch) {
   scratch.clear();
   for (const int i : columns) AppendColumn(stmt, i, scratch);
+  return Finish(scratch);
+}
+
+RowHash HashCells(std::span<const Cell> cells, std::string& scratch) {
+  scratch.clear();
+  for (const Cell& cell : cells) AppendCell(cell, scratch);
   return Finish(scratch);
 }
 

@@ -31,6 +31,7 @@
 #include "merge/database.h"
 #include "merge/expression.h"
 #include "merge/plan_file.h"
+#include "source/source.h"
 
 namespace steadyflake::mergecheck::merge {
 
@@ -46,6 +47,9 @@ RowHash HashRow(const Row& row, std::string& scratch);
 RowHash HashCurrentRow(sqlite3_stmt* stmt, std::string& scratch);
 // The same of `columns` of that row alone, in that order.
 RowHash HashColumns(sqlite3_stmt* stmt, std::span<const int> columns, std::string& scratch);
+// The same of values read straight from the file's pages (sqlite/record_decoder.h): equal to
+// HashColumns of the same values read through SQLite.
+RowHash HashCells(std::span<const Cell> cells, std::string& scratch);
 
 // The hash of a multiset of rows: the sum of their RowHashes (mod 2^128) and their count, the
 // same whatever the order the rows come in. Two tables with equal sums hold the same rows but
