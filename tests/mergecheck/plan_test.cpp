@@ -7,6 +7,7 @@
 // CLI, sqlite3 and MariaDB; these run under the sanitizers too.
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <map>
@@ -125,6 +126,48 @@ TEST(Plan, TheRewriteLeavesNoOverlapAndRefusesASecondRun) {
   // The same inputs, time and IDs give the same plan.
   EXPECT_EQ(FormatPlanSql(MakePlan(shards.a, shards.b, Fixed())), sql);
   EXPECT_EQ(FormatPlanJson(MakePlan(shards.a, shards.b, Fixed())), FormatPlanJson(plan));
+}
+
+// The details of SQLite's plan for `sql` on `db`, one per line.
+std::string QueryPlan(sqlite3* db, const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  std::string out;
+  if (sqlite3_prepare_v2(db, ("EXPLAIN QUERY PLAN " + sql).c_str(), -1, &stmt, nullptr) !=
+      SQLITE_OK) {
+    return std::string("cannot plan: ") + sqlite3_errmsg(db);
+  }
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    out += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3)) + std::string("\n");
+  }
+  sqlite3_finalize(stmt);
+  return out;
+}
+
+// A remapped key's own UPDATE finds its rows through the key's index (the rowid here), value by
+// value, rather than scanning the table: on a shard of a million players for a thousand values
+// that is 0.005 s against 0.13 s, on the merge's critical path.
+TEST(Plan, TheRewriteSeeksTheRowsOfARemappedKey) {
+  Shards shards;
+  const Plan plan = MakePlan(shards.a, shards.b, Fixed());
+  const std::string sql = FormatPlanSql(plan);
+  ASSERT_FALSE(plan.remaps.empty());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(shards.b.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  for (std::size_t i = 0; i < plan.remaps.size(); ++i) {
+    const std::string map = "steadyflake_map_" + std::to_string(i + 1);
+    sqlite3_exec(db,
+                 ("CREATE TEMP TABLE " + map + " (old INTEGER PRIMARY KEY, new INTEGER)").c_str(),
+                 nullptr, nullptr, nullptr);
+    const Plan::Remap& r = plan.remaps[i];
+    const std::string head = "UPDATE OR ROLLBACK \"" + r.table + "\" SET \"" + r.column + "\" = ";
+    const std::size_t at = sql.find(head);
+    ASSERT_NE(at, std::string::npos) << head;
+    const std::string update = sql.substr(at, sql.find('\n', at) - at);
+    const std::string details = QueryPlan(db, update);
+    EXPECT_NE(details.find("SEARCH " + r.table), std::string::npos) << update << "\n" << details;
+    EXPECT_EQ(details.find("SCAN " + r.table), std::string::npos) << update << "\n" << details;
+  }
+  sqlite3_close(db);
 }
 
 const Plan::Unresolved* UnresolvedOf(const Plan& plan, const std::string& table,
