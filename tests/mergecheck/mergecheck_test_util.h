@@ -126,37 +126,36 @@ inline void ExecSql(const std::string& path, const std::string& sql) {
   sqlite3_close(db);
 }
 
+// Calls read(stmt) on the first row the query `sql` gives on the database at `path` (opened
+// read-only). Throws on failure.
+template <typename Read>
+void QueryFirst(const std::string& path, const std::string& sql, Read&& read) {
+  sqlite3* db = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+                  sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+                  sqlite3_step(stmt) == SQLITE_ROW;
+  const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  if (ok) read(stmt);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  if (!ok) throw std::runtime_error("query failed on " + path + ": " + message);
+}
+
 // The integer the query `sql` gives first on the database at `path`. Throws on failure.
 inline int64_t QueryInt(const std::string& path, const std::string& sql) {
   int64_t value = 0;
-  sqlite3* db = nullptr;
-  sqlite3_stmt* stmt = nullptr;
-  const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-                  sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-                  sqlite3_step(stmt) == SQLITE_ROW;
-  const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
-  if (ok) value = sqlite3_column_int64(stmt, 0);
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  if (!ok) throw std::runtime_error("query failed on " + path + ": " + message);
+  QueryFirst(path, sql, [&](sqlite3_stmt* stmt) { value = sqlite3_column_int64(stmt, 0); });
   return value;
 }
 
-// The first column of the first row `sql` gives on `path` (opened read-only), as text.
+// The same as text ("" for NULL).
 inline std::string QueryText(const std::string& path, const std::string& sql) {
   std::string value;
-  sqlite3* db = nullptr;
-  sqlite3_stmt* stmt = nullptr;
-  const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-                  sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-                  sqlite3_step(stmt) == SQLITE_ROW;
-  const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
-  if (ok && sqlite3_column_text(stmt, 0) != nullptr) {
-    value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-  }
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  if (!ok) throw std::runtime_error("query failed on " + path + ": " + message);
+  QueryFirst(path, sql, [&](sqlite3_stmt* stmt) {
+    const unsigned char* text = sqlite3_column_text(stmt, 0);
+    if (text != nullptr) value = reinterpret_cast<const char*>(text);
+  });
   return value;
 }
 
