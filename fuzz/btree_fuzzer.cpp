@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fuzz target: the merge checker's readers that bypass SQLite (mergecheck/src/page_file,
-// btree_check, rowid_reader, index_reader) on mutated database files. The bytes become a file
-// (in memory, memfd_create), whose first pages are each walked as a table and as an index
-// b-tree by CheckBtrees, as a table by RowidReader and as an index by IndexReader (decoding
-// its first three fields). Any bytes give either a result or DamagedPage: never a crash, a read
-// outside a page or a record, a hang or another exception.
+// btree_check, rowid_reader, index_reader, table_reader) on mutated database files. The bytes
+// become a file (in memory, memfd_create), whose first pages are each walked as a table and as
+// an index b-tree by CheckBtrees, as a table by RowidReader and by TableReader and as an index
+// by IndexReader (both decoding the first three fields of each record). Any bytes give either a
+// result or DamagedPage: never a crash, a read outside a page or a record, a hang or another
+// exception.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,12 +16,14 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <vector>
 
 #include "sqlite/btree_check.h"
 #include "sqlite/index_reader.h"
 #include "sqlite/page_file.h"
 #include "sqlite/rowid_reader.h"
+#include "sqlite/table_reader.h"
 
 namespace {
 
@@ -31,6 +34,18 @@ using steadyflake::mergecheck::DamagedPage;
 using steadyflake::mergecheck::IndexReader;
 using steadyflake::mergecheck::PageFile;
 using steadyflake::mergecheck::RowidReader;
+using steadyflake::mergecheck::TableReader;
+
+// Touches every byte of the cells' text and blobs (a field past its record is a read ASan
+// sees), and aborts unless there are three.
+uint64_t Touch(std::span<const Cell> cells) {
+  if (cells.size() != 3) std::abort();
+  uint64_t bytes = 0;
+  for (const Cell& cell : cells) {
+    for (const char c : cell.bytes) bytes += static_cast<unsigned char>(c);
+  }
+  return bytes;
+}
 
 // The in-memory file, reused by every run of this process.
 int File() {
@@ -66,13 +81,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         IndexReader records(file);
         const int fields[] = {0, 1, 2};
         uint64_t bytes = 0;
-        const uint64_t pages = records.Walk(root, fields, [&bytes](std::span<const Cell> cells) {
-          if (cells.size() != 3) std::abort();
-          for (const Cell& cell : cells) {
-            // Touch every byte: a field past its record is a read ASan sees.
-            for (const char c : cell.bytes) bytes += static_cast<unsigned char>(c);
-          }
-        });
+        const uint64_t pages = records.Walk(
+            root, fields, [&bytes](std::span<const Cell> cells) { bytes += Touch(cells); });
+        if (pages == 0 || pages > file.pages()) std::abort();
+      } catch (const DamagedPage&) {
+      }
+      try {
+        TableReader rows(file);
+        const int fields[] = {0, 1, 2};
+        uint64_t bytes = 0;
+        const uint64_t pages =
+            rows.Walk(root, fields,
+                      [&bytes](int64_t, std::span<const Cell> cells) { bytes += Touch(cells); });
         if (pages == 0 || pages > file.pages()) std::abort();
       } catch (const DamagedPage&) {
       }
