@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <span>
 #include <string>
@@ -134,8 +135,14 @@ class ValueArray {
   ~ValueArray() { std::free(data_); }
 
   void push_back(const T& value) {
-    if (size_ == capacity_) Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4);
+    if (size_ == capacity_) Grow();
     data_[size_++] = value;
+  }
+  // push_back of each of `values`, growing as push_back grows.
+  void append(std::span<const T> values) {
+    while (capacity_ - size_ < values.size()) Grow();
+    if (!values.empty()) std::memcpy(data_ + size_, values.data(), values.size() * sizeof(T));
+    size_ += values.size();
   }
   // Keeps the first `size` values. REQUIRES: size <= size().
   void Truncate(std::size_t size) { size_ = size; }
@@ -149,6 +156,7 @@ class ValueArray {
   std::span<const T> span() const { return {data_, size_}; }
 
  private:
+  void Grow() { Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4); }
   void Reserve(std::size_t capacity) {
     void* grown = std::realloc(data_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();
@@ -172,6 +180,11 @@ class KeySet {
   // Adds one row's key: an integer value of a single-column key, two integers of a two-column
   // key, or the hash of anything else.
   void AddInteger(int64_t value) { Push(integers_, value); }
+  // AddInteger of each of `values`.
+  void AddIntegers(std::span<const int64_t> values) {
+    integers_.append(values);
+    rows_ += values.size();
+  }
   void AddPair(const IntegerPair& pair) { Push(pairs_, pair); }
   void AddHash(const Hash128& hash) { Push(hashes_, hash); }
 
@@ -212,19 +225,24 @@ template <typename T>
 uint64_t Intersect(std::span<const T> a, std::span<const T> b, uint64_t limit,
                    std::vector<T>& common) {
   uint64_t count = 0;
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
+  const T* i = a.data();
+  const T* j = b.data();
+  const T* const a_end = i + a.size();
+  const T* const b_end = j + b.size();
+  while (i != a_end && j != b_end) {
+    const bool less = *i < *j;
+    const bool greater = *j < *i;
+    if (!less && !greater) {  // rare where few values overlap: predicted well
       if (limit == 0 || count < limit) common.push_back(*i);
       ++count;
       ++i;
       ++j;
+      continue;
     }
+    // The side that is behind steps, without a branch: on random values a branch here is
+    // mispredicted every other step.
+    i += less ? 1 : 0;
+    j += greater ? 1 : 0;
   }
   return count;
 }

@@ -10,8 +10,9 @@
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
 // a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
 // every scan as at the start of the first, or the scan fails with "changed during the check".
-// The first scan also checks the structure of every b-tree page in the file (CheckBtrees, on a
-// thread beside the key scan), so damage in a page no key is read from is still found.
+// The first scan also checks the structure of every b-tree page in the file (btree_check.h): on
+// the pages a rowid pass reads anyway as it reads them, then every tree no such pass walked,
+// so damage in a page no key is read from is still found, and no page is read twice for it.
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -26,14 +27,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "source/source.h"
@@ -54,42 +53,6 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-// The b-tree checker's thread: started beside the key scan, stopped and joined however the
-// scan ends.
-class BtreeCheckThread {
- public:
-  BtreeCheckThread() = default;
-  BtreeCheckThread(const BtreeCheckThread&) = delete;
-  BtreeCheckThread& operator=(const BtreeCheckThread&) = delete;
-  ~BtreeCheckThread() {
-    stop_.store(true, std::memory_order_relaxed);
-    if (thread_.joinable()) thread_.join();
-  }
-
-  void Start(const PageFile& file, const std::vector<Btree>& trees) {
-    thread_ = std::thread([this, &file, &trees] {
-      try {
-        damage_ = CheckBtrees(file, trees, stop_);
-      } catch (...) {
-        failure_ = std::current_exception();  // std::bad_alloc
-      }
-    });
-  }
-
-  // Waits for the check; the damage it found, if any.
-  std::optional<BtreeDamage> Finish() {
-    if (thread_.joinable()) thread_.join();
-    if (failure_) std::rethrow_exception(failure_);
-    return damage_;
-  }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::optional<BtreeDamage> damage_;
-  std::exception_ptr failure_;
-  std::thread thread_;
-};
-
 // What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
 // direct readers over them, made on first use.
 struct DirectReaders {
@@ -97,6 +60,10 @@ struct DirectReaders {
   std::optional<RowidReader> rowids;
   std::optional<IndexReader> records;
   bool utf8 = false;  // index records hold text as the database encodes it: UTF-8 only
+  // The first scan's structure check (btree_check.h), and the roots of the trees it has seen
+  // all of: those walked by a pass with it.
+  std::optional<BtreeChecker> check;
+  std::vector<uint32_t> checked;
 };
 
 class SqliteSource final : public Source {
@@ -293,8 +260,7 @@ class SqliteSource final : public Source {
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
     DirectReaders direct = OpenPages();
-    BtreeCheckThread structure;
-    if (check_structure && direct.pages.has_value()) structure.Start(*direct.pages, trees);
+    if (check_structure && direct.pages.has_value()) direct.check.emplace(*direct.pages);
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -309,10 +275,29 @@ class SqliteSource final : public Source {
       }
     }
     if (!check_structure) return;
-    if (direct.pages.has_value()) {
-      if (const std::optional<BtreeDamage> damage = structure.Finish()) file_.ThrowDamaged(*damage);
+    if (direct.check.has_value()) {
+      CheckTheRest(*direct.check, trees, direct.checked);
     } else {
       file_.QuickCheck(trees);
+    }
+  }
+
+  // The structure check of every tree of `trees` no pass walked with `check` (not in
+  // `checked`), then of the freelist. Throws Error naming the damaged page and its owner.
+  void CheckTheRest(BtreeChecker& check, const std::vector<Btree>& trees,
+                    const std::vector<uint32_t>& checked) {
+    static const std::string kFreelist = "the freelist";
+    const std::string* owner = &kFreelist;
+    try {
+      for (const Btree& tree : trees) {
+        if (std::find(checked.begin(), checked.end(), tree.root) != checked.end()) continue;
+        owner = &tree.owner;
+        check.Tree(tree.root, tree.index);
+      }
+      owner = &kFreelist;
+      check.Freelist();
+    } catch (const DamagedPage& damage) {
+      file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), *owner});
     }
   }
 
@@ -352,7 +337,15 @@ class SqliteSource final : public Source {
       visitor.OnPass(table, pass.present, i == 0);
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
-        ReadRowids(*direct.rowids, pass, to);
+        // The structure check rides along the first walk of each tree.
+        BtreeChecker* check = nullptr;
+        const uint32_t root = pass.structure->root;
+        if (direct.check.has_value() &&
+            std::find(direct.checked.begin(), direct.checked.end(), root) == direct.checked.end()) {
+          check = &*direct.check;
+          direct.checked.push_back(root);
+        }
+        ReadRowids(*direct.rowids, pass, to, check);
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
         ReadRecords(*direct.records, pass, to);
