@@ -402,6 +402,36 @@ TEST(SqliteTrustTest, APageOfTheScannedTableAndAnotherTreeIsNamed) {
   EXPECT_NE(error.find("it belongs to table tag; "), std::string::npos) << error;
 }
 
+// 3. The same across the two threads of the check: the freelist (walked beside the scan) lists
+// a leaf of the table the scan walks. Whichever claims the page second names it.
+TEST(SqliteTrustTest, APageOfTheScannedTableAndTheFreelistIsNamed) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const char* const sql =
+      "PRAGMA page_size=512;"
+      "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);"
+      "CREATE TABLE junk(x TEXT);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
+      " INSERT INTO item SELECT i, printf('item %d', i) FROM n;"
+      "INSERT INTO junk SELECT name FROM item;"
+      "DROP TABLE junk;";
+  testing::ExecSql(a, sql);
+  testing::ExecSql(b, sql);
+  std::string bytes = ReadFile(b);
+  const std::size_t page = testing::PageSize(bytes);
+  const uint32_t trunk = testing::Get32(bytes, 32);
+  ASSERT_NE(trunk, 0u) << "no freelist";
+  ASSERT_GT(testing::Get32(bytes, (trunk - 1) * page + 4), 0u) << "the trunk lists no leaf";
+  const uint32_t leaf = testing::PagesOfType(b, "leaf", "item").back();
+  testing::Put32(bytes, (trunk - 1) * page + 8, leaf);  // its first leaf is now item's
+  WriteFile(b, bytes);
+  const std::string error = ErrorOf([&] { Check(a, b, Options{}); });
+  EXPECT_NE(error.find(b + ": page " + std::to_string(leaf) + " is damaged (it is used twice"),
+            std::string::npos)
+      << error;
+}
+
 // 3. The same with the newest pages in a log: SQLite's quick_check, through the snapshot.
 TEST(SqliteTrustTest, DamageInAnIndexOfALiveWalDatabaseIsNamed) {
   TempDir dir;

@@ -33,12 +33,13 @@ inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const 
 
 }  // namespace
 
-BtreeChecker::BtreeChecker(const PageFile& file, const std::atomic<bool>* stop)
+BtreeChecker::BtreeChecker(const PageFile& file, const std::atomic<bool>* stop, PageUse* use)
     : file_(file),
       usable_(file.usable()),
       tree_pages_(file),
       other_pages_(file),
-      used_(std::size_t{file.pages()} + 1, false),
+      own_use_(use == nullptr ? std::optional<PageUse>(file.pages()) : std::optional<PageUse>()),
+      use_(use != nullptr ? *use : *own_use_),
       stop_(stop) {}
 
 void BtreeChecker::Tree(uint32_t root, bool index) {
@@ -160,10 +161,9 @@ void BtreeChecker::InFile(uint32_t page, uint32_t from) const {
 // Marks `page` used; it must lie in the file and be used once. `from` points to it.
 void BtreeChecker::Use(uint32_t page, uint32_t from) {
   InFile(page, from);
-  if (used_[page]) {
+  if (!use_.Claim(page)) {
     Fail(page, "it is used twice (again by page " + std::to_string(from) + ")");
   }
-  used_[page] = true;
 }
 
 // Follows the overflow chain starting at `first` for `bytes` more bytes of payload.

@@ -46,6 +46,23 @@ struct BtreeDamage {
   std::string owner;    // Btree::owner, "the freelist", or "" when it belongs to nothing known
 };
 
+// The pages of one file some checker has seen, shared by the checkers of one scan (one per
+// thread): a page is claimed once, by whichever checker shows it first, and the second claim is
+// the damage "used twice". Claims are one relaxed fetch_or each: the bit is all the threads
+// share, and joining the threads orders everything else.
+class PageUse {
+ public:
+  explicit PageUse(uint32_t pages) : words_(std::size_t{pages} / 64 + 1) {}
+  // True when `page` was not claimed before. REQUIRES: page <= the `pages` constructed with.
+  bool Claim(uint32_t page) {
+    const uint64_t bit = uint64_t{1} << (page % 64);
+    return (words_[page / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
 // The checks above, page by page, for one file: either walking a b-tree itself (Tree), or on
 // the pages another walk reads anyway (Page: the key scan's RowidReader, so that a tree the
 // scan walks is read once, not twice). Every page it is shown is marked used, whichever way,
@@ -53,7 +70,9 @@ struct BtreeDamage {
 class BtreeChecker {
  public:
   // `stop` (optional) ends Tree and Freelist early once set: the caller no longer needs them.
-  explicit BtreeChecker(const PageFile& file, const std::atomic<bool>* stop = nullptr);
+  // `use` (optional; else its own) records the pages seen, and must outlive the checker.
+  explicit BtreeChecker(const PageFile& file, const std::atomic<bool>* stop = nullptr,
+                        PageUse* use = nullptr);
 
   // Walks the b-tree rooted at `root` (an index b-tree when `index`), checking every page.
   void Tree(uint32_t root, bool index);
@@ -83,7 +102,8 @@ class BtreeChecker {
   const uint32_t usable_;
   PageReader tree_pages_;           // b-tree pages (Tree), read ahead when they come in order
   PageReader other_pages_;          // overflow and freelist pages, so they do not break the runs
-  std::vector<bool> used_;          // by page number
+  std::optional<PageUse> own_use_;  // when no PageUse was given
+  PageUse& use_;
   std::vector<uint32_t> children_;  // of the last interior page Page checked, in order
   std::vector<int64_t> rowids_;     // of the last table leaf Page checked, in order
   bool any_rowid_ = false;          // of the tree being walked: a leaf rowid seen, the last

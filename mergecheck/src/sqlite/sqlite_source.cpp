@@ -10,9 +10,10 @@
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
 // a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
 // every scan as at the start of the first, or the scan fails with "changed during the check".
-// The first scan also checks the structure of every b-tree page in the file (btree_check.h): on
-// the pages a rowid pass reads anyway as it reads them, then every tree no such pass walked,
-// so damage in a page no key is read from is still found, and no page is read twice for it.
+// The first scan also checks the structure of every b-tree page in the file (btree_check.h): the
+// index b-trees and the freelist on a thread beside the key scan; the table b-trees on the
+// pages a rowid pass reads anyway, as it reads them, then those no such pass walked. One record
+// of the pages seen serves both threads, so a page two trees claim is found either way.
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -27,12 +28,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "source/source.h"
@@ -52,6 +55,56 @@
 namespace steadyflake::mergecheck {
 
 namespace {
+
+// The structure check of a file's index b-trees and its freelist, on a thread of its own beside
+// the key scan (whose walks never show it an index's pages): stopped and joined however the
+// scan ends. It records the pages it sees in the scan's PageUse.
+class IndexCheckThread {
+ public:
+  IndexCheckThread() = default;
+  IndexCheckThread(const IndexCheckThread&) = delete;
+  IndexCheckThread& operator=(const IndexCheckThread&) = delete;
+  ~IndexCheckThread() {
+    stop_.store(true, std::memory_order_relaxed);
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void Start(const PageFile& file, const std::vector<Btree>& trees, PageUse& use) {
+    thread_ = std::thread([this, &file, &trees, &use] {
+      try {
+        BtreeChecker check(file, &stop_, &use);
+        static const std::string kFreelist = "the freelist";
+        const std::string* owner = &kFreelist;
+        try {
+          for (const Btree& tree : trees) {
+            if (!tree.index) continue;
+            owner = &tree.owner;
+            check.Tree(tree.root, true);
+          }
+          owner = &kFreelist;
+          check.Freelist();
+        } catch (const DamagedPage& damage) {
+          damage_ = BtreeDamage{damage.page(), damage.what(), *owner};
+        }
+      } catch (...) {
+        failure_ = std::current_exception();  // std::bad_alloc
+      }
+    });
+  }
+
+  // Waits for the check; the damage it found, if any.
+  std::optional<BtreeDamage> Finish() {
+    if (thread_.joinable()) thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+    return damage_;
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::optional<BtreeDamage> damage_;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
 
 // What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
 // direct readers over them, made on first use.
@@ -259,8 +312,14 @@ class SqliteSource final : public Source {
     }
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
+    std::optional<PageUse> use;  // outlives the checkers below
     DirectReaders direct = OpenPages();
-    if (check_structure && direct.pages.has_value()) direct.check.emplace(*direct.pages);
+    IndexCheckThread indexes;
+    if (check_structure && direct.pages.has_value()) {
+      use.emplace(direct.pages->pages());
+      direct.check.emplace(*direct.pages, nullptr, &*use);
+      indexes.Start(*direct.pages, trees, *use);
+    }
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -277,27 +336,25 @@ class SqliteSource final : public Source {
     if (!check_structure) return;
     if (direct.check.has_value()) {
       CheckTheRest(*direct.check, trees, direct.checked);
+      if (const std::optional<BtreeDamage> damage = indexes.Finish()) file_.ThrowDamaged(*damage);
     } else {
       file_.QuickCheck(trees);
     }
   }
 
-  // The structure check of every tree of `trees` no pass walked with `check` (not in
-  // `checked`), then of the freelist. Throws Error naming the damaged page and its owner.
+  // The structure check of every table b-tree of `trees` no pass walked with `check` (not in
+  // `checked`); the index b-trees and the freelist are IndexCheckThread's. Throws Error naming
+  // the damaged page and its owner.
   void CheckTheRest(BtreeChecker& check, const std::vector<Btree>& trees,
                     const std::vector<uint32_t>& checked) {
-    static const std::string kFreelist = "the freelist";
-    const std::string* owner = &kFreelist;
-    try {
-      for (const Btree& tree : trees) {
-        if (std::find(checked.begin(), checked.end(), tree.root) != checked.end()) continue;
-        owner = &tree.owner;
-        check.Tree(tree.root, tree.index);
+    for (const Btree& tree : trees) {
+      if (tree.index) continue;
+      if (std::find(checked.begin(), checked.end(), tree.root) != checked.end()) continue;
+      try {
+        check.Tree(tree.root, false);
+      } catch (const DamagedPage& damage) {
+        file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
       }
-      owner = &kFreelist;
-      check.Freelist();
-    } catch (const DamagedPage& damage) {
-      file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), *owner});
     }
   }
 
