@@ -368,6 +368,70 @@ TEST(SqliteTrustTest, DamageInAnIndexTheScanDoesNotReadIsNamed) {
   }
 }
 
+// 3. The structure check rides along the key scan's walk of a rowid table (its pages are read
+// once) and walks the other trees after it: one record of the pages used serves both, so a page
+// the walked table and another tree both claim is found. Here item's right-most child is a leaf
+// of tag's table, whose only key is a text one read from its index, so no scan walks tag.
+TEST(SqliteTrustTest, APageOfTheScannedTableAndAnotherTreeIsNamed) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const char* const sql =
+      "PRAGMA page_size=512;"
+      "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);"
+      "CREATE TABLE tag(label TEXT PRIMARY KEY, note TEXT);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
+      " INSERT INTO item SELECT i, printf('item %d', i) FROM n;"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
+      " INSERT INTO tag(rowid, label, note) SELECT 1000 + i, printf('tag %d', i), 'x' FROM n;";
+  testing::ExecSql(a, sql);
+  testing::ExecSql(b, sql);
+  std::string bytes = ReadFile(b);
+  const std::size_t page = testing::PageSize(bytes);
+  const auto root = static_cast<uint32_t>(RootPage(b, "item"));
+  ASSERT_EQ(bytes[(root - 1) * page], '\x05') << "item's root is no interior page";
+  // tag's rowids (1001..1300) follow item's: the walk of item finds them in order (its own last
+  // leaf is no longer pointed to), and tag's walk meets the leaf again.
+  const uint32_t leaf = testing::PagesOfType(b, "leaf", "tag").back();
+  testing::Put32(bytes, (root - 1) * page + 8, leaf);
+  WriteFile(b, bytes);
+  const std::string error = ErrorOf([&] { Check(a, b, Options{}); });
+  EXPECT_NE(error.find(b + ": page " + std::to_string(leaf) + " is damaged (it is used twice"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("it belongs to table tag; "), std::string::npos) << error;
+}
+
+// 3. The same across the two threads of the check: the freelist (walked beside the scan) lists
+// a leaf of the table the scan walks. Whichever claims the page second names it.
+TEST(SqliteTrustTest, APageOfTheScannedTableAndTheFreelistIsNamed) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const char* const sql =
+      "PRAGMA page_size=512;"
+      "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);"
+      "CREATE TABLE junk(x TEXT);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
+      " INSERT INTO item SELECT i, printf('item %d', i) FROM n;"
+      "INSERT INTO junk SELECT name FROM item;"
+      "DROP TABLE junk;";
+  testing::ExecSql(a, sql);
+  testing::ExecSql(b, sql);
+  std::string bytes = ReadFile(b);
+  const std::size_t page = testing::PageSize(bytes);
+  const uint32_t trunk = testing::Get32(bytes, 32);
+  ASSERT_NE(trunk, 0u) << "no freelist";
+  ASSERT_GT(testing::Get32(bytes, (trunk - 1) * page + 4), 0u) << "the trunk lists no leaf";
+  const uint32_t leaf = testing::PagesOfType(b, "leaf", "item").back();
+  testing::Put32(bytes, (trunk - 1) * page + 8, leaf);  // its first leaf is now item's
+  WriteFile(b, bytes);
+  const std::string error = ErrorOf([&] { Check(a, b, Options{}); });
+  EXPECT_NE(error.find(b + ": page " + std::to_string(leaf) + " is damaged (it is used twice"),
+            std::string::npos)
+      << error;
+}
+
 // 3. The same with the newest pages in a log: SQLite's quick_check, through the snapshot.
 TEST(SqliteTrustTest, DamageInAnIndexOfALiveWalDatabaseIsNamed) {
   TempDir dir;

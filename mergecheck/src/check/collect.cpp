@@ -285,6 +285,7 @@ std::vector<int> Collector::OnTable(const Table& table) {
   if (inserted) tables_.emplace_back();
   TableState& t = tables_[it->second];
   last_ = nullptr;
+  last_given_ = nullptr;
   counting_ = true;
   pass_keys_.Reset();
   if (rereading_) {
@@ -334,11 +335,50 @@ void Collector::OnPass(const Table& table, std::span<const int> present, bool fi
                    [&](std::size_t i) { return std::span(t.keys[i].cell); });
 }
 
-void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
-  if (last_ == nullptr || last_->table.name != table.name) {
-    last_ = &tables_[index_.at(table.name)];
+TableState& Collector::TableOf(const Table& table) {
+  // The Table a source gives its rows with is one object from OnTable to OnTable (source.h):
+  // its name is compared only when another object comes.
+  if (&table != last_given_) {
+    if (last_ == nullptr || last_->table.name != table.name) {
+      last_ = &tables_[index_.at(table.name)];
+    }
+    last_given_ = &table;
   }
-  TableState& t = *last_;
+  return *last_;
+}
+
+void Collector::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
+                         std::span<const int64_t> rowids) {
+  TableState& t = TableOf(table);
+  // Bulk only where each key the pass gives is one INTEGER column, whose value KeyOf takes as
+  // it is; a key with a column the pass does not give is NULL in every row (KeyOf): no key.
+  bool bulk = !t.keyless;
+  for (std::size_t i = 0; bulk && i < t.keys.size(); ++i) {
+    const KeyState& k = t.keys[i];
+    if (!pass_keys_.Computes(i) || k.deferred || !Covers(present, k.cell)) continue;
+    bulk = k.cell.size() == 1 && k.affinity[0] == Affinity::kInteger;
+  }
+  if (!bulk) {
+    SourceVisitor::OnRowids(table, present, width, rowids);
+    return;
+  }
+  if (counting_ && (!rereading_ || t.uncounted)) {
+    t.rows += rowids.size();
+    rows_ += rowids.size();
+  }
+  const uint64_t before = since_progress_;
+  since_progress_ += rowids.size();
+  if ((before >> 16) != (since_progress_ >> 16)) Tick();  // as OnRow's every 65,536 rows
+  if (!t.selected || (t.stale && !rereading_)) return;
+  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+    KeyState& k = t.keys[i];
+    if (!pass_keys_.Computes(i) || k.deferred || !Covers(present, k.cell)) continue;
+    k.set.AddIntegers(rowids);
+  }
+}
+
+void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
+  TableState& t = TableOf(table);
   if (counting_ && (!rereading_ || t.uncounted)) {
     ++t.rows;
     ++rows_;

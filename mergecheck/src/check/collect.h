@@ -205,6 +205,10 @@ class Collector : public SourceVisitor {
   std::vector<std::vector<int>> Groups(const Table& table) override;
   void OnPass(const Table& table, std::span<const int> present, bool first) override;
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
+  // The run at once where every key the pass computes is one INTEGER column (the rowid): its
+  // values appended in bulk; else row by row, as OnRow.
+  void OnRowids(const Table& table, std::span<const int> present, std::size_t width,
+                std::span<const int64_t> rowids) override;
   // True (and the table is then `uncounted`) when every key of `table` is deferred.
   bool NeedsNoRows(const Table& table) override;
 
@@ -241,6 +245,8 @@ class Collector : public SourceVisitor {
 
  private:
   void Tick();
+  // The state of `table`, the table of the row being given (OnRow, OnRowids).
+  TableState& TableOf(const Table& table);
   void BuildKeys(TableState& t);
   // Rereads the tables marked stale (their sets cleared first), then sorts, decodes and
   // dedupes their keys (every table's, the first time).
@@ -252,8 +258,9 @@ class Collector : public SourceVisitor {
   const std::atomic<bool>* cancelled_ = nullptr;  // during Run
   std::vector<TableState> tables_;                // in the order the source defined them
   std::unordered_map<std::string, std::size_t> index_;
-  TableState* last_ = nullptr;  // the table of the previous row
-  std::vector<int> wanted_;     // what OnTable returned last
+  TableState* last_ = nullptr;         // the table of the previous row
+  const Table* last_given_ = nullptr;  // the Table the source gave that row with
+  std::vector<int> wanted_;            // what OnTable returned last
   // Of the current pass (source.h): whether its rows are counted, and which keys it computes.
   bool counting_ = true;
   PassKeys pass_keys_;

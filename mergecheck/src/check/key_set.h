@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <span>
 #include <string>
@@ -134,8 +135,14 @@ class ValueArray {
   ~ValueArray() { std::free(data_); }
 
   void push_back(const T& value) {
-    if (size_ == capacity_) Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4);
+    if (size_ == capacity_) Grow();
     data_[size_++] = value;
+  }
+  // push_back of each of `values`, growing as push_back grows.
+  void append(std::span<const T> values) {
+    while (capacity_ - size_ < values.size()) Grow();
+    if (!values.empty()) std::memcpy(data_ + size_, values.data(), values.size() * sizeof(T));
+    size_ += values.size();
   }
   // Keeps the first `size` values. REQUIRES: size <= size().
   void Truncate(std::size_t size) { size_ = size; }
@@ -149,6 +156,7 @@ class ValueArray {
   std::span<const T> span() const { return {data_, size_}; }
 
  private:
+  void Grow() { Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4); }
   void Reserve(std::size_t capacity) {
     void* grown = std::realloc(data_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();
@@ -172,6 +180,11 @@ class KeySet {
   // Adds one row's key: an integer value of a single-column key, two integers of a two-column
   // key, or the hash of anything else.
   void AddInteger(int64_t value) { Push(integers_, value); }
+  // AddInteger of each of `values`.
+  void AddIntegers(std::span<const int64_t> values) {
+    integers_.append(values);
+    rows_ += values.size();
+  }
   void AddPair(const IntegerPair& pair) { Push(pairs_, pair); }
   void AddHash(const Hash128& hash) { Push(hashes_, hash); }
 

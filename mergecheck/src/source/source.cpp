@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "source/source.h"
 #include "steadyflake/error.h"
@@ -24,6 +25,16 @@ namespace {
 }
 
 }  // namespace
+
+void SourceVisitor::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
+                             std::span<const int64_t> rowids) {
+  std::vector<Cell> cells(width);
+  for (const int i : present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
+  for (const int64_t rowid : rowids) {
+    for (const int i : present) cells[static_cast<std::size_t>(i)].integer = rowid;
+    OnRow(table, cells, static_cast<uint64_t>(rowid));
+  }
+}
 
 bool Covers(std::span<const int> present, std::span<const int> needed) {
   return std::all_of(needed.begin(), needed.end(), [&](int position) {

@@ -79,6 +79,13 @@ class SourceVisitor {
   // every wanted column.
   virtual void OnPass(const Table& /*table*/, std::span<const int> /*present*/, bool /*first*/) {}
 
+  // A run of rows of a pass over a rowid table's rowids (OnPass): for each of `rowids`
+  // (ascending), what OnRow(table, cells, rowid) gives, `cells` being `width` cells that hold
+  // the rowid at `present` and are kNull elsewhere. The default calls OnRow so, row by row; a
+  // visitor may take the run at once (the Collector appends an integer key's values in bulk).
+  virtual void OnRowids(const Table& table, std::span<const int> present, std::size_t width,
+                        std::span<const int64_t> rowids);
+
   // After OnTable: true when the visitor needs no row of `table` from this scan, having other
   // ways to every key of it (Source::ReadInIndexOrder, which also gives its rows' count). A
   // source may then skip the table; one that reads it anyway calls OnRow as usual.

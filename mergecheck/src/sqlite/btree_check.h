@@ -6,7 +6,9 @@
 // CheckBtrees: the structure of every b-tree of a SQLite file and of its freelist, read
 // straight from the pages (https://www.sqlite.org/fileformat.html 1.5-1.6), so that damage in a
 // page the key scan never reads (an index, a row's overflow pages) is found too. SqliteSource
-// runs it on a thread of its own beside the key scan, under the same SQLite read lock.
+// runs it under the key scan's SQLite read lock: on the pages of the trees the scan walks with
+// RowidReader as it reads them (BtreeChecker::Page, one read of each page for both), then on
+// every other b-tree (BtreeChecker::Tree) and the freelist.
 //
 // What it checks, much as SQLite's `PRAGMA quick_check` does, page by page:
 // - every page number (child, overflow, freelist) lies within the file, and no page is used
@@ -42,6 +44,71 @@ struct BtreeDamage {
   uint32_t page = 0;
   std::string problem;  // "it is not an index b-tree page"
   std::string owner;    // Btree::owner, "the freelist", or "" when it belongs to nothing known
+};
+
+// The pages of one file some checker has seen, shared by the checkers of one scan (one per
+// thread): a page is claimed once, by whichever checker shows it first, and the second claim is
+// the damage "used twice". Claims are one relaxed fetch_or each: the bit is all the threads
+// share, and joining the threads orders everything else.
+class PageUse {
+ public:
+  explicit PageUse(uint32_t pages) : words_(std::size_t{pages} / 64 + 1) {}
+  // True when `page` was not claimed before. REQUIRES: page <= the `pages` constructed with.
+  bool Claim(uint32_t page) {
+    const uint64_t bit = uint64_t{1} << (page % 64);
+    return (words_[page / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
+// The checks above, page by page, for one file: either walking a b-tree itself (Tree), or on
+// the pages another walk reads anyway (Page: the key scan's RowidReader, so that a tree the
+// scan walks is read once, not twice). Every page it is shown is marked used, whichever way,
+// so a page used twice is found across both. One thread uses it; it throws DamagedPage.
+class BtreeChecker {
+ public:
+  // `stop` (optional) ends Tree and Freelist early once set: the caller no longer needs them.
+  // `use` (optional; else its own) records the pages seen, and must outlive the checker.
+  explicit BtreeChecker(const PageFile& file, const std::atomic<bool>* stop = nullptr,
+                        PageUse* use = nullptr);
+
+  // Walks the b-tree rooted at `root` (an index b-tree when `index`), checking every page.
+  void Tree(uint32_t root, bool index);
+
+  // Another walk of a b-tree begins at its root: the next Page is its root page.
+  void StartTree() { any_rowid_ = false; }
+  // Checks page `page` of the b-tree being walked, whose bytes are `base` (the whole page),
+  // pointed to by page `from` (0: the root) at depth `depth` (1: the root). Interior pages
+  // must come before their children, leaves in key order (depth first): the rowid order is
+  // checked across the tree's leaves as they come. Marks its overflow pages used too.
+  void Page(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth);
+  // After Page on a table leaf: its rowids, in cell order (checked ascending), until the next
+  // Page; a walk that shows it its pages need not decode them again.
+  const std::vector<int64_t>& rowids() const { return rowids_; }
+
+  // Walks the freelist's trunk pages and checks its count against the header.
+  void Freelist();
+
+ private:
+  [[noreturn]] static void Fail(uint32_t page, const std::string& what);
+  void InFile(uint32_t page, uint32_t from) const;
+  void Use(uint32_t page, uint32_t from);
+  void Overflow(uint32_t page, uint32_t first, uint64_t bytes);
+  bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
+
+  const PageFile& file_;
+  const uint32_t usable_;
+  PageReader tree_pages_;           // b-tree pages (Tree), read ahead when they come in order
+  PageReader other_pages_;          // overflow and freelist pages, so they do not break the runs
+  std::optional<PageUse> own_use_;  // when no PageUse was given
+  PageUse& use_;
+  std::vector<uint32_t> children_;  // of the last interior page Page checked, in order
+  std::vector<int64_t> rowids_;     // of the last table leaf Page checked, in order
+  bool any_rowid_ = false;          // of the tree being walked: a leaf rowid seen, the last
+  int64_t last_rowid_ = 0;
+  const std::atomic<bool>* stop_;
 };
 
 // Checks `trees` and the freelist of `file`. Returns the first damage found, or nullopt.

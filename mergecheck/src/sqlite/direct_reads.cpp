@@ -27,18 +27,29 @@ uint64_t Walking(const Pass& pass, const SqliteFile& file, Walk&& walk) {
 
 }  // namespace
 
-void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to) {
-  std::vector<Cell> cells(to.width);
-  for (const int i : pass.present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
+void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to,
+                BtreeChecker* check) {
+  // The rowids go to the visitor in runs (SourceVisitor::OnRowids): one call per run, not per
+  // row, and published as progress per run.
+  std::vector<int64_t> run;
+  run.reserve(ScanProgress::kBatch);
   uint64_t unpublished = 0;
   const uint64_t start = direct.bytes_read();
+  const auto flush = [&] {
+    to.visitor.OnRowids(to.table, pass.present, to.width, run);
+    to.progress.CountRows(unpublished, run.size(), direct, start);
+    run.clear();
+  };
   const uint64_t pages = Walking(pass, to.file, [&] {
-    return direct.Walk(pass.structure->root, [&](int64_t rowid) {
-      for (const int i : pass.present) cells[static_cast<std::size_t>(i)].integer = rowid;
-      to.visitor.OnRow(to.table, cells, static_cast<uint64_t>(rowid));
-      to.progress.CountRow(unpublished, direct, start);
-    });
+    return direct.Walk(
+        pass.structure->root,
+        [&](int64_t rowid) {
+          run.push_back(rowid);
+          if (run.size() == ScanProgress::kBatch) flush();
+        },
+        check);
   });
+  flush();
   to.progress.FinishPass(unpublished, pages, direct.page_size());
 }
 

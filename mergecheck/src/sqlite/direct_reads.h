@@ -31,9 +31,11 @@ struct DirectPassTarget {
   const SqliteFile& file;
 };
 
-// A pass over the rowids of a rowid table (its INTEGER PRIMARY KEY), from RowidReader. Throws
-// Error naming the page and the b-tree's owner when a page is damaged.
-void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to);
+// A pass over the rowids of a rowid table (its INTEGER PRIMARY KEY), from RowidReader; with
+// `check`, the structure check of the tree's pages too (RowidReader::Walk). Throws Error naming
+// the page and the b-tree's owner when a page is damaged.
+void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to,
+                BtreeChecker* check = nullptr);
 
 // A pass over the records of an index b-tree (an index, or a WITHOUT ROWID table's own), from
 // IndexReader. A REAL column's integral value, stored as an integer, is given as a REAL.

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sqlite/btree_check.h"
 #include "sqlite/page_file.h"
 
 namespace steadyflake::mergecheck {
@@ -34,18 +35,26 @@ class RowidReader {
   explicit RowidReader(const PageFile& file) : reader_(file) {}
 
   // Calls on_rowid(rowid) for every row of the table b-tree rooted at `root`, ascending, and
-  // returns the number of pages visited. Throws DamagedPage.
+  // returns the number of pages visited. With `check`, also shows it every page of the tree as
+  // it reads it (BtreeChecker::Page), so the structure check costs no second read. Throws
+  // DamagedPage.
   template <typename OnRowid>
-  uint64_t Walk(uint32_t root, OnRowid&& on_rowid) {
-    return WalkCells(root, [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*,
-                               const unsigned char*) { on_rowid(rowid); });
+  uint64_t Walk(uint32_t root, OnRowid&& on_rowid, BtreeChecker* check = nullptr) {
+    return WalkCells(
+        root,
+        [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*, const unsigned char*) {
+          on_rowid(rowid);
+        },
+        check, true);
   }
 
   // The same walk, calling on_cell(page, rowid, payload_size, payload, page_end) for every row:
   // its payload starts at `payload`, on page `page`, whose usable bytes end at `page_end`
-  // (TableReader decodes it).
+  // (TableReader decodes it). With `rowids_only` and `check`, the rowids come from the check,
+  // which decoded them already, and the payload arguments are null.
   template <typename OnCell>
-  uint64_t WalkCells(uint32_t root, OnCell&& on_cell);
+  uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr,
+                     bool rowids_only = false);
 
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -59,7 +68,8 @@ class RowidReader {
 };
 
 template <typename OnCell>
-uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell) {
+uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check,
+                                bool rowids_only) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
   using page_file_internal::GetVarint;
@@ -75,14 +85,20 @@ uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell) {
   uint32_t page = root;
   const uint32_t usable = reader_.file().usable();
   const uint32_t page_size = reader_.file().page_size();
+  if (check != nullptr) check->StartTree();
   for (;;) {
     // Descend into `page`.
     const unsigned char* base = reader_.Page(page);
+    if (check != nullptr)
+      check->Page(page, base, false, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
     const unsigned char* header = base + (page == 1 ? 100 : 0);
     const unsigned char* const end = base + usable;
     // A sound tree visits each page once: more visits than pages is a loop.
     if (++pages > reader_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");
-    if (header[0] == 0x0d) {
+    if (rowids_only && check != nullptr && header[0] == 0x0d) {
+      // The check decoded (and checked) the leaf's rowids already.
+      for (const int64_t rowid : check->rowids()) on_cell(page, rowid, 0, nullptr, nullptr);
+    } else if (header[0] == 0x0d) {
       const uint32_t cells = Get16(header + 3);
       const unsigned char* pointers = header + 8;
       if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");

@@ -41,6 +41,16 @@ class ScanProgress {
     }
   }
 
+  // Counts `rows` rows of a direct pass at once, as CountRow does each.
+  template <typename Reader>
+  void CountRows(uint64_t& unpublished, uint64_t rows, const Reader& direct, uint64_t start) {
+    unpublished += rows;
+    if (unpublished >= kBatch) {
+      PublishDirect(unpublished, direct.bytes_read() - start);
+      unpublished = 0;
+    }
+  }
+
   // A direct pass ended: its last rows, and the `pages` of `page_size` bytes it walked.
   void FinishPass(uint64_t unpublished, uint64_t pages, uint32_t page_size);
 

@@ -10,8 +10,10 @@
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
 // a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
 // every scan as at the start of the first, or the scan fails with "changed during the check".
-// The first scan also checks the structure of every b-tree page in the file (CheckBtrees, on a
-// thread beside the key scan), so damage in a page no key is read from is still found.
+// The first scan also checks the structure of every b-tree page in the file (btree_check.h): the
+// index b-trees and the freelist on a thread beside the key scan; the table b-trees on the
+// pages a rowid pass reads anyway, as it reads them, then those no such pass walked. One record
+// of the pages seen serves both threads, so a page two trees claim is found either way.
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -54,22 +56,36 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-// The b-tree checker's thread: started beside the key scan, stopped and joined however the
-// scan ends.
-class BtreeCheckThread {
+// The structure check of a file's index b-trees and its freelist, on a thread of its own beside
+// the key scan (whose walks never show it an index's pages): stopped and joined however the
+// scan ends. It records the pages it sees in the scan's PageUse.
+class IndexCheckThread {
  public:
-  BtreeCheckThread() = default;
-  BtreeCheckThread(const BtreeCheckThread&) = delete;
-  BtreeCheckThread& operator=(const BtreeCheckThread&) = delete;
-  ~BtreeCheckThread() {
+  IndexCheckThread() = default;
+  IndexCheckThread(const IndexCheckThread&) = delete;
+  IndexCheckThread& operator=(const IndexCheckThread&) = delete;
+  ~IndexCheckThread() {
     stop_.store(true, std::memory_order_relaxed);
     if (thread_.joinable()) thread_.join();
   }
 
-  void Start(const PageFile& file, const std::vector<Btree>& trees) {
-    thread_ = std::thread([this, &file, &trees] {
+  void Start(const PageFile& file, const std::vector<Btree>& trees, PageUse& use) {
+    thread_ = std::thread([this, &file, &trees, &use] {
       try {
-        damage_ = CheckBtrees(file, trees, stop_);
+        BtreeChecker check(file, &stop_, &use);
+        static const std::string kFreelist = "the freelist";
+        const std::string* owner = &kFreelist;
+        try {
+          for (const Btree& tree : trees) {
+            if (!tree.index) continue;
+            owner = &tree.owner;
+            check.Tree(tree.root, true);
+          }
+          owner = &kFreelist;
+          check.Freelist();
+        } catch (const DamagedPage& damage) {
+          damage_ = BtreeDamage{damage.page(), damage.what(), *owner};
+        }
       } catch (...) {
         failure_ = std::current_exception();  // std::bad_alloc
       }
@@ -97,6 +113,10 @@ struct DirectReaders {
   std::optional<RowidReader> rowids;
   std::optional<IndexReader> records;
   bool utf8 = false;  // index records hold text as the database encodes it: UTF-8 only
+  // The first scan's structure check (btree_check.h), and the roots of the trees it has seen
+  // all of: those walked by a pass with it.
+  std::optional<BtreeChecker> check;
+  std::vector<uint32_t> checked;
 };
 
 class SqliteSource final : public Source {
@@ -292,9 +312,14 @@ class SqliteSource final : public Source {
     }
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
+    std::optional<PageUse> use;  // outlives the checkers below
     DirectReaders direct = OpenPages();
-    BtreeCheckThread structure;
-    if (check_structure && direct.pages.has_value()) structure.Start(*direct.pages, trees);
+    IndexCheckThread indexes;
+    if (check_structure && direct.pages.has_value()) {
+      use.emplace(direct.pages->pages());
+      direct.check.emplace(*direct.pages, nullptr, &*use);
+      indexes.Start(*direct.pages, trees, *use);
+    }
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -309,10 +334,27 @@ class SqliteSource final : public Source {
       }
     }
     if (!check_structure) return;
-    if (direct.pages.has_value()) {
-      if (const std::optional<BtreeDamage> damage = structure.Finish()) file_.ThrowDamaged(*damage);
+    if (direct.check.has_value()) {
+      CheckTheRest(*direct.check, trees, direct.checked);
+      if (const std::optional<BtreeDamage> damage = indexes.Finish()) file_.ThrowDamaged(*damage);
     } else {
       file_.QuickCheck(trees);
+    }
+  }
+
+  // The structure check of every table b-tree of `trees` no pass walked with `check` (not in
+  // `checked`); the index b-trees and the freelist are IndexCheckThread's. Throws Error naming
+  // the damaged page and its owner.
+  void CheckTheRest(BtreeChecker& check, const std::vector<Btree>& trees,
+                    const std::vector<uint32_t>& checked) {
+    for (const Btree& tree : trees) {
+      if (tree.index) continue;
+      if (std::find(checked.begin(), checked.end(), tree.root) != checked.end()) continue;
+      try {
+        check.Tree(tree.root, false);
+      } catch (const DamagedPage& damage) {
+        file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
+      }
     }
   }
 
@@ -352,7 +394,15 @@ class SqliteSource final : public Source {
       visitor.OnPass(table, pass.present, i == 0);
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
-        ReadRowids(*direct.rowids, pass, to);
+        // The structure check rides along the first walk of each tree.
+        BtreeChecker* check = nullptr;
+        const uint32_t root = pass.structure->root;
+        if (direct.check.has_value() &&
+            std::find(direct.checked.begin(), direct.checked.end(), root) == direct.checked.end()) {
+          check = &*direct.check;
+          direct.checked.push_back(root);
+        }
+        ReadRowids(*direct.rowids, pass, to, check);
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
         ReadRecords(*direct.records, pass, to);
