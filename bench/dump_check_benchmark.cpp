@@ -12,12 +12,9 @@
 //   bench_dump_check    (build with -DCMAKE_BUILD_TYPE=Release)
 
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +23,13 @@
 #include <string>
 #include <vector>
 
+#include "read_floor.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace {
+
+using steadyflake::bench::ReadFloor;
+using steadyflake::bench::Seconds;
 
 constexpr uint64_t kShared = 1000;
 
@@ -97,30 +98,6 @@ std::string Files(uint64_t rows) {
   return dir;
 }
 
-// read(2) of both files into one buffer: the least any check of the two files can cost.
-uint64_t ReadFloor(const std::string& dir) {
-  static std::vector<char> buffer(1 << 20);
-  uint64_t total = 0;
-  for (const char* name : {"/a.sql", "/b.sql"}) {
-    const int fd = ::open((dir + name).c_str(), O_RDONLY);
-    if (fd < 0) throw std::runtime_error("cannot open " + dir + name);
-    for (;;) {
-      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-      if (n <= 0) break;
-      total += static_cast<uint64_t>(n);
-    }
-    ::close(fd);
-  }
-  return total;
-}
-
-template <typename Work>
-double Seconds(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // One round is the floor, then the check; the iteration time is the check's. The best of each
 // over the rounds, and their ratio, are the counters.
 void MergeCheckDumps(benchmark::State& state, uint64_t rows) {
@@ -129,9 +106,11 @@ void MergeCheckDumps(benchmark::State& state, uint64_t rows) {
   steadyflake::mergecheck::Options options;
   double floor = 1e30;
   double check = 1e30;
-  ReadFloor(dir);  // warm the page cache
+  ReadFloor({dir + "/a.sql", dir + "/b.sql"});  // warm the page cache
   for (auto _ : state) {
-    floor = std::min(floor, Seconds([&] { benchmark::DoNotOptimize(ReadFloor(dir)); }));
+    floor = std::min(floor, Seconds([&] {
+                       benchmark::DoNotOptimize(ReadFloor({dir + "/a.sql", dir + "/b.sql"}));
+                     }));
     bool right = true;
     const double t = Seconds([&] {
       const auto report = steadyflake::mergecheck::Check(dir + "/a.sql", dir + "/b.sql", options);

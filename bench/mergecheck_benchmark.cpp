@@ -49,9 +49,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "read_floor.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace {
+
+using steadyflake::bench::ReadFloor;
+using steadyflake::bench::Seconds;
 
 constexpr uint64_t kShared = 1000;
 
@@ -283,24 +287,6 @@ std::string Files(const Case& c, uint64_t rows) {
   return dir;
 }
 
-// read(2) of both files into one buffer: what `cat a.db b.db > /dev/null` costs, the least any
-// check of the two files can cost. Returns the bytes read.
-uint64_t ReadFloor(const std::string& dir) {
-  static std::vector<char> buffer(1 << 20);
-  uint64_t total = 0;
-  for (const char* name : {"/a.db", "/b.db"}) {
-    const int fd = ::open((dir + name).c_str(), O_RDONLY);
-    if (fd < 0) throw std::runtime_error("cannot open " + dir + name);
-    for (;;) {
-      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-      if (n <= 0) break;
-      total += static_cast<uint64_t>(n);
-    }
-    ::close(fd);
-  }
-  return total;
-}
-
 // SQLite's own join of every key; false when a count is not the overlap.
 bool AttachJoin(const Case& c, const std::string& dir, uint64_t want) {
   sqlite3* db = nullptr;
@@ -321,13 +307,6 @@ bool AttachJoin(const Case& c, const std::string& dir, uint64_t want) {
   return right;
 }
 
-template <typename Work>
-double Seconds(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // One round is the floor, the check and the join, in that order; the iteration time is the
 // check's. The best of each over the rounds, and their ratios, are the counters.
 void MergeCheck(benchmark::State& state, const Case& c, uint64_t rows) {
@@ -340,9 +319,11 @@ void MergeCheck(benchmark::State& state, const Case& c, uint64_t rows) {
   double floor = 1e30;
   double check = 1e30;
   double join = 1e30;
-  ReadFloor(dir);  // warm the page cache
+  ReadFloor({dir + "/a.db", dir + "/b.db"});  // warm the page cache
   for (auto _ : state) {
-    floor = std::min(floor, Seconds([&] { benchmark::DoNotOptimize(ReadFloor(dir)); }));
+    floor = std::min(floor, Seconds([&] {
+                       benchmark::DoNotOptimize(ReadFloor({dir + "/a.db", dir + "/b.db"}));
+                     }));
     bool right = true;
     const double t = Seconds([&] {
       const auto report = steadyflake::mergecheck::Check(dir + "/a.db", dir + "/b.db", options);
