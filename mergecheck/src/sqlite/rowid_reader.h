@@ -45,16 +45,15 @@ class RowidReader {
         [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*, const unsigned char*) {
           on_rowid(rowid);
         },
-        check, true);
+        check);
   }
 
   // The same walk, calling on_cell(page, rowid, payload_size, payload, page_end) for every row:
   // its payload starts at `payload`, on page `page`, whose usable bytes end at `page_end`
-  // (TableReader decodes it). With `rowids_only` and `check`, the rowids come from the check,
-  // which decoded them already, and the payload arguments are null.
+  // (TableReader decodes it). With `check`, the rowids come from the check, which decoded them
+  // already, and the payload arguments are null: only Walk passes one.
   template <typename OnCell>
-  uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr,
-                     bool rowids_only = false);
+  uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr);
 
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -68,8 +67,7 @@ class RowidReader {
 };
 
 template <typename OnCell>
-uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check,
-                                bool rowids_only) {
+uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
   using page_file_internal::GetVarint;
@@ -95,7 +93,7 @@ uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* c
     const unsigned char* const end = base + usable;
     // A sound tree visits each page once: more visits than pages is a loop.
     if (++pages > reader_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");
-    if (rowids_only && check != nullptr && header[0] == 0x0d) {
+    if (check != nullptr && header[0] == 0x0d) {
       // The check decoded (and checked) the leaf's rowids already.
       for (const int64_t rowid : check->rowids()) on_cell(page, rowid, 0, nullptr, nullptr);
     } else if (header[0] == 0x0d) {
