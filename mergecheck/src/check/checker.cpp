@@ -63,7 +63,7 @@ Report CheckSources(
   Comparison comparison = Compare(ca, cb, options, report);
   Reread(a, ca, comparison.targets);
   LendValues(comparison);
-  CompareRows(a, b, comparison.rows);
+  CompareRows(a, ca, b, cb, comparison.rows);
   TargetsOfB(comparison, options.limit);
   Reread(b, cb, comparison.targets_b);
   ListConflicts(comparison, options.limit, report);

@@ -250,6 +250,7 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
   for (TableState& t : tables_) {
     if (!t.stale) continue;
     stale.push_back(t.table.name);
+    ResetDirectory(t);
     for (KeyState& k : t.keys) {
       k.set.Clear();
       k.legacy = 0;
@@ -301,6 +302,7 @@ std::vector<int> Collector::OnTable(const Table& table) {
   std::vector<std::vector<std::string>> after;
   for (const KeyState& k : t.keys) after.push_back(k.lower);
   if (had_rows && before != after) t.stale = true;
+  if (!had_rows) ResetDirectory(t);
   if (!t.selected || t.stale) return wanted_ = {};
   return wanted_ = t.wanted;
 }
@@ -329,7 +331,8 @@ bool Collector::NeedsNoRows(const Table& table) {
 }
 
 void Collector::OnPass(const Table& table, std::span<const int> present, bool first) {
-  const TableState& t = tables_[index_.at(table.name)];
+  TableState& t = tables_[index_.at(table.name)];
+  t.directory.Drop();  // a pass gives no position
   counting_ = first;
   pass_keys_.Start(t.keys.size(), present,
                    [&](std::size_t i) { return std::span(t.keys[i].cell); });
@@ -362,6 +365,7 @@ void Collector::OnRowids(const Table& table, std::span<const int> present, std::
     SourceVisitor::OnRowids(table, present, width, rowids);
     return;
   }
+  t.directory.Drop();  // rowids, not positions
   if (counting_ && (!rereading_ || t.uncounted)) {
     t.rows += rowids.size();
     rows_ += rowids.size();
@@ -377,7 +381,7 @@ void Collector::OnRowids(const Table& table, std::span<const int> present, std::
   }
 }
 
-void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) {
+void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) {
   TableState& t = TableOf(table);
   if (counting_ && (!rereading_ || t.uncounted)) {
     ++t.rows;
@@ -387,8 +391,8 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   if (!t.selected || (t.stale && !rereading_)) return;
   if (t.keyless) {
     scratch_.encoding.clear();
-    for (const int position : t.by_name) {
-      const auto p = static_cast<std::size_t>(position);
+    for (const int cell : t.by_name) {
+      const auto p = static_cast<std::size_t>(cell);
       const auto column = static_cast<std::size_t>(t.wanted[p]);
       AppendEncoding(ApplyAffinity(cells[p], t.table.columns[column].affinity, scratch_.buffer),
                      scratch_.encoding);
@@ -399,26 +403,43 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   int64_t integer = 0;
   IntegerPair pair;
   Hash128 hash;
+  RowDirectory& directory = t.directory;
+  const bool keep = directory.on();
+  if (keep) directory.Row(position);
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
-    if (!pass_keys_.Computes(i)) continue;  // another pass gives this key
     KeyState& k = t.keys[i];
-    if (k.deferred) continue;
+    if (!pass_keys_.Computes(i) || k.deferred) {  // another pass, or the merge, gives this key
+      if (keep) directory.NoKey();
+      continue;
+    }
     switch (KeyOf(k, cells, scratch_, integer, pair, hash)) {
       case KeyKind::kNull:
+        if (keep) directory.NoKey();
         break;
       case KeyKind::kInteger:
         k.set.AddInteger(integer);
+        if (keep) directory.Key(Hash128{0, static_cast<uint64_t>(integer)});
         break;
       case KeyKind::kPair:
         k.set.AddPair(pair);
+        if (keep) {
+          directory.Key(
+              Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)});
+        }
         break;
       case KeyKind::kHash:
         if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
         k.set.AddHash(hash);
+        if (keep) directory.Key(hash);
         break;
     }
   }
 }
+
+void Collector::ResetDirectory(TableState& t) {
+  t.directory.Reset(t.keys.size(), source_.ReadsRowsAt() && t.selected && !t.keyless);
+}
+
 
 void Collector::Tick() {
   if (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) throw Cancelled();

@@ -22,6 +22,7 @@
 
 #include "check/collation.h"
 #include "check/key_set.h"
+#include "check/row_directory.h"
 #include "source/schema.h"
 #include "source/source.h"
 #include "steadyflake/layout.h"
@@ -86,7 +87,20 @@ struct TableState {
   bool keyless = false;
   std::vector<int> by_name;  // keyless: positions in OnRow's cells, by column name
   KeySet whole_rows;
+  // Where the rows are, when the input can read them again by position (row_directory.h).
+  RowDirectory directory;
 };
+
+// The index of `key` among the keys of `table` (it must be one of them).
+inline std::size_t KeyIndex(const TableState& table, const KeyState& key) {
+  return static_cast<std::size_t>(&key - table.keys.data());
+}
+
+// The directory of `table`'s rows when it holds every row the input has, else nullptr.
+inline const RowDirectory* FullDirectory(const TableState* table) {
+  if (table == nullptr || !table->directory.on()) return nullptr;
+  return table->directory.rows() == table->rows ? &table->directory : nullptr;
+}
 
 // Which integers are steadyflake IDs of a layout: an ID's time is after the epoch + 2 s and not
 // after the cutoff; anything else (auto-increment values, negatives, values above the layout's
@@ -248,6 +262,8 @@ class Collector : public SourceVisitor {
   // The state of `table`, the table of the row being given (OnRow, OnRowids).
   TableState& TableOf(const Table& table);
   void BuildKeys(TableState& t);
+  // Empties t's directory, keeping rows from now on when the source can read them by position.
+  void ResetDirectory(TableState& t);
   // Rereads the tables marked stale (their sets cleared first), then sorts, decodes and
   // dedupes their keys (every table's, the first time).
   void Finish(const Layout& layout, int64_t cutoff_ms);

@@ -122,6 +122,23 @@ bool LookUpAll(Source& a, const std::string& table, std::vector<RereadTarget>& l
   return true;
 }
 
+// Reads the rows whose keys may hash to the targets' hashes by their positions, where `a` kept
+// them (a plain dump); false, having read nothing, when it did not.
+bool ReadByPosition(Source& a, const Collector& collected_a, const std::string& table,
+                    const std::vector<RereadTarget>& list, Recoverer& recoverer) {
+  const TableState* t = collected_a.Find(table);
+  const RowDirectory* directory = FullDirectory(t);
+  if (directory == nullptr) return false;
+  std::vector<RowDirectory::Wanted> wanted;
+  for (const RereadTarget& target : list) {
+    if (target.done) continue;
+    RowDirectory::Wanted& w = wanted.emplace_back();
+    w.key = KeyIndex(*t, *target.key);
+    for (const Hash128& hash : target.hashes) w.fingerprints.push_back(Fingerprint(hash));
+  }
+  return a.ReadRowsAt(recoverer, table, directory->Select(wanted));
+}
+
 }  // namespace
 
 void Reread(Source& a, const Collector& collected_a, RereadTargets& targets) {
@@ -129,7 +146,8 @@ void Reread(Source& a, const Collector& collected_a, RereadTargets& targets) {
   std::vector<std::string> only;
   Recoverer recoverer(collected_a, targets);
   for (auto& [name, list] : targets) {
-    if (!LookUpAll(a, name, list, recoverer)) only.push_back(name);
+    if (LookUpAll(a, name, list, recoverer)) continue;
+    if (!ReadByPosition(a, collected_a, name, list, recoverer)) only.push_back(name);
   }
   if (!only.empty()) a.Scan(recoverer, only);
 }

@@ -32,23 +32,84 @@ class RowHasher : public SourceVisitor {
   RowHasher(int input, RowTargets& targets) : input_(input), targets_(targets) {}
 
   std::vector<int> OnTable(const Table& table) override {
+    row_table_ = &table;
+    current_ = nullptr;
     const auto it = targets_.find(table.name);
-    current_ = it == targets_.end() ? nullptr : &it->second;
-    if (current_ == nullptr) return {};
+    if (it == targets_.end()) return {};
+    // A dump may create every table before the rows of any: each table keeps its own state.
+    current_ = &tables_[table.name];
+    Prepare(table, it->second, *current_);
+    found_[table.name].resize(it->second.size());
     std::vector<int> all;
-    by_name_.clear();
-    for (std::size_t i = 0; i < table.columns.size(); ++i) {
-      all.push_back(static_cast<int>(i));
-      if (!table.columns[i].generated) by_name_.push_back(static_cast<int>(i));
+    for (std::size_t i = 0; i < table.columns.size(); ++i) all.push_back(static_cast<int>(i));
+    return all;
+  }
+
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (&table != row_table_) {  // another table's rows (OnTable was called for it before)
+      row_table_ = &table;
+      const auto it = tables_.find(table.name);
+      current_ = it == tables_.end() ? nullptr : &it->second;
     }
-    std::sort(by_name_.begin(), by_name_.end(), [&](int x, int y) {
+    if (current_ == nullptr) return;
+    std::vector<std::vector<Found>>& found = found_[table.name];
+    bool hashed = false;
+    uint64_t row = 0;
+    for (std::size_t t = 0; t < current_->keys.size(); ++t) {
+      if (!current_->usable[t]) continue;
+      int64_t integer = 0;
+      IntegerPair pair;
+      Hash128 hash;
+      KeyId id;
+      switch (KeyOf(current_->keys[t], cells, scratch_, integer, pair, hash)) {
+        case KeyKind::kNull:
+          continue;
+        case KeyKind::kInteger:
+          id = IdOfInteger(integer);
+          break;
+        case KeyKind::kPair:
+          id = IdOfPair(pair);
+          break;
+        case KeyKind::kHash:
+          id = IdOfHash(hash);
+          break;
+      }
+      const std::vector<KeyId>& common = (*current_->targets)[t].common;
+      if (!std::binary_search(common.begin(), common.end(), id)) continue;
+      if (!hashed) {
+        row = RowHash(cells);
+        hashed = true;
+      }
+      found[t].emplace_back(id, row);
+    }
+  }
+
+  // By table, per target: the common values found and their rows' hashes.
+  std::map<std::string, std::vector<std::vector<Found>>>& found() { return found_; }
+
+ private:
+  // What the rows of one table need, from its latest definition (OnTable).
+  struct TableHashing {
+    const std::vector<RowTarget>* targets = nullptr;
+    std::vector<KeyState> keys;  // per target: its key, cells pointing at its columns (by name)
+    std::vector<bool> usable;    // per target: all its columns are in the table
+    std::vector<int> by_name;    // the columns hashed, by lowercase name
+    std::vector<Affinity> affinity;
+  };
+
+  void Prepare(const Table& table, const std::vector<RowTarget>& targets, TableHashing& state) {
+    state.targets = &targets;
+    state.by_name.clear();
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      if (!table.columns[i].generated) state.by_name.push_back(static_cast<int>(i));
+    }
+    std::sort(state.by_name.begin(), state.by_name.end(), [&](int x, int y) {
       return AsciiLower(table.columns[static_cast<std::size_t>(x)].name) <
              AsciiLower(table.columns[static_cast<std::size_t>(y)].name);
     });
-    // Each target's key, its cells pointing at its columns of this definition (by name).
-    keys_.clear();
-    usable_.clear();
-    for (const RowTarget& target : *current_) {
+    state.keys.clear();
+    state.usable.clear();
+    for (const RowTarget& target : targets) {
       // What KeyOf reads of the key, without its (large) set.
       const KeyState& collected = *target.key[input_];
       KeyState key;
@@ -66,69 +127,28 @@ class RowHasher : public SourceVisitor {
         usable = usable && found >= 0;
         key.cell[j] = found;
       }
-      keys_.push_back(std::move(key));
-      usable_.push_back(usable);
+      state.keys.push_back(std::move(key));
+      state.usable.push_back(usable);
     }
-    found_[table.name].resize(current_->size());
-    affinity_.clear();
-    for (const Column& c : table.columns) affinity_.push_back(c.affinity);
-    return all;
+    state.affinity.clear();
+    for (const Column& c : table.columns) state.affinity.push_back(c.affinity);
   }
 
-  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
-    if (current_ == nullptr) return;
-    std::vector<std::vector<Found>>& found = found_[table.name];
-    bool hashed = false;
-    uint64_t row = 0;
-    for (std::size_t t = 0; t < keys_.size(); ++t) {
-      if (!usable_[t]) continue;
-      int64_t integer = 0;
-      IntegerPair pair;
-      Hash128 hash;
-      KeyId id;
-      switch (KeyOf(keys_[t], cells, scratch_, integer, pair, hash)) {
-        case KeyKind::kNull:
-          continue;
-        case KeyKind::kInteger:
-          id = IdOfInteger(integer);
-          break;
-        case KeyKind::kPair:
-          id = IdOfPair(pair);
-          break;
-        case KeyKind::kHash:
-          id = IdOfHash(hash);
-          break;
-      }
-      const std::vector<KeyId>& common = (*current_)[t].common;
-      if (!std::binary_search(common.begin(), common.end(), id)) continue;
-      if (!hashed) {
-        row = RowHash(cells);
-        hashed = true;
-      }
-      found[t].emplace_back(id, row);
-    }
-  }
-
-  // By table, per target: the common values found and their rows' hashes.
-  std::map<std::string, std::vector<std::vector<Found>>>& found() { return found_; }
-
- private:
   uint64_t RowHash(std::span<const Cell> cells) {
     scratch_.encoding.clear();
-    for (const int c : by_name_) {
+    for (const int c : current_->by_name) {
       const auto i = static_cast<std::size_t>(c);
-      AppendEncoding(ApplyAffinity(cells[i], affinity_[i], scratch_.buffer), scratch_.encoding);
+      AppendEncoding(ApplyAffinity(cells[i], current_->affinity[i], scratch_.buffer),
+                     scratch_.encoding);
     }
     return HashBytes(scratch_.encoding).lo;
   }
 
   const int input_;
   RowTargets& targets_;
-  std::vector<RowTarget>* current_ = nullptr;  // the current table's targets
-  std::vector<KeyState> keys_;                 // per target of the current table
-  std::vector<bool> usable_;                   // per target: all its columns are here
-  std::vector<int> by_name_;
-  std::vector<Affinity> affinity_;
+  std::map<std::string, TableHashing> tables_;
+  TableHashing* current_ = nullptr;   // the state of the table of the rows being given
+  const Table* row_table_ = nullptr;  // the Table those rows come with
   KeyScratch scratch_;
   std::map<std::string, std::vector<std::vector<Found>>> found_;
 };
@@ -195,10 +215,28 @@ bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Ce
   return true;
 }
 
+// Reads the rows of `list`'s common values in table `table` of input `input` by their positions,
+// where the input kept them (a plain dump); false, having read nothing, when it did not.
+bool ReadByPosition(int input, Source& source, const Collector& collected, RowHasher& hasher,
+                    const std::string& table, const std::vector<RowTarget>& list) {
+  const TableState* t = collected.Find(table);
+  const RowDirectory* directory = FullDirectory(t);
+  if (directory == nullptr) return false;
+  std::vector<RowDirectory::Wanted> wanted;
+  for (const RowTarget& target : list) {
+    RowDirectory::Wanted& w = wanted.emplace_back();
+    w.key = KeyIndex(*t, *target.key[input]);
+    for (const KeyId& id : target.common) w.fingerprints.push_back(Fingerprint(id.bits));
+  }
+  return source.ReadRowsAt(hasher, table, directory->Select(wanted));
+}
+
 // Fills `hasher` from input `input`: a table whose common values are all known by an indexed
 // lookup of each value, when the source can look rows up (a SQLite file: the cost is that of
-// the overlap, not of the table); any other table by a scan.
-void Gather(int input, Source& source, RowHasher& hasher, const RowTargets& targets) {
+// the overlap, not of the table); by the positions of the rows that may have them, where the
+// input kept those (a plain dump); any other table by a scan.
+void Gather(int input, Source& source, const Collector& collected, RowHasher& hasher,
+            const RowTargets& targets) {
   std::vector<std::string> scan;
   for (const auto& [name, list] : targets) {
     std::vector<std::vector<std::vector<Cell>>> tuples(list.size());
@@ -211,7 +249,9 @@ void Gather(int input, Source& source, RowHasher& hasher, const RowTargets& targ
       looked_up =
           source.LookUpValues(hasher, name, list[t].key[input]->names, collations[t], tuples[t]);
     }
-    if (!looked_up) scan.push_back(name);
+    if (!looked_up && !ReadByPosition(input, source, collected, hasher, name, list)) {
+      scan.push_back(name);
+    }
   }
   if (!scan.empty()) source.Scan(hasher, scan);
 }
@@ -238,19 +278,20 @@ KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple) {
   return IdOfHash(HashOfValues(key, tuple));
 }
 
-void CompareRows(Source& a, Source& b, RowTargets& targets) {
+void CompareRows(Source& a, const Collector& ca, Source& b, const Collector& cb,
+                 RowTargets& targets) {
   if (targets.empty()) return;
   RowHasher hashers[2] = {RowHasher(0, targets), RowHasher(1, targets)};
   std::exception_ptr errors[2];
   std::thread thread_b([&] {
     try {
-      Gather(1, b, hashers[1], targets);
+      Gather(1, b, cb, hashers[1], targets);
     } catch (...) {
       errors[1] = std::current_exception();
     }
   });
   try {
-    Gather(0, a, hashers[0], targets);
+    Gather(0, a, ca, hashers[0], targets);
   } catch (...) {
     errors[0] = std::current_exception();
   }

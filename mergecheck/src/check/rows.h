@@ -62,9 +62,11 @@ using RowTargets = std::map<std::string, std::vector<RowTarget>>;
 
 // Reads the tables `targets` names again from both inputs, whole rows, on two threads, and
 // fills each target's `identical`: the common values whose row in A equals their row in B in
-// every column (matched by name, values after affinity, text compared as bytes). Throws what
-// the sources throw (A's error first).
-void CompareRows(Source& a, Source& b, RowTargets& targets);
+// every column (matched by name, values after affinity, text compared as bytes). `ca` and `cb`
+// are the Collectors that read `a` and `b` (where their rows are). Throws what the sources throw
+// (A's error first).
+void CompareRows(Source& a, const Collector& ca, Source& b, const Collector& cb,
+                 RowTargets& targets);
 
 }  // namespace steadyflake::mergecheck
 

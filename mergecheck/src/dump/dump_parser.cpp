@@ -29,6 +29,7 @@
 #include "dump/dump_error.h"
 #include "dump/dump_tables.h"
 #include "dump/literal_decoder.h"
+#include "dump/row_reader.h"
 #include "dump/statement_scanner.h"
 #include "steadyflake/error.h"
 
@@ -39,22 +40,23 @@ namespace {
 class Parser {
  public:
   Parser(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
-         SourceVisitor& visitor, const std::vector<std::string>& only, ScanProgress& progress)
+         SourceVisitor& visitor, const std::vector<std::string>& only, ScanProgress& progress,
+         InsertIndex* index)
       : path_(path),
         gzip_(gzip),
         kind_(kind),
         mysql_(kind.dialect == Dialect::kMysql),
         chunk_(chunk_size == 0 ? 1 : chunk_size),
         scanner_(kind.dialect),
-        visitor_(visitor),
         progress_(progress),
-        tables_(kind.dialect, visitor, only) {}
+        index_(index),
+        tables_(kind.dialect, visitor, only),
+        rows_(kind.dialect, visitor) {}
 
   void Run() {
     in_ = OpenByteStream(path_, gzip_);
     cap_ = std::max<size_t>(chunk_ * 2, 64);
     buf_ = std::make_unique_for_overwrite<char[]>(cap_);
-    scratch_.reserve(1 << 16);
     for (;;) {
       const char* p = buf_.get() + pos_;
       need_ = {p, "a statement"};
@@ -73,6 +75,7 @@ class Parser {
     }
     progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
     rows_since_publish_ = 0;
+    FinishIndex();
   }
 
  private:
@@ -138,12 +141,7 @@ class Parser {
       case State::kStatement:
         return StepStatement(p, end);
       case State::kTuple:
-        try {
-          return StepTuple(p, end);
-        } catch (const SyntaxError& e) {  // from the literal decoder, which quotes from value_
-          if (NeedsContext(value_, end)) return nullptr;  // the row is read again, whole
-          FailAtPtr(value_ + e.offset, e.problem, kFixUnreadable);
-        }
+        return StepTuple(p, end);
       case State::kAfterTuple:
         return StepAfterTuple(p, end);
       case State::kSkipStatement:
@@ -167,7 +165,7 @@ class Parser {
         static_cast<size_t>(end - p) > cached_header_.size() &&
         std::memcmp(p, cached_header_.data(), cached_header_.size()) == 0 &&
         !IsWordByte(static_cast<unsigned char>(p[cached_header_.size()]))) {
-      insert_offset_ = base_ + static_cast<uint64_t>(p - buf_.get());
+      NoteInsert(base_ + static_cast<uint64_t>(p - buf_.get()));
       state_ = State::kTuple;
       return p + cached_header_.size();
     }
@@ -315,45 +313,44 @@ class Parser {
     }
     const std::string_view header(p, static_cast<size_t>(values_end - p));
     try {
-      StartRows(header);
+      rows_.StartRows(header, tables_);
     } catch (const SyntaxError& e) {
       FailAtPtr(p + e.offset, e.problem, kFixUnreadable);
     }
     cached_header_.assign(header);
-    insert_offset_ = base_ + static_cast<uint64_t>(p - buf_.get());
+    header_pending_ = true;
+    NoteInsert(base_ + static_cast<uint64_t>(p - buf_.get()));
     state_ = State::kTuple;
     return values_end;
   }
 
-  // Fills insert_table_, slot_of_value_ and insert_arity_ for an INSERT's header (ddl.h).
-  void StartRows(std::string_view header) {
-    const InsertHeader parsed = ParseInsertHeader(header, kind_.dialect);
-    DumpTable* state = tables_.Find(parsed.table);
-    insert_table_ = state;
-    slot_of_value_.clear();
-    insert_arity_ = 0;
-    if (state == nullptr) {
-      if (!mysql_ && IsSqliteInternalTable(parsed.table)) return;  // skipped: SQLite's own rows
-      throw SyntaxError{parsed.table_offset,
-                        "INSERT into table '" + parsed.table +
-                            "', which the dump does not create (a data-only dump?)"};
+  // An INSERT of the current header starts at `offset`: recorded in index_ when its rows go to
+  // the visitor, so they can be read again by position.
+  void NoteInsert(uint64_t offset) {
+    if (index_ == nullptr || !rows_.emits()) return;
+    if (header_pending_) {
+      index_->headers.push_back(cached_header_);
+      header_pending_ = false;
     }
-    if (!parsed.has_columns) {
-      // One value per column but the generated ones, whose values are computed: sqlite3 .dump
-      // leaves them out (their cells stay NULL).
-      for (size_t i = 0; i < state->table.columns.size(); ++i) {
-        if (state->table.columns[i].generated) continue;
-        slot_of_value_.push_back(state->rows ? state->slot_of_column[i] : -1);
+    const DumpTable* table = rows_.table();
+    InsertIndex::TableRows& entry = index_->tables[table->table.name];
+    if (entry.created != 0 && entry.created != table->serial) entry.usable = false;  // made again
+    entry.created = table->serial;
+    entry.statements.push_back({offset, static_cast<uint32_t>(index_->headers.size() - 1)});
+  }
+
+  // The end of the scan: each indexed table's final definition, unless the dump created the
+  // table again after its rows.
+  void FinishIndex() {
+    if (index_ == nullptr) return;
+    for (auto& [name, entry] : index_->tables) {
+      const DumpTable* now = tables_.Find(name);
+      if (now == nullptr || now->serial != entry.created) entry.usable = false;
+      if (entry.usable) {
+        entry.table = now->table;
+        entry.rowid_alias = now->rowid_alias;
       }
-      insert_arity_ = slot_of_value_.size();
-      return;
-    }
-    const std::vector<int> columns =
-        ResolveInsertColumns(parsed.columns, state->table, state->rowid_alias, kind_.dialect);
-    insert_arity_ = columns.size();
-    for (const int column : columns) {  // -1: SQLite's hidden rowid, skipped
-      slot_of_value_.push_back(
-          column >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(column)] : -1);
+      entry.created = 0;
     }
   }
 
@@ -380,95 +377,25 @@ class Parser {
     return p;
   }
 
-  // One `( value, ... )` row.
+  // One `( value, ... )` row, given to the visitor at the offset of its '('.
   const char* StepTuple(const char* p, const char* end) {
     need_.what = "a row of an INSERT";
     while (p < end && IsSpace(*p)) ++p;
     if (p == end) return nullptr;
-    if (*p != '(') {
-      if (NeedsContext(p, end)) return nullptr;
-      FailAtPtr(p,
-                "expected '(' to start a row of INSERT values, found '" +
-                    Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
+    const char* next = nullptr;
+    try {
+      next = rows_.ReadRow(p, end, eof_, base_ + static_cast<uint64_t>(p - buf_.get()), need_);
+    } catch (const RowError& e) {
+      if (e.context != nullptr && NeedsContext(e.context, end)) return nullptr;  // read it again
+      FailAtPtr(e.at, e.problem, kFixUnreadable);
     }
-    const char* row_start = p;
-    need_.at = p;
-    ++p;
-    DumpTable* table = insert_table_;
-    const bool emit = table != nullptr && table->rows;
-    if (emit) {
-      cells_.assign(table->slots, Cell{});
-      scratch_.clear();
-      in_scratch_.clear();
-    }
-    size_t index = 0;
-    for (;;) {
-      while (p < end && IsSpace(*p)) ++p;
-      if (p == end) return nullptr;
-      if (*p == ')' && index == 0) {  // `()`: no values
-        ++p;
-        break;
-      }
-      const int slot = index < slot_of_value_.size() ? slot_of_value_[index] : -1;
-      if (table != nullptr && index >= insert_arity_) {
-        FailAtPtr(row_start,
-                  "a row has more values than the " + std::to_string(insert_arity_) +
-                      " columns of table '" + table->table.name + "'",
-                  kFixUnreadable);
-      }
-      value_ = p;
-      if (slot >= 0 && emit) {
-        const auto cell = static_cast<size_t>(slot);
-        const size_t off = scratch_.size();
-        const Decoded d = DecodeLiteral(p, end, eof_, kind_.dialect, cells_[cell], scratch_, need_);
-        if (d.in_scratch) {
-          // Pointed at once the row is read, as scratch_ may move while it grows.
-          in_scratch_.emplace_back(cell, std::make_pair(off, scratch_.size() - off));
-        }
-        p = d.next;
-      } else {
-        p = SkipLiteral(p, end, kind_.dialect, need_);
-      }
-      if (p == nullptr) return nullptr;
-      ++index;
-      while (p < end && IsSpace(*p)) ++p;
-      if (p == end) return nullptr;
-      if (*p == ',') {
-        ++p;
-        continue;
-      }
-      if (*p == ')') {
-        ++p;
-        break;
-      }
-      if (NeedsContext(p, end)) return nullptr;
-      FailAtPtr(p,
-                "expected ',' or ')' after a value, found '" +
-                    Printable({p, static_cast<size_t>(end - p)}) + "'",
-                kFixUnreadable);
-    }
-    if (table != nullptr && index != insert_arity_) {
-      FailAtPtr(row_start,
-                "a row has " + std::to_string(index) + " values but table '" + table->table.name +
-                    "' has " + std::to_string(insert_arity_) + " columns",
-                kFixUnreadable);
-    }
-    if (emit) {
-      for (const auto& [slot, off_len] : in_scratch_) {
-        cells_[slot].bytes = std::string_view(scratch_.data() + off_len.first, off_len.second);
-      }
-      for (const auto& [from, to] : table->extra_slots) {
-        cells_[static_cast<size_t>(to)] = cells_[static_cast<size_t>(from)];
-      }
-      visitor_.OnRow(table->table, cells_, insert_offset_);
-      if (++rows_since_publish_ >= 4096) {
-        progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
-        rows_since_publish_ = 0;
-      }
+    if (next == nullptr) return nullptr;
+    if (rows_.emits() && ++rows_since_publish_ >= 4096) {
+      progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
+      rows_since_publish_ = 0;
     }
     state_ = State::kAfterTuple;
-    return p;
+    return next;
   }
 
   // --- State ----------------------------------------------------------------------------------
@@ -479,8 +406,8 @@ class Parser {
   const bool mysql_;
   const size_t chunk_;
   StatementScanner scanner_;
-  SourceVisitor& visitor_;
   ScanProgress& progress_;
+  InsertIndex* index_;  // nullptr: no index kept
 
   std::unique_ptr<ByteStream> in_;
   std::unique_ptr<char[]> buf_;
@@ -501,26 +428,19 @@ class Parser {
   DumpTables tables_;
 
   // The INSERT being read.
-  DumpTable* insert_table_ = nullptr;  // null: rows skipped (sqlite_* tables)
-  std::vector<int> slot_of_value_;     // per value in a row: its cell, or -1
-  size_t insert_arity_ = 0;            // values per row
-  uint64_t insert_offset_ = 0;
-  std::string cached_header_;  // "INSERT INTO item VALUES" of the last INSERT, for reuse
-
-  // The row being read.
-  const char* value_ = nullptr;  // the value being read, for the decoder's errors
-  std::vector<Cell> cells_;
-  std::string scratch_;  // decoded bytes that are not a plain slice of the input
-  std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;
+  RowReader rows_;
+  std::string cached_header_;    // "INSERT INTO item VALUES" of the last INSERT, for reuse
+  bool header_pending_ = false;  // cached_header_ is not yet in index_->headers
   uint64_t rows_since_publish_ = 0;
 };
 
 }  // namespace
 
 void ParseDump(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
-               SourceVisitor& visitor, const std::vector<std::string>& only,
-               ScanProgress& progress) {
-  Parser(path, gzip, kind, chunk_size, visitor, only, progress).Run();
+               SourceVisitor& visitor, const std::vector<std::string>& only, ScanProgress& progress,
+               InsertIndex* index) {
+  if (index != nullptr) *index = InsertIndex();
+  Parser(path, gzip, kind, chunk_size, visitor, only, progress, index).Run();
 }
 
 }  // namespace steadyflake::mergecheck::dump

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dump/rows_at.h"
 #include "dump/sql_text.h"
 #include "source/source.h"
 
@@ -53,10 +54,12 @@ struct ScanProgress {
 // Reads the whole dump at `path` once, as Source::Scan describes, reading `chunk_size` bytes
 // at a time (tests use tiny sizes to put every token across a chunk boundary). Throws
 // Error(kInvalidArgument) "<path>:<line>: <problem>; <fix>" for input that is not a complete,
-// readable dump (see the rules above).
+// readable dump (see the rules above). A row's position (SourceVisitor::OnRow) is the offset of
+// its '(' in the (uncompressed) input. When `index` is set, it is filled with where the INSERTs of
+// each table whose rows the visitor got are (rows_at.h).
 void ParseDump(const std::string& path, bool gzip, DumpKind kind, size_t chunk_size,
-               SourceVisitor& visitor, const std::vector<std::string>& only,
-               ScanProgress& progress);
+               SourceVisitor& visitor, const std::vector<std::string>& only, ScanProgress& progress,
+               InsertIndex* index = nullptr);
 
 }  // namespace steadyflake::mergecheck::dump
 

@@ -7,8 +7,15 @@
 
 #include "dump/dump_source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
 #include <atomic>
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +23,9 @@
 #include "dump/byte_stream.h"
 #include "dump/dump_error.h"
 #include "dump/dump_parser.h"
+#include "dump/rows_at.h"
 #include "dump/statement_scanner.h"
+#include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck {
 
@@ -98,9 +107,11 @@ class DumpSource final : public Source {
     }
     head.resize(got);
     kind_ = dump::DetectDumpKind(head, path_);
-    std::error_code error;
-    const auto size = std::filesystem::file_size(path_, error);
-    file_size_ = error ? 0 : static_cast<uint64_t>(size);
+    struct stat info {};
+    if (::stat(path_.c_str(), &info) == 0) {
+      file_size_ = static_cast<uint64_t>(info.st_size);
+      identity_ = Identity(info);
+    }
   }
 
   std::string format() const override {
@@ -115,7 +126,35 @@ class DumpSource final : public Source {
     progress_.bytes.store(0, std::memory_order_relaxed);
     progress_.rows.store(0, std::memory_order_relaxed);
     progress_.file_bytes.store(0, std::memory_order_relaxed);
-    dump::ParseDump(path_, gzip_, kind_, chunk_size_, visitor, only, progress_);
+    auto index = std::make_shared<dump::InsertIndex>();
+    dump::ParseDump(path_, gzip_, kind_, chunk_size_, visitor, only, progress_,
+                    gzip_ ? nullptr : index.get());
+    for (const auto& [name, rows] : index->tables) by_table_[name] = index;
+  }
+
+  bool ReadsRowsAt() const override { return !gzip_; }
+
+  bool ReadRowsAt(SourceVisitor& visitor, const std::string& table,
+                  std::span<const uint64_t> positions) override {
+    const auto it = by_table_.find(table);
+    if (gzip_ || it == by_table_.end() || !it->second->tables.at(table).usable) return false;
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      throw Error(Error::Code::kInvalidArgument,
+                  path_ + ": cannot open it again (" + std::strerror(errno) + "); " + kFixChanged);
+    }
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || Identity(info) != identity_) {
+      throw Error(Error::Code::kInvalidArgument,
+                  path_ + " changed since merge-check began reading it; " + kFixChanged);
+    }
+    dump::ReadDumpRowsAt(path_, fd, file_size_, kind_.dialect, *it->second, table, positions,
+                         visitor);
+    return true;
   }
 
   uint64_t bytes_read() const override { return progress_.bytes.load(std::memory_order_relaxed); }
@@ -134,6 +173,19 @@ class DumpSource final : public Source {
   uint64_t file_size_ = 0;  // at the start; 0 if it could not be read
 
   dump::ScanProgress progress_;
+
+  // What says the file is the one first read: device, inode, size and modification time.
+  using FileIdentity = std::array<uint64_t, 5>;
+  static FileIdentity Identity(const struct stat& info) {
+    return {static_cast<uint64_t>(info.st_dev), static_cast<uint64_t>(info.st_ino),
+            static_cast<uint64_t>(info.st_size), static_cast<uint64_t>(info.st_mtim.tv_sec),
+            static_cast<uint64_t>(info.st_mtim.tv_nsec)};
+  }
+  static constexpr const char* kFixChanged =
+      "run merge-check again on files nothing writes to while it reads them";
+  FileIdentity identity_{};
+  // Per table, the index of the last Scan that gave its rows (rows_at.h).
+  std::map<std::string, std::shared_ptr<const dump::InsertIndex>> by_table_;
 };
 
 }  // namespace

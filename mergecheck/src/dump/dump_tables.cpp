@@ -61,10 +61,22 @@ bool DumpTables::OnCreateTable(std::string_view text) {
   state->table = std::move(created->table);
   state->rowid_alias = created->rowid_alias;
   state->rows = RowsWanted(state->table.name);
+  state->serial = ++created_;
   DumpTable& ref = *state;
   tables_[TableKey(ref.table.name)] = std::move(state);
   Announce(ref);
   return true;
+}
+
+void DumpTables::Adopt(const Table& table, int rowid_alias) {
+  auto state = std::make_unique<DumpTable>();
+  state->table = table;
+  state->rowid_alias = rowid_alias;
+  state->rows = true;
+  state->serial = ++created_;
+  DumpTable& ref = *state;
+  tables_[TableKey(ref.table.name)] = std::move(state);
+  Announce(ref);
 }
 
 bool DumpTables::OnCreateIndex(std::string_view text) {

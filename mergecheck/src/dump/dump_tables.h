@@ -11,6 +11,7 @@
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_DUMP_TABLES_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +32,7 @@ struct DumpTable {
   size_t slots = 0;                 // cells per row (what OnTable returned)
   std::vector<int> slot_of_column;  // -1: not wanted
   std::vector<std::pair<int, int>> extra_slots;  // (from, to): a column wanted twice
+  uint64_t serial = 0;  // which CREATE TABLE made it: 1 for the first of the scan, then 2, ...
 };
 
 class DumpTables {
@@ -49,6 +51,10 @@ class DumpTables {
   bool OnCreateIndex(std::string_view text);
   bool OnAlterTable(std::string_view text);
 
+  // A table whose definition is already known (a scan read it): kept, its rows wanted, and told
+  // to the visitor (OnTable).
+  void Adopt(const Table& table, int rowid_alias);
+
  private:
   std::string TableKey(std::string_view name) const;
   bool RowsWanted(const std::string& name) const;
@@ -60,6 +66,7 @@ class DumpTables {
   SourceVisitor& visitor_;
   const std::vector<std::string>& only_;
   std::unordered_map<std::string, std::unique_ptr<DumpTable>> tables_;
+  uint64_t created_ = 0;  // tables made so far (DumpTable::serial)
 };
 
 }  // namespace steadyflake::mergecheck::dump

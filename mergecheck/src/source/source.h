@@ -63,7 +63,8 @@ class SourceVisitor {
   // value of column `wanted[i]`, where `wanted` is what OnTable returned; a column the row does
   // not give (an INSERT with a column list that leaves it out) arrives as kNull.
   // `position` locates the row for a second read (SQLite: rowid, or the row's ordinal in a
-  // WITHOUT ROWID table; dumps: the byte offset of the statement).
+  // WITHOUT ROWID table; dumps: the byte offset of the row's '(' in the uncompressed input, which
+  // Source::ReadRowsAt reads it again by).
   virtual void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) = 0;
 
   // Reading by key (SQLite files). Called after OnTable: the sets of wanted columns (indexes
@@ -186,6 +187,20 @@ class Source {
                                 const std::vector<std::string>& /*columns*/,
                                 const std::vector<std::string>& /*collations*/,
                                 const std::function<void(std::span<const Cell>)>& /*on_record*/) {
+    return false;
+  }
+
+  // Whether ReadRowsAt can read rows again by the positions Scan gave them (a plain dump): a
+  // visitor that will want a few rows later need keep only their positions. Fixed for a source.
+  virtual bool ReadsRowsAt() const { return false; }
+
+  // Reads again the rows of table `table` at `positions` (ascending, distinct; positions the last
+  // Scan that gave rows of `table` gave them at): OnTable for the table as that Scan left it,
+  // then OnRow for each row. Returns false, having called nothing, when this source cannot (see
+  // ReadsRowsAt; no Scan gave rows of `table`; the dump created the table twice); then Scan
+  // instead. Throws Error(kInvalidArgument) when the input changed since it was opened.
+  virtual bool ReadRowsAt(SourceVisitor& /*visitor*/, const std::string& /*table*/,
+                          std::span<const uint64_t> /*positions*/) {
     return false;
   }
 

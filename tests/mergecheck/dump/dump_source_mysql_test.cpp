@@ -5,8 +5,12 @@
 // in data/dumps/mysql_*.sql, written by data/dumps/regenerate.sh with a real mariadb-dump, or
 // *.handmade.sql for MySQL 8's form and the cases a server does not produce).
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "dump_test_util.h"
 #include "steadyflake/mergecheck/mergecheck.h"
@@ -29,6 +33,30 @@ std::vector<uint64_t> Positions(const Recorder& r, const std::string& table) {
     if (row.table == table) out.push_back(row.position);
   }
   return out;
+}
+
+// Whether each of `positions` is the offset of a row's '(' that starts with the matching one of
+// `starts` (the row's first characters), after the offset of INSERT statement `inserts[i]` and
+// before the next INSERT statement: a row's position (SourceVisitor::OnRow).
+::testing::AssertionResult RowStarts(const std::string& fixture,
+                                     const std::vector<uint64_t>& positions,
+                                     const std::vector<std::string>& starts,
+                                     const std::vector<uint64_t>& inserts,
+                                     const std::vector<size_t>& insert_of_row) {
+  const std::string text = ReadFile(DumpPath(fixture));
+  if (positions.size() != starts.size()) {
+    return ::testing::AssertionFailure() << positions.size() << " positions";
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const uint64_t p = positions[i];
+    const size_t s = insert_of_row[i];
+    const uint64_t next = s + 1 < inserts.size() ? inserts[s + 1] : text.size();
+    if (text.compare(p, starts[i].size(), starts[i]) != 0 || p <= inserts[s] || p >= next) {
+      return ::testing::AssertionFailure()
+             << "row " << i << " at " << p << ": '" << text.substr(p, starts[i].size()) << "'";
+    }
+  }
+  return ::testing::AssertionSuccess();
 }
 
 // Every offset of `needle` in the fixture.
@@ -58,10 +86,11 @@ TEST(MysqlDump, MariadbExtendedInsertOneTuplePerLine) {
   EXPECT_EQ(KeyStrings(*item), (std::vector<std::string>{"P(id)", "U(owner,name)"}));
   EXPECT_EQ(item->keys[1].name, "owner_name");
   EXPECT_EQ(r.Rows("item"), kItemRows);
-  // One statement: every row has its offset.
+  // One statement: every row is at its '('.
   const std::vector<uint64_t> inserts = Offsets("mysql_extended.sql", "INSERT INTO `item`");
   ASSERT_EQ(inserts.size(), 1u);
-  EXPECT_EQ(Positions(r, "item"), std::vector<uint64_t>(3, inserts[0]));
+  EXPECT_TRUE(RowStarts("mysql_extended.sql", Positions(r, "item"), {"(2,", "(1,", "(-3,"}, inserts,
+                        {0, 0, 0}));
   const Table* pair = r.Find("pair");
   ASSERT_NE(pair, nullptr);
   EXPECT_EQ(KeyStrings(*pair), (std::vector<std::string>{"P(a,b)"}));
@@ -88,8 +117,8 @@ TEST(MysqlDump, Mysql8AllOnOneLineWithBinaryIntroducer) {
   const std::vector<uint64_t> inserts =
       Offsets("mysql8_one_line.handmade.sql", "INSERT INTO `item`");
   ASSERT_EQ(inserts.size(), 2u);
-  EXPECT_EQ(Positions(r, "item"),
-            (std::vector<uint64_t>{inserts[0], inserts[0], inserts[0], inserts[1], inserts[1]}));
+  EXPECT_TRUE(RowStarts("mysql8_one_line.handmade.sql", Positions(r, "item"),
+                        {"(1,", "(2,", "(3,", "(4,", "(5,"}, inserts, {0, 0, 0, 1, 1}));
 }
 
 TEST(MysqlDump, ExtendedInsertSplitAcrossStatements) {
@@ -103,9 +132,17 @@ TEST(MysqlDump, ExtendedInsertSplitAcrossStatements) {
   }
   const std::vector<uint64_t> inserts = Offsets("mysql_split.sql", "INSERT INTO `many`");
   ASSERT_GE(inserts.size(), 2u);  // --net-buffer-length=4096 split the rows
-  std::vector<uint64_t> positions = Positions(r, "many");
-  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-  EXPECT_EQ(positions, inserts);
+  // Each row at its '(', in the statement that holds it.
+  const std::vector<uint64_t> positions = Positions(r, "many");
+  std::vector<std::string> starts;
+  std::vector<size_t> statement;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    starts.push_back("(" + std::to_string(i + 1) + ",");
+    statement.push_back(static_cast<size_t>(
+        std::upper_bound(inserts.begin(), inserts.end(), positions[i]) - inserts.begin() - 1));
+  }
+  EXPECT_TRUE(RowStarts("mysql_split.sql", positions, starts, inserts, statement));
+  EXPECT_EQ(std::set<size_t>(statement.begin(), statement.end()).size(), inserts.size());
 }
 
 TEST(MysqlDump, BackslashEscapesFromMariadbDump) {
@@ -196,7 +233,8 @@ TEST(MysqlDump, HexBlob) {
 TEST(MysqlDump, CompleteInsertColumnLists) {
   Recorder r = ScanFixture("mysql_complete_insert.sql");
   EXPECT_EQ(r.Rows("item"), kItemRows);
-  EXPECT_EQ(Positions(r, "item"), Offsets("mysql_complete_insert.sql", "INSERT INTO `item`"));
+  EXPECT_TRUE(RowStarts("mysql_complete_insert.sql", Positions(r, "item"), {"(2,", "(1,", "(-3,"},
+                        Offsets("mysql_complete_insert.sql", "INSERT INTO `item`"), {0, 1, 2}));
 }
 
 TEST(MysqlDump, CompleteInsertColumnListInAnotherOrder) {

@@ -40,12 +40,12 @@ TEST(SqliteDump, WrapperPragmaBeginCommit) {
   EXPECT_EQ(KeyStrings(item), (std::vector<std::string>{"P(id)"}));
   EXPECT_EQ(r.Rows("item"),
             (Rows{{I(1), I(10), T("sword")}, {I(2), I(10), T("shield")}, {I(3), I(11), T("bow")}}));
-  // position: the byte offset of each row's INSERT statement.
+  // position: the byte offset of each row's '(', in its own INSERT statement.
   const std::string text = ReadFile(DumpPath("sqlite_wrapper.sql"));
   size_t at = 0;
   for (const Row& row : r.rows) {
     at = text.find("INSERT", at);
-    EXPECT_EQ(row.position, at);
+    EXPECT_EQ(row.position, text.find('(', at));
     ++at;
   }
   EXPECT_EQ(source->rows_read(), 3u);

@@ -1,0 +1,74 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal classes that may change between releases.
+//
+// Where each row of a table is, for an input that can read rows again by position
+// (Source::ReadsRowsAt: a plain dump), with a 32-bit fingerprint of each of the row's key
+// values. The passes after the comparison want the rows of a few key values (the overlap): with
+// a directory they read the rows whose fingerprints match, by position, instead of parsing the
+// whole input again (design section 10: one scan of a dump serves every pass). A fingerprint
+// may match a row of another value; the pass computes each row's key and skips it. 12 bytes a
+// row for a table of one key, 4 more per further key.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "check/key_set.h"
+
+namespace steadyflake::mergecheck {
+
+// The fingerprint of a key value given as its 128 bits (KeyId::bits in rows.h: an integer as
+// {0, value}, a pair as {first, second}, a hash as it is).
+inline uint32_t Fingerprint(const Hash128& bits) {
+  const uint64_t x = (bits.lo ^ ((bits.hi << 32) | (bits.hi >> 32))) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<uint32_t>(x >> 32);
+}
+
+class RowDirectory {
+ public:
+  // Starts again, empty, for rows of `keys` keys; `on` false keeps nothing (the input cannot
+  // read rows by position, or the table needs no later pass).
+  void Reset(std::size_t keys, bool on) {
+    on_ = on;
+    keys_ = keys;
+    positions_.clear();
+    fingerprints_.clear();
+  }
+  bool on() const { return on_; }
+  // Stops keeping rows and drops those kept: the table was read in a way that gives no
+  // position (passes over an index).
+  void Drop() { Reset(0, false); }
+
+  // A row at `position`, then one Key() per key, in the keys' order.
+  void Row(uint64_t position) { positions_.push_back(position); }
+  void Key(const Hash128& bits) { fingerprints_.push_back(Fingerprint(bits)); }
+  void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
+
+  // Rows kept.
+  uint64_t rows() const { return positions_.size(); }
+
+  // One key's wanted values: the key's index (in the table's keys) and the values' fingerprints.
+  struct Wanted {
+    std::size_t key;
+    std::vector<uint32_t> fingerprints;
+  };
+  // The positions, ascending, of every row whose fingerprint of some key of `wanted` is one of
+  // that key's: a superset of the rows with those values.
+  std::vector<uint64_t> Select(std::span<const Wanted> wanted) const;
+
+ private:
+  bool on_ = false;
+  std::size_t keys_ = 0;
+  std::vector<uint64_t> positions_;     // per row
+  std::vector<uint32_t> fingerprints_;  // keys_ per row
+};
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_

@@ -1,0 +1,125 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "dump/row_reader.h"
+
+#include "dump/ddl.h"
+#include "dump/literal_decoder.h"
+
+namespace steadyflake::mergecheck::dump {
+
+void RowReader::StartRows(std::string_view header, DumpTables& tables) {
+  const InsertHeader parsed = ParseInsertHeader(header, dialect_);
+  DumpTable* state = tables.Find(parsed.table);
+  table_ = state;
+  slot_of_value_.clear();
+  arity_ = 0;
+  if (state == nullptr) {
+    if (dialect_ == Dialect::kSqlite && IsSqliteInternalTable(parsed.table)) return;  // skipped
+    throw SyntaxError{parsed.table_offset,
+                      "INSERT into table '" + parsed.table +
+                          "', which the dump does not create (a data-only dump?)"};
+  }
+  if (!parsed.has_columns) {
+    // One value per column but the generated ones, whose values are computed: sqlite3 .dump
+    // leaves them out (their cells stay NULL).
+    for (size_t i = 0; i < state->table.columns.size(); ++i) {
+      if (state->table.columns[i].generated) continue;
+      slot_of_value_.push_back(state->rows ? state->slot_of_column[i] : -1);
+    }
+    arity_ = slot_of_value_.size();
+    return;
+  }
+  const std::vector<int> columns =
+      ResolveInsertColumns(parsed.columns, state->table, state->rowid_alias, dialect_);
+  arity_ = columns.size();
+  for (const int column : columns) {  // -1: SQLite's hidden rowid, skipped
+    slot_of_value_.push_back(
+        column >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(column)] : -1);
+  }
+}
+
+const char* RowReader::ReadValues(const char* p, const char* end, bool at_eof, bool emit,
+                                  size_t& count, Shortfall& need) {
+  count = 0;
+  for (;;) {
+    while (p < end && IsSpace(*p)) ++p;
+    if (p == end) return nullptr;
+    if (*p == ')' && count == 0) return p + 1;  // `()`: no values
+    const int slot = count < slot_of_value_.size() ? slot_of_value_[count] : -1;
+    if (table_ != nullptr && count >= arity_) {
+      throw RowError{row_start_, nullptr,
+                     "a row has more values than the " + std::to_string(arity_) +
+                         " columns of table '" + table_->table.name + "'"};
+    }
+    const char* value = p;
+    try {
+      if (slot >= 0 && emit) {
+        const auto cell = static_cast<size_t>(slot);
+        const size_t off = scratch_.size();
+        const Decoded d = DecodeLiteral(p, end, at_eof, dialect_, cells_[cell], scratch_, need);
+        if (d.in_scratch) {
+          // Pointed at once the row is read, as scratch_ may move while it grows.
+          in_scratch_.emplace_back(cell, std::make_pair(off, scratch_.size() - off));
+        }
+        p = d.next;
+      } else {
+        p = SkipLiteral(p, end, dialect_, need);
+      }
+    } catch (const SyntaxError& e) {  // the decoder quotes from the value
+      throw RowError{value + e.offset, value, e.problem};
+    }
+    if (p == nullptr) return nullptr;
+    ++count;
+    while (p < end && IsSpace(*p)) ++p;
+    if (p == end) return nullptr;
+    if (*p == ',') {
+      ++p;
+      continue;
+    }
+    if (*p == ')') return p + 1;
+    throw RowError{p, p,
+                   "expected ',' or ')' after a value, found '" +
+                       Printable({p, static_cast<size_t>(end - p)}) + "'"};
+  }
+}
+
+const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint64_t position,
+                               Shortfall& need) {
+  need.what = "a row of an INSERT";
+  while (p < end && IsSpace(*p)) ++p;
+  if (p == end) return nullptr;
+  if (*p != '(') {
+    throw RowError{p, p,
+                   "expected '(' to start a row of INSERT values, found '" +
+                       Printable({p, static_cast<size_t>(end - p)}) + "'"};
+  }
+  row_start_ = p;
+  need.at = p;
+  const bool emit = emits();
+  if (emit) {
+    cells_.assign(table_->slots, Cell{});
+    scratch_.clear();
+    in_scratch_.clear();
+  }
+  size_t count = 0;
+  const char* next = ReadValues(p + 1, end, at_eof, emit, count, need);
+  if (next == nullptr) return nullptr;
+  if (table_ != nullptr && count != arity_) {
+    throw RowError{row_start_, nullptr,
+                   "a row has " + std::to_string(count) + " values but table '" +
+                       table_->table.name + "' has " + std::to_string(arity_) + " columns"};
+  }
+  if (emit) {
+    for (const auto& [slot, off_len] : in_scratch_) {
+      cells_[slot].bytes = std::string_view(scratch_.data() + off_len.first, off_len.second);
+    }
+    for (const auto& [from, to] : table_->extra_slots) {
+      cells_[static_cast<size_t>(to)] = cells_[static_cast<size_t>(from)];
+    }
+    visitor_.OnRow(table_->table, cells_, position);
+  }
+  return next;
+}
+
+}  // namespace steadyflake::mergecheck::dump

@@ -1,0 +1,84 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal classes that may change between releases.
+//
+// The rows of an INSERT: which of a dump table's cells each value of a row goes to (from the
+// INSERT's header) and the reading of one `( value, ... )` row into those cells, handed to the
+// visitor. The streaming parser (dump_parser.cpp) reads every row this way, and the reader of
+// rows by position (rows_at.cpp) the few rows a later pass wants.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_ROW_READER_H_
+#define STEADYFLAKE_MERGECHECK_SRC_DUMP_ROW_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dump/dump_tables.h"
+#include "dump/sql_text.h"
+#include "dump/statement_scanner.h"
+#include "source/source.h"
+
+namespace steadyflake::mergecheck::dump {
+
+// A row that cannot be read. `at` is where the problem is; when `context` is set, the message
+// quotes the input from it, so it must first have every byte Printable would show (the reader
+// asks for more input, when there is more, before it reports).
+struct RowError {
+  const char* at;
+  const char* context;  // nullptr: the message quotes nothing
+  std::string problem;
+};
+
+class RowReader {
+ public:
+  RowReader(Dialect dialect, SourceVisitor& visitor) : dialect_(dialect), visitor_(visitor) {
+    scratch_.reserve(1 << 16);
+  }
+
+  // An INSERT whose header (from INSERT or REPLACE through VALUES) is `header`, into one of
+  // `tables`: its rows go to that table's cells (none when the table takes no rows, or is one of
+  // SQLite's own sqlite_* tables). Throws SyntaxError (offsets into `header`) for a header that
+  // names a table the dump does not create or columns the table lacks.
+  void StartRows(std::string_view header, DumpTables& tables);
+
+  // Reads the row at p (`( value, ... )`, after any space) and gives it to the visitor at
+  // `position` (SourceVisitor::OnRow), when its table takes rows. Returns where the row ends, or
+  // nullptr when it reaches `end` before then and `at_eof` is false (more input is needed; the
+  // row is read again from its start). Throws RowError for a row that is not one.
+  const char* ReadRow(const char* p, const char* end, bool at_eof, uint64_t position,
+                      Shortfall& need);
+
+  // Whether the rows of the current INSERT go to the visitor.
+  bool emits() const { return table_ != nullptr && table_->rows; }
+  // The table of the current INSERT, or nullptr (rows skipped).
+  const DumpTable* table() const { return table_; }
+
+ private:
+  // Reads the values after the row's '(' into cells_ (when `emit`); returns where the row ends
+  // and sets `count` to the number of values, or nullptr (more input needed).
+  const char* ReadValues(const char* p, const char* end, bool at_eof, bool emit, size_t& count,
+                         Shortfall& need);
+
+  const Dialect dialect_;
+  SourceVisitor& visitor_;
+
+  // The INSERT being read.
+  DumpTable* table_ = nullptr;      // null: rows skipped (sqlite_* tables)
+  std::vector<int> slot_of_value_;  // per value in a row: its cell, or -1
+  size_t arity_ = 0;                // values per row
+
+  // The row being read.
+  const char* row_start_ = nullptr;
+  std::vector<Cell> cells_;
+  std::string scratch_;  // decoded bytes that are not a plain slice of the input
+  std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;
+};
+
+}  // namespace steadyflake::mergecheck::dump
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_DUMP_ROW_READER_H_
