@@ -37,7 +37,14 @@ class CountingDump : public Source {
   std::string reader() const override { return inner_->reader(); }
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     ++scans;
-    inner_->Scan(visitor, only);
+    RowCounter counter(visitor);
+    try {
+      inner_->Scan(counter, only);
+    } catch (...) {
+      last_scan_rows = counter.rows;
+      throw;
+    }
+    last_scan_rows = counter.rows;
   }
   bool ReadsRowsAt() const override { return inner_->ReadsRowsAt(); }
   bool ReadRowsAt(SourceVisitor& visitor, const std::string& table,
@@ -53,8 +60,21 @@ class CountingDump : public Source {
   int scans = 0;
   int reads_at = 0;
   uint64_t rows_at = 0;
+  uint64_t last_scan_rows = 0;  // rows the last Scan gave, until it ended or was stopped
 
  private:
+  // Passes a dump's calls on, counting the rows.
+  struct RowCounter : SourceVisitor {
+    explicit RowCounter(SourceVisitor& to) : inner(to) {}
+    std::vector<int> OnTable(const Table& table) override { return inner.OnTable(table); }
+    void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+      ++rows;
+      inner.OnRow(table, cells, position);
+    }
+    SourceVisitor& inner;
+    uint64_t rows = 0;
+  };
+
   std::unique_ptr<Source> inner_;
 };
 
@@ -251,6 +271,45 @@ TEST(DumpPasses, ReadingRowsByPositionGivesTheReportOfScanning) {
     EXPECT_GT(plain_a.reads_at, 0);
     EXPECT_GT(plain_b.reads_at, 0);
     EXPECT_LT(plain_a.rows_at + plain_b.rows_at, 4 * overlap + 64);
+  }
+}
+
+// `INSERT INTO table VALUES (from), ..., (to)`.
+std::string Values(const std::string& table, int from, int to) {
+  std::string sql = "INSERT INTO " + table + " VALUES ";
+  for (int v = from; v <= to; ++v) sql += "(" + std::to_string(v) + ")" + (v < to ? "," : ";\n");
+  return sql;
+}
+
+// The reference scan of B (references.h) reads a dump only as long as some column may still
+// refer to an overlapping key: a level column meets a value that is no player id at its first
+// row, and with nothing else to learn the scan stops there; a column whose values are all
+// player ids keeps it going to the end, and is inferred.
+TEST(DumpPasses, TheReferenceScanStopsOnceNoColumnIsLeftToLearnFrom) {
+  TempDir dir;
+  const std::string schema =
+      "CREATE TABLE player(id INTEGER PRIMARY KEY);\nCREATE TABLE stat(level INTEGER);\n"
+      "CREATE TABLE bag(owner INTEGER);\n";
+  const std::string a = dir.path() + "/a.sql";
+  testing::WriteFile(a, schema + Values("player", 1, 300));
+  const std::string b_stat = schema + Values("player", 1, 300) + Values("stat", 5000, 9000);
+  for (const bool with_bag : {false, true}) {
+    const std::string b = dir.path() + (with_bag ? "/b_bag.sql" : "/b.sql");
+    testing::WriteFile(b, b_stat + (with_bag ? Values("bag", 1, 200) : ""));
+    CountingDump source_a(a, false), source_b(b, false);
+    Options options;
+    const Report report = CheckSources(a, source_a, b, source_b, options, CutoffOf(options));
+    ASSERT_EQ(report.keys.size(), 1u);
+    EXPECT_EQ(report.keys[0].overlap, 300u);
+    if (with_bag) {
+      ASSERT_EQ(report.keys[0].references.size(), 1u);
+      EXPECT_EQ(report.keys[0].references[0].table, "bag");
+      EXPECT_EQ(report.keys[0].references[0].found, "inferred");
+      EXPECT_EQ(source_b.last_scan_rows, 4001u + 200u);  // stat and bag, to the end
+    } else {
+      EXPECT_TRUE(report.keys[0].references.empty());
+      EXPECT_EQ(source_b.last_scan_rows, 1u);  // the first row of stat says it all
+    }
   }
 }
 

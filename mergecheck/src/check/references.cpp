@@ -73,10 +73,16 @@ bool IsSingleColumnKey(const Table& table, int column) {
 // nothing, so a SQLite file's scan of it stops there.
 struct TableDone {};
 
+// Thrown by RefScan when no candidate of any table is left: the rest of the input can say
+// nothing (a dump, read start to end, then stops early too).
+struct AllDone {};
+
 class RefScan : public SourceVisitor {
  public:
-  RefScan(std::vector<Target>& targets, std::map<std::string, std::vector<Candidate>>& tables)
-      : targets_(targets), tables_(tables) {}
+  // `live`: the candidates of the tables that have rows (the others can learn nothing).
+  RefScan(std::vector<Target>& targets, std::map<std::string, std::vector<Candidate>>& tables,
+          std::size_t live)
+      : targets_(targets), tables_(tables), live_(live) {}
 
   // Each candidate column alone: a SQLite file may read it from an index over it.
   std::vector<std::vector<int>> Groups(const Table& /*table*/) override {
@@ -140,7 +146,7 @@ class RefScan : public SourceVisitor {
       const Value v = ApplyAffinity(cells[static_cast<std::size_t>(c.cell)], c.affinity, buffer_);
       if (v.tag == Value::Tag::kNull) continue;
       if (v.tag != Value::Tag::kInteger) {
-        c.all_in = false;
+        Rule(c);
         continue;
       }
       const Target& t = targets_[c.target];
@@ -148,12 +154,13 @@ class RefScan : public SourceVisitor {
       if (!c.found.empty() || !c.all_in) continue;
       const auto at = std::lower_bound(t.values.begin(), t.values.end(), v.integer);
       if (at == t.values.end() || *at != v.integer) {
-        c.all_in = false;
+        Rule(c);
         continue;
       }
       const auto at_index = static_cast<std::size_t>(at - t.values.begin());
       c.seen[at_index / 64] |= uint64_t{1} << (at_index % 64);
     }
+    if (live_ == 0) throw AllDone{};
     if (!live && stoppable_) throw TableDone{};
   }
 
@@ -168,6 +175,11 @@ class RefScan : public SourceVisitor {
     if (pos == wanted.end()) wanted.push_back(column);
     return cell;
   }
+  // `c` met a value that is not one of its key's: an inference candidate no more.
+  void Rule(Candidate& c) {
+    if (c.all_in && c.found.empty()) --live_;
+    c.all_in = false;
+  }
   // True when the row's where column holds the candidate's value (a conditional reference).
   bool Holds(const Candidate& c, std::span<const Cell> cells) {
     const Value w =
@@ -181,6 +193,7 @@ class RefScan : public SourceVisitor {
   const Table* row_table_ = nullptr;  // the table of the last row, whose candidates are current_
   std::vector<char> in_pass_;         // per candidate: its column is in the current pass
   bool stoppable_ = false;
+  std::size_t live_ = 0;  // candidates of every table that still count or may be inferred
   ValueBuffer buffer_;
 };
 
@@ -314,27 +327,35 @@ void FindReferences(Source& b, const Collector& cb, const Comparison& comparison
 
   std::map<std::string, std::vector<Candidate>> tables;
   std::vector<std::string> only;
+  std::size_t live = 0;
   for (const TableState& ts : cb.tables()) {
     std::vector<Candidate> candidates = CandidatesOf(ts, targets, options);
     if (candidates.empty()) continue;
-    only.push_back(ts.table.name);
+    if (ts.rows > 0 || ts.uncounted) {
+      only.push_back(ts.table.name);
+      live += candidates.size();
+    }
     tables.emplace(ts.table.name, std::move(candidates));
   }
   if (tables.empty()) return;
   // A SQLite file is read table by table, each as far as it says anything: most integer columns
   // (levels, counts, times) meet a value outside every key at their first rows. A dump is read
-  // once, start to end, as it must be.
-  RefScan scan(targets, tables);
-  if (b.format() == "sqlite") {
-    scan.set_stoppable(true);
-    for (const std::string& table : only) {
-      try {
-        b.Scan(scan, {table});
-      } catch (const TableDone&) {
+  // once, start to end, as it must be, but only until no candidate of any table is left.
+  RefScan scan(targets, tables, live);
+  try {
+    if (b.format() == "sqlite") {
+      scan.set_stoppable(true);
+      for (const std::string& table : only) {
+        try {
+          b.Scan(scan, {table});
+        } catch (const TableDone&) {
+        }
       }
+    } else if (!only.empty()) {  // empty `only` would read every table
+      b.Scan(scan, only);
     }
-  } else {
-    b.Scan(scan, only);
+  } catch (const AllDone&) {
+    // Every candidate met a value outside its key: nothing more to learn.
   }
 
   // Decide the inferences, then file every reference under its key, by table and column.
