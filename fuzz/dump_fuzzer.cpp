@@ -16,7 +16,9 @@
 //   bits 3-4  the columns the visitor asks for: 0 = all, 1 = every other one, 2 = none,
 //             3 = all twice (in reverse order, then in order)
 //   bit 5     scan again, only for the first table announced (`only`, as the checker rereads):
-//             the rows must be those the first scan gave for that table
+//             the rows must be those the first scan gave for that table; and, for a plain
+//             dump, read that table's rows again at their positions (Source::ReadRowsAt, as
+//             the checker's later passes do): the same rows again
 // Seeds start with a printable mode byte ('@' = 0x40 is mode 0).
 //
 // After a finished scan: every Table passes CheckTable (schema_check.h); every row has one cell
@@ -178,6 +180,7 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
       }
     }
     rows_.emplace_back(table.name, h);
+    positions_.push_back(position);
   }
 
   const std::optional<std::string>& first_table() const { return first_table_; }
@@ -197,8 +200,9 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
     }
     return out;
   }
-  // Every row: its table's name and digest.
+  // Every row: its table's name and digest; and its position.
   const std::vector<std::pair<std::string, uint64_t>>& rows() const { return rows_; }
+  const std::vector<uint64_t>& positions() const { return positions_; }
 
  private:
   const unsigned columns_;
@@ -207,6 +211,7 @@ class TouchEveryCell final : public mergecheck::SourceVisitor {
   std::optional<std::string> first_table_;
   std::vector<uint64_t> tables_;  // a digest of each OnTable
   std::vector<std::pair<std::string, uint64_t>> rows_;
+  std::vector<uint64_t> positions_;
 };
 
 // One complete Scan of `source` (rows of the tables `only` names, or all).
@@ -280,6 +285,19 @@ void Run(const std::string& path, std::string_view text, unsigned mode) {
     }
   }
   Check(one->rows() == want);
+  // Those rows once more, at their positions: a plain dump reads them where the scan found them
+  // (unless it created the table twice); a gzip one declines.
+  TouchEveryCell at(columns, size);
+  const std::vector<uint64_t>& positions = one->positions();
+  bool read = false;
+  try {
+    read = source->ReadRowsAt(at, name, positions);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "fuzz_dump: reading rows by position failed: %s\n", e.what());
+    std::abort();
+  }
+  Check(!gzip || !read);
+  if (read) Check(at.rows() == one->rows());
 }
 
 }  // namespace
