@@ -10,6 +10,9 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <vector>
+
+#include "test_util.h"
 
 namespace steadyflake::mergecheck {
 namespace {
@@ -175,6 +178,33 @@ TEST(KeySetTest, SortDedupeIntersect) {
   EXPECT_EQ(common, (std::vector<int64_t>{3, 9}));
   std::vector<Hash128> hashes;
   EXPECT_EQ(Intersect(a.hashes(), b.hashes(), 0, hashes), 1u);
+}
+
+// Hashes sort as std::sort sorts them, whatever their spread: uniform ones (XXH3's), all in one
+// bucket of the distribution by top byte, few distinct ones, descending; sizes around the point
+// where the distribution starts.
+TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096},
+                              std::size_t{4097}, std::size_t{200000}}) {
+    for (int spread = 0; spread < 4; ++spread) {
+      std::vector<Hash128> values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        Hash128& h = values[i];
+        h = Hash128{rng(), rng()};
+        if (spread == 1) h.hi = (uint64_t{0x5a} << 56) | (h.hi >> 8);  // one top byte
+        if (spread == 2) h = Hash128{rng() % 3 << 60, rng() % 5};      // few values, repeated
+        if (spread == 3) h = Hash128{~uint64_t{i}, ~uint64_t{i} * 7};  // descending
+      }
+      KeySet set;
+      for (const Hash128& h : values) set.AddHash(h);
+      set.Sort();
+      std::sort(values.begin(), values.end());
+      ASSERT_TRUE(
+          std::equal(set.hashes().begin(), set.hashes().end(), values.begin(), values.end()))
+          << n << " values, spread " << spread;
+    }
+  }
 }
 
 // The memory target: at most 24 bytes per key held, whatever the count.
