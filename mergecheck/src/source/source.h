@@ -89,7 +89,10 @@ class SourceVisitor {
 
   // After OnTable: true when the visitor needs no row of `table` from this scan, having other
   // ways to every key of it (Source::ReadInIndexOrder, which also gives its rows' count). A
-  // source may then skip the table; one that reads it anyway calls OnRow as usual.
+  // source may then skip the table; one that reads it anyway calls OnRow as usual. A visitor
+  // that says true reads the table later, by ReadInIndexOrder of one of its keys or by another
+  // Scan that selects it: the SQLite source checks the table's indexes then (its structure
+  // check rides along the walk in index order), and never if neither comes.
   virtual bool NeedsNoRows(const Table& /*table*/) { return false; }
 };
 

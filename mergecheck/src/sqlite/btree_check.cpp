@@ -179,6 +179,64 @@ void BtreeChecker::Overflow(uint32_t page, uint32_t first, uint64_t bytes) {
   }
 }
 
+BtreeCheckThread::BtreeCheckThread(const PageFile& file, PageUse& use)
+    : file_(file), use_(use), thread_([this] { Run(); }) {}
+
+BtreeCheckThread::~BtreeCheckThread() {
+  stop_.store(true, std::memory_order_relaxed);  // the join below orders it
+  {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+  }
+  more_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void BtreeCheckThread::Hand(const Btree& tree) {
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(tree);
+  }
+  more_.notify_one();
+}
+
+std::optional<BtreeDamage> BtreeCheckThread::Finish() {
+  {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+  }
+  more_.notify_one();
+  if (thread_.joinable()) thread_.join();
+  if (failure_) std::rethrow_exception(failure_);
+  return damage_;
+}
+
+void BtreeCheckThread::Run() {
+  try {
+    BtreeChecker check(file_, &stop_, &use_);
+    std::string owner = "the freelist";
+    try {
+      check.Freelist();
+      for (;;) {
+        Btree tree;
+        {
+          std::unique_lock lock(mu_);
+          more_.wait(lock, [&] { return !queue_.empty() || closed_; });
+          if (queue_.empty() || stop_.load(std::memory_order_relaxed)) return;
+          tree = std::move(queue_.front());
+          queue_.pop_front();
+        }
+        owner = tree.owner;
+        check.Tree(tree.root, tree.index);
+      }
+    } catch (const DamagedPage& damage) {
+      damage_ = BtreeDamage{damage.page(), damage.what(), owner};
+    }
+  } catch (...) {
+    failure_ = std::current_exception();  // std::bad_alloc
+  }
+}
+
 std::optional<BtreeDamage> CheckBtrees(const PageFile& file, const std::vector<Btree>& trees,
                                        const std::atomic<bool>& stop) {
   BtreeChecker checker(file, &stop);

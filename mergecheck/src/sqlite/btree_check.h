@@ -6,9 +6,10 @@
 // CheckBtrees: the structure of every b-tree of a SQLite file and of its freelist, read
 // straight from the pages (https://www.sqlite.org/fileformat.html 1.5-1.6), so that damage in a
 // page the key scan never reads (an index, a row's overflow pages) is found too. SqliteSource
-// runs it under the key scan's SQLite read lock: on the pages of the trees the scan walks with
-// RowidReader as it reads them (BtreeChecker::Page, one read of each page for both), then on
-// every other b-tree (BtreeChecker::Tree) and the freelist.
+// runs it under its read transactions' SQLite read lock: on the pages of the trees the scan (or a
+// later walk in index order) reads with RowidReader or IndexReader as it reads them
+// (BtreeChecker::Page, one read of each page for both), then on every other b-tree
+// (BtreeChecker::Tree, on BtreeCheckThread beside the scan for the indexes) and the freelist.
 //
 // What it checks, much as SQLite's `PRAGMA quick_check` does, page by page:
 // - every page number (child, overflow, freelist) lies within the file, and no page is used
@@ -25,9 +26,14 @@
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_BTREE_CHECK_H_
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sqlite/page_file.h"
@@ -36,8 +42,9 @@ namespace steadyflake::mergecheck {
 
 struct Btree {
   uint32_t root = 0;
-  bool index = false;  // an index b-tree, else a table b-tree
-  std::string owner;   // what it is, for messages: "table item", "index i of table item"
+  bool index = false;      // an index b-tree, else a table b-tree
+  std::string owner;       // what it is, for messages: "table item", "index i of table item"
+  std::string table = {};  // the table whose rows it holds ("" for the schema's own)
 };
 
 struct BtreeDamage {
@@ -64,9 +71,9 @@ class PageUse {
 };
 
 // The checks above, page by page, for one file: either walking a b-tree itself (Tree), or on
-// the pages another walk reads anyway (Page: the key scan's RowidReader, so that a tree the
-// scan walks is read once, not twice). Every page it is shown is marked used, whichever way,
-// so a page used twice is found across both. One thread uses it; it throws DamagedPage.
+// the pages another walk reads anyway (Page: the key scan's RowidReader or IndexReader, so that
+// a tree the scan walks is read once, not twice). Every page it is shown is marked used, whichever
+// way, so a page used twice is found across both. One thread uses it; it throws DamagedPage.
 class BtreeChecker {
  public:
   // `stop` (optional) ends Tree and Freelist early once set: the caller no longer needs them.
@@ -109,6 +116,41 @@ class BtreeChecker {
   bool any_rowid_ = false;          // of the tree being walked: a leaf rowid seen, the last
   int64_t last_rowid_ = 0;
   const std::atomic<bool>* stop_;
+};
+
+// The structure check of the freelist and of the b-trees handed to it (Hand), on a thread of its
+// own beside the key scan. The scan walks some b-trees with a BtreeChecker of its own, sharing
+// `use`, and hands this thread the others once it has decided which it walks: so no tree is
+// checked twice, and every page of both is claimed in one PageUse. Stopped and joined however
+// the scan ends. Hand and Finish are the scan's thread's.
+class BtreeCheckThread {
+ public:
+  // Starts the thread, which checks the freelist first. `file` and `use` must outlive it.
+  BtreeCheckThread(const PageFile& file, PageUse& use);
+  BtreeCheckThread(const BtreeCheckThread&) = delete;
+  BtreeCheckThread& operator=(const BtreeCheckThread&) = delete;
+  ~BtreeCheckThread();
+
+  // Queues `tree` for the check.
+  void Hand(const Btree& tree);
+  // No more trees: waits for the check; the first damage it found, if any. Rethrows what else
+  // the thread threw (std::bad_alloc).
+  std::optional<BtreeDamage> Finish();
+
+ private:
+  void Run();
+
+  const PageFile& file_;
+  PageUse& use_;
+  std::atomic<bool> stop_{false};  // the scan ended without Finish: check nothing more
+  std::mutex mu_;
+  std::condition_variable more_;  // a tree was queued, or the queue closed
+  std::deque<Btree> queue_;       // guarded by mu_
+  bool closed_ = false;           // guarded by mu_: no more trees will come
+  // Written by the thread, read after join() (which orders them).
+  std::optional<BtreeDamage> damage_;
+  std::exception_ptr failure_;
+  std::thread thread_;  // last: it starts once the members above exist
 };
 
 // Checks `trees` and the freelist of `file`. Returns the first damage found, or nullopt.

@@ -53,7 +53,8 @@ void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& t
   to.progress.FinishPass(unpublished, pages, direct.page_size());
 }
 
-void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to) {
+void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to,
+                 BtreeChecker* check) {
   std::vector<Cell> cells(to.width);
   // A REAL column stores an integral value as an integer; SQLite gives it back as a REAL.
   std::vector<bool> real(pass.fields.size());
@@ -66,19 +67,22 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
   uint64_t ordinal = 0;
   const uint64_t start = direct.bytes_read();
   const uint64_t pages = Walking(pass, to.file, [&] {
-    return direct.Walk(pass.structure->root, pass.fields, [&](std::span<const Cell> record) {
-      for (std::size_t i = 0; i < record.size(); ++i) {
-        Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
-        cell = record[i];
-        if (real[i] && cell.type == Cell::Type::kInteger) {
-          cell.type = Cell::Type::kReal;
-          cell.real = static_cast<double>(cell.integer);
-          cell.bytes = RealLiteral(cell.real, real_text[i]);
-        }
-      }
-      to.visitor.OnRow(to.table, cells, ordinal++);
-      to.progress.CountRow(unpublished, direct, start);
-    });
+    return direct.Walk(
+        pass.structure->root, pass.fields,
+        [&](std::span<const Cell> record) {
+          for (std::size_t i = 0; i < record.size(); ++i) {
+            Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
+            cell = record[i];
+            if (real[i] && cell.type == Cell::Type::kInteger) {
+              cell.type = Cell::Type::kReal;
+              cell.real = static_cast<double>(cell.integer);
+              cell.bytes = RealLiteral(cell.real, real_text[i]);
+            }
+          }
+          to.visitor.OnRow(to.table, cells, ordinal++);
+          to.progress.CountRow(unpublished, direct, start);
+        },
+        check);
   });
   to.progress.FinishPass(unpublished, pages, direct.page_size());
 }

@@ -38,8 +38,10 @@ void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& t
                 BtreeChecker* check = nullptr);
 
 // A pass over the records of an index b-tree (an index, or a WITHOUT ROWID table's own), from
-// IndexReader. A REAL column's integral value, stored as an integer, is given as a REAL.
-void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to);
+// IndexReader. A REAL column's integral value, stored as an integer, is given as a REAL. With
+// `check`, the structure check of the tree's pages too (IndexReader::Walk).
+void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to,
+                 BtreeChecker* check = nullptr);
 
 }  // namespace steadyflake::mergecheck
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "source/source.h"
+#include "sqlite/btree_check.h"
 #include "sqlite/page_file.h"
 #include "sqlite/record_decoder.h"
 
@@ -39,9 +40,14 @@ class IndexReader {
   // Calls on_record(std::span<const Cell> cells) for every record of the index b-tree rooted at
   // `root`: cells[i] is field fields[i] of the record (kNull when the record has fewer fields).
   // Text and blobs point into the page or the reader's buffers, valid during the call. Returns
-  // the number of pages visited. Throws DamagedPage.
+  // the number of pages visited. With `check`, also shows it every page of the tree as it reads
+  // it (BtreeChecker::Page), so the structure check costs no second read: the records come in
+  // order (an interior cell's after its left child's subtree), but each page is read once, on
+  // the way down, so the check sees an interior page before its children and the leaves in key
+  // order, as it asks. Throws DamagedPage.
   template <typename OnRecord>
-  uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record);
+  uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record,
+                BtreeChecker* check = nullptr);
 
   uint32_t page_size() const { return pages_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -65,7 +71,8 @@ class IndexReader {
 };
 
 template <typename OnRecord>
-uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record) {
+uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record,
+                           BtreeChecker* check) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
   struct Frame {
@@ -79,6 +86,7 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
   const uint32_t usable = pages_.file().usable();
   const uint32_t page_size = pages_.file().page_size();
   decoder_.Want(fields);
+  if (check != nullptr) check->StartTree();
   // The page of frame `d` (a copy) and its header, cell count and cell `i`'s offset.
   const auto base_of = [&](int d) { return interior_[static_cast<std::size_t>(d)].data(); };
   const auto header_of = [&](int d) { return base_of(d) + (stack[d].page == 1 ? 100 : 0); };
@@ -89,6 +97,9 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
   for (;;) {
     // Descend into `page`.
     const unsigned char* base = pages_.Page(page);
+    if (check != nullptr) {
+      check->Page(page, base, true, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
+    }
     const unsigned char* header = base + (page == 1 ? 100 : 0);
     const unsigned char* const end = base + usable;
     if (++pages > pages_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");

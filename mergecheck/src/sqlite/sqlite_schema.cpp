@@ -71,12 +71,12 @@ std::vector<TableRef> SchemaReader::ReadSchema(std::vector<Btree>& trees) {
         refs.push_back(TableRef{name, page, without_rowid});
       }
       if (page != 0) {
-        trees.push_back(Btree{page, without_rowid, "table " + name});
+        trees.push_back(Btree{page, without_rowid, "table " + name, name});
       }
     } else if (page != 0) {
       index_roots_[name] = page;
-      trees.push_back(Btree{
-          page, true, "index " + name + " of table " + std::string(ColumnText(stmt.get(), 2))});
+      std::string table(ColumnText(stmt.get(), 2));
+      trees.push_back(Btree{page, true, "index " + name + " of table " + table, table});
     }
   }
   return refs;

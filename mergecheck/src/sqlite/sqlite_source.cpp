@@ -10,10 +10,13 @@
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
 // a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
 // every scan as at the start of the first, or the scan fails with "changed during the check".
-// The first scan also checks the structure of every b-tree page in the file (btree_check.h): the
-// index b-trees and the freelist on a thread beside the key scan; the table b-trees on the
-// pages a rowid pass reads anyway, as it reads them, then those no such pass walked. One record
-// of the pages seen serves both threads, so a page two trees claim is found either way.
+// The first scan also checks the structure of every b-tree page in the file (btree_check.h): a
+// b-tree a pass walks (rowids or records) on the pages it reads anyway, as it reads them; the
+// index of each key of a table the scan skips (NeedsNoRows) on ReadInIndexOrder's walk of it, or
+// at the next read of that table (CheckPending); the other index b-trees and the freelist on a
+// thread beside the scan, handed each table's once the scan is past it; the table b-trees no pass
+// walked after the scan. One record of the pages seen (PageUse, kept from the first scan on)
+// serves every walk and the thread, so a page two trees claim is found either way.
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -56,56 +59,6 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-// The structure check of a file's index b-trees and its freelist, on a thread of its own beside
-// the key scan (whose walks never show it an index's pages): stopped and joined however the
-// scan ends. It records the pages it sees in the scan's PageUse.
-class IndexCheckThread {
- public:
-  IndexCheckThread() = default;
-  IndexCheckThread(const IndexCheckThread&) = delete;
-  IndexCheckThread& operator=(const IndexCheckThread&) = delete;
-  ~IndexCheckThread() {
-    stop_.store(true, std::memory_order_relaxed);
-    if (thread_.joinable()) thread_.join();
-  }
-
-  void Start(const PageFile& file, const std::vector<Btree>& trees, PageUse& use) {
-    thread_ = std::thread([this, &file, &trees, &use] {
-      try {
-        BtreeChecker check(file, &stop_, &use);
-        static const std::string kFreelist = "the freelist";
-        const std::string* owner = &kFreelist;
-        try {
-          for (const Btree& tree : trees) {
-            if (!tree.index) continue;
-            owner = &tree.owner;
-            check.Tree(tree.root, true);
-          }
-          owner = &kFreelist;
-          check.Freelist();
-        } catch (const DamagedPage& damage) {
-          damage_ = BtreeDamage{damage.page(), damage.what(), *owner};
-        }
-      } catch (...) {
-        failure_ = std::current_exception();  // std::bad_alloc
-      }
-    });
-  }
-
-  // Waits for the check; the damage it found, if any.
-  std::optional<BtreeDamage> Finish() {
-    if (thread_.joinable()) thread_.join();
-    if (failure_) std::rethrow_exception(failure_);
-    return damage_;
-  }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::optional<BtreeDamage> damage_;
-  std::exception_ptr failure_;
-  std::thread thread_;
-};
-
 // What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
 // direct readers over them, made on first use.
 struct DirectReaders {
@@ -113,9 +66,10 @@ struct DirectReaders {
   std::optional<RowidReader> rowids;
   std::optional<IndexReader> records;
   bool utf8 = false;  // index records hold text as the database encodes it: UTF-8 only
-  // The first scan's structure check (btree_check.h), and the roots of the trees it has seen
-  // all of: those walked by a pass with it.
-  std::optional<BtreeChecker> check;
+  // The first scan's structure check (btree_check.h; SqliteSource::check_), and the roots of
+  // the trees it has seen or will see all of: those walked by a pass with it, and those left to
+  // ReadInIndexOrder (SqliteSource::pending_).
+  BtreeChecker* check = nullptr;
   std::vector<uint32_t> checked;
 };
 
@@ -186,18 +140,13 @@ class SqliteSource final : public Source {
         const Structure* index =
             key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
         DirectReaders direct = OpenPages();
-        if (index == nullptr || !direct.utf8) break;
-        IndexReader reader(*direct.pages);
-        std::vector<int> fields(key.size());
-        for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
-        try {
-          // Counted as part of the scan before it: the index a pass would have read.
-          const uint64_t pages = reader.Walk(index->root, fields, on_record);
-          progress_.FinishPass(0, pages, reader.page_size());
-        } catch (const DamagedPage& corrupt) {
-          file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), index->owner});
+        std::exception_ptr stopped;  // what on_record threw, rethrown after the check
+        if (index != nullptr && direct.utf8) {
+          stopped = WalkInIndexOrder(direct, *index, key.size(), on_record);
+          read = true;
         }
-        read = true;
+        CheckPending(direct, trees, {name});
+        if (stopped) std::rethrow_exception(stopped);
       }
     });
     return read;
@@ -312,14 +261,17 @@ class SqliteSource final : public Source {
     }
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
-    std::optional<PageUse> use;  // outlives the checkers below
     DirectReaders direct = OpenPages();
-    IndexCheckThread indexes;
+    if (!check_structure) CheckPending(direct, trees, only);
+    std::optional<BtreeCheckThread> indexes;  // after check_: destroyed (joined) first
     if (check_structure && direct.pages.has_value()) {
-      use.emplace(direct.pages->pages());
-      direct.check.emplace(*direct.pages, nullptr, &*use);
-      indexes.Start(*direct.pages, trees, *use);
+      check_pages_.emplace(file_.fd());
+      use_.emplace(check_pages_->pages());
+      check_.emplace(*check_pages_, nullptr, &*use_);
+      direct.check = &*check_;
+      indexes.emplace(*check_pages_, *use_);
     }
+    std::vector<bool> handed(trees.size());  // to `indexes`, or left to the scan's walks
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -329,16 +281,50 @@ class SqliteSource final : public Source {
       for (const std::string& o : only) selected = selected || o == ref.name;
       if (selected && direct.utf8 && visitor.NeedsNoRows(table)) {
         ++tables_direct_;  // its keys are read from their indexes (ReadInIndexOrder)
+        if (direct.check != nullptr) LeaveToIndexOrder(table, structures, direct);
       } else if (selected) {
         ReadTable(table, wanted, structures, direct, visitor);
       }
+      if (indexes.has_value()) HandIndexes(*indexes, trees, &ref.name, direct.checked, handed);
     }
     if (!check_structure) return;
-    if (direct.check.has_value()) {
+    if (direct.check != nullptr) {
+      HandIndexes(*indexes, trees, nullptr, direct.checked, handed);
       CheckTheRest(*direct.check, trees, direct.checked);
-      if (const std::optional<BtreeDamage> damage = indexes.Finish()) file_.ThrowDamaged(*damage);
+      if (const std::optional<BtreeDamage> damage = indexes->Finish()) file_.ThrowDamaged(*damage);
     } else {
       file_.QuickCheck(trees);
+    }
+  }
+
+  // Hands `thread` the index b-trees of `trees` of table `*table` (every table: null) not yet
+  // handed, but those a walk checks (`checked`): the scan is past their table, so no later pass
+  // of this scan walks them.
+  static void HandIndexes(BtreeCheckThread& thread, const std::vector<Btree>& trees,
+                          const std::string* table, const std::vector<uint32_t>& checked,
+                          std::vector<bool>& handed) {
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+      const Btree& tree = trees[i];
+      if (handed[i] || !tree.index || (table != nullptr && tree.table != *table)) continue;
+      handed[i] = true;
+      if (std::find(checked.begin(), checked.end(), tree.root) == checked.end()) thread.Hand(tree);
+    }
+  }
+
+  // A table the scan skips (SourceVisitor::NeedsNoRows): the index each key is read from in
+  // index order is checked on that walk (pending_), not now.
+  void LeaveToIndexOrder(const Table& table, const std::vector<Structure>& structures,
+                         DirectReaders& direct) {
+    for (const Key& key : table.keys) {
+      const Structure* index =
+          key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
+      if (index == nullptr) continue;
+      if (std::find(direct.checked.begin(), direct.checked.end(), index->root) !=
+          direct.checked.end()) {
+        continue;
+      }
+      direct.checked.push_back(index->root);
+      pending_.push_back(Btree{index->root, true, index->owner, table.name});
     }
   }
 
@@ -356,6 +342,86 @@ class SqliteSource final : public Source {
         file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
       }
     }
+  }
+
+  // ReadInIndexOrder's walk of `index`, whose first `width` fields are the key, in its
+  // transaction. When the first scan left the index's structure check to it (pending_), the
+  // walk does it too; then a walk on_record stops (the merge abandons the stream) still walks
+  // the rest of the tree for the check, and returns what on_record threw, for the caller to
+  // rethrow once the check is done. Else throws what on_record throws.
+  std::exception_ptr WalkInIndexOrder(DirectReaders& direct, const Structure& index,
+                                      std::size_t width,
+                                      const std::function<void(std::span<const Cell>)>& on_record) {
+    BtreeChecker* check = nullptr;
+    const auto left = std::find_if(pending_.begin(), pending_.end(),
+                                   [&](const Btree& tree) { return tree.root == index.root; });
+    if (left != pending_.end()) {
+      check = &*check_;
+      pending_.erase(left);
+    }
+    IndexReader reader(*direct.pages);
+    std::vector<int> fields(width);
+    for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
+    std::exception_ptr stopped;
+    const auto give = [&](std::span<const Cell> record) {
+      if (stopped) return;
+      try {
+        on_record(record);
+      } catch (...) {
+        if (check == nullptr) throw;
+        stopped = std::current_exception();
+      }
+    };
+    try {
+      // Counted as part of the scan before it: the index a pass would have read.
+      const uint64_t pages = reader.Walk(index.root, fields, give, check);
+      progress_.FinishPass(0, pages, reader.page_size());
+    } catch (const DamagedPage& corrupt) {
+      file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), index.owner});
+    }
+    return stopped;
+  }
+
+  // The structure check of the index b-trees the first scan left to a later walk (pending_) of
+  // the tables `tables` (every table when empty) that no such walk has done: the first later
+  // read of their table does it (its contract, SourceVisitor::NeedsNoRows: the visitor reads
+  // the table so, by ReadInIndexOrder or by another Scan). Throws Error naming the damage.
+  void CheckPending(const DirectReaders& direct, const std::vector<Btree>& trees,
+                    const std::vector<std::string>& tables) {
+    const auto of = [&](const Btree& tree) {
+      return tables.empty() || std::find(tables.begin(), tables.end(), tree.table) != tables.end();
+    };
+    if (std::none_of(pending_.begin(), pending_.end(), of)) return;
+    if (!direct.pages.has_value()) {
+      // The log holds part of the snapshot now (then the file changed, which InTransaction
+      // reports): SQLite checks the whole file instead.
+      file_.QuickCheck(trees);
+      return;
+    }
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      if (!of(*it)) {
+        ++it;
+        continue;
+      }
+      const Btree tree = *it;
+      it = pending_.erase(it);
+      try {
+        check_->Tree(tree.root, true);
+      } catch (const DamagedPage& damage) {
+        file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
+      }
+    }
+  }
+
+  // The structure check for a walk of the b-tree rooted at `root`: it rides along the first
+  // walk of each tree in the first scan. Else null.
+  static BtreeChecker* Checking(DirectReaders& direct, uint32_t root) {
+    if (direct.check == nullptr ||
+        std::find(direct.checked.begin(), direct.checked.end(), root) != direct.checked.end()) {
+      return nullptr;
+    }
+    direct.checked.push_back(root);
+    return direct.check;
   }
 
   // The pages, when the file alone holds this transaction's snapshot.
@@ -394,18 +460,11 @@ class SqliteSource final : public Source {
       visitor.OnPass(table, pass.present, i == 0);
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
-        // The structure check rides along the first walk of each tree.
-        BtreeChecker* check = nullptr;
         const uint32_t root = pass.structure->root;
-        if (direct.check.has_value() &&
-            std::find(direct.checked.begin(), direct.checked.end(), root) == direct.checked.end()) {
-          check = &*direct.check;
-          direct.checked.push_back(root);
-        }
-        ReadRowids(*direct.rowids, pass, to, check);
+        ReadRowids(*direct.rowids, pass, to, Checking(direct, root));
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
-        ReadRecords(*direct.records, pass, to);
+        ReadRecords(*direct.records, pass, to, Checking(direct, pass.structure->root));
       }
     }
     ++tables_direct_;
@@ -417,6 +476,16 @@ class SqliteSource final : public Source {
   ScanProgress progress_;
   std::optional<FileState> first_state_;  // at the start of the first scan
   bool structure_checked_ = false;
+  // The structure check, from the first scan on: its pages, its record of the pages seen, and
+  // the checker the scan's walks and ReadInIndexOrder's share (one thread at a time: the calls
+  // of a Source come one after the other). The file is the same in every later transaction
+  // (InTransaction), so what it records stays true.
+  std::optional<PageFile> check_pages_;
+  std::optional<PageUse> use_;
+  std::optional<BtreeChecker> check_;
+  // Index b-trees the first scan left to ReadInIndexOrder (LeaveToIndexOrder), not yet checked:
+  // its walk checks them, or the first later read of their table (CheckPending).
+  std::vector<Btree> pending_;
   // What the last scan read, for reader(): tables read from the pages and by SELECT, and
   // whether the file alone held the snapshot (no -wal frames), which the pages need.
   int tables_direct_ = 0;
