@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -151,8 +153,8 @@ TEST(SqliteIndexWalkTest, APageOfAnIndexReadInIndexOrderAndAnotherTreeIsNamed) {
 
 // The first scan skips tag (every key merged in index order) and leaves both its indexes'
 // checks to the merge's walks. B has no UNIQUE on code (drift): the merge never reads A's code
-// index, so the first later read of tag (the merge of its primary key) checks it.
-TEST(SqliteIndexWalkTest, AnIndexTheMergeNeverReadsIsCheckedByTheNextReadOfItsTable) {
+// index, so the check's end (Source::FinishStructureCheck) checks it.
+TEST(SqliteIndexWalkTest, AnIndexTheMergeNeverReadsIsCheckedAtTheEnd) {
   TempDir dir;
   const std::string a = dir.File("a.db");
   const std::string b = dir.File("b.db");
@@ -193,6 +195,222 @@ TEST(SqliteIndexWalkTest, AnAbandonedWalkStillChecksTheRestOfItsIndex) {
   EXPECT_EQ(error.rfind(ContentAreaError(a, leaf, "sqlite_autoindex_inventory_1", "inventory"), 0),
             0u)
       << error;
+}
+
+// The players of kPlayers on pages of `page_size` bytes, text in `encoding`.
+std::string Players(int page_size, const std::string& encoding = "UTF-8") {
+  std::string sql = kPlayers;
+  return "PRAGMA encoding='" + encoding + "';" +
+         sql.replace(0, sql.find(';') + 1, "PRAGMA page_size=" + std::to_string(page_size) + ";");
+}
+
+// Reads player's id as its only key, as the checker reads a table whose text key it merges in
+// index order: the name's group is left out (Key::in_index_order), to be read by
+// ReadInIndexOrder. `throw_at_row` > 0: throws std::runtime_error at that row.
+class IdKeyVisitor : public RecordingVisitor {
+ public:
+  explicit IdKeyVisitor(uint64_t throw_at_row = 0) : throw_at_row_(throw_at_row) {}
+  std::vector<int> OnTable(const Table& table) override {
+    RecordingVisitor::OnTable(table);
+    return {0};
+  }
+  std::vector<std::vector<int>> Groups(const Table&) override { return {{0}}; }
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+    if (++rows_seen == throw_at_row_) throw std::runtime_error("the visitor stops");
+    RecordingVisitor::OnRow(table, cells, position);
+  }
+  uint64_t rows_seen = 0;
+
+ private:
+  uint64_t throw_at_row_;
+};
+
+// Reads player's names in index order, calling `each` for every record; the records seen.
+uint64_t ReadNames(
+    Source& source, const std::function<void()>& each = [] {}) {
+  uint64_t records = 0;
+  EXPECT_TRUE(source.ReadInIndexOrder("player", {"name"}, {"BINARY"}, [&](std::span<const Cell>) {
+    ++records;
+    each();
+  }));
+  return records;
+}
+
+// A table the first scan reads (its rowids) whose text key the visitor reads in index order
+// afterwards: the scan leaves the name index's check to that walk, which finds the damage. On
+// pages of 512 bytes (a deep index) and of 65536 (one leaf, the root).
+TEST(SqliteIndexWalkTest, AnIndexOfAReadTableIsCheckedOnTheWalkInIndexOrder) {
+  for (const int page_size : {512, 65536}) {
+    SCOPED_TRACE(page_size);
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    testing::ExecSql(db, Players(page_size));
+    const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
+    BreakContentArea(db, leaf);
+    const std::unique_ptr<Source> source = OpenSource(db);
+    IdKeyVisitor v;
+    source->Scan(v, {});  // no error: the thread beside the scan was not handed the index
+    EXPECT_EQ(v.rows_seen, 2000u);
+    const std::string message = ErrorOf([&] { ReadNames(*source); });
+    EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0),
+              0u)
+        << message;
+  }
+}
+
+// No walk in index order reads that index (the merge found no partner key): the end of the check
+// does, once. On a sound file, the walk and the end check each tree once: no page is claimed
+// twice.
+TEST(SqliteIndexWalkTest, AnIndexLeftToAWalkNoneMadeIsCheckedWhenTheCheckEnds) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512));
+  {
+    const std::unique_ptr<Source> sound = OpenSource(db);
+    IdKeyVisitor v;
+    sound->Scan(v, {});
+    EXPECT_EQ(ReadNames(*sound), 2000u);
+    EXPECT_EQ(ErrorOf([&] { sound->FinishStructureCheck(); }), "(no error)");
+  }
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").front();
+  BreakContentArea(db, leaf);
+  const std::unique_ptr<Source> source = OpenSource(db);
+  IdKeyVisitor v;
+  source->Scan(v, {});
+  const std::string message = ErrorOf([&] { source->FinishStructureCheck(); });
+  EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0), 0u)
+      << message;
+}
+
+// A UTF-16 database's indexes are never read in index order (their text is not UTF-8): nothing is
+// left to such a walk, and the scan itself finds the damage, beside it.
+TEST(SqliteIndexWalkTest, AUtf16IndexIsCheckedBesideTheScan) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512, "UTF-16le"));
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
+  BreakContentArea(db, leaf);
+  const std::string message = ErrorOf([&] {
+    IdKeyVisitor v;
+    OpenSource(db)->Scan(v, {});
+  });
+  EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0), 0u)
+      << message;
+}
+
+// The walk's caller stops at the first record (the merge abandons a stream): the walk still reads
+// the rest of the index for the check, finds the damage in its last leaf, and says so rather than
+// what the caller threw; on a sound file it gives back what the caller threw, and the check has
+// nothing left (every page of the index claimed once).
+TEST(SqliteIndexWalkTest, AWalkItsCallerStopsStillChecksTheWholeIndex) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512));
+  const auto stop = [] { throw std::runtime_error("enough"); };
+  {
+    const std::unique_ptr<Source> sound = OpenSource(db);
+    IdKeyVisitor v;
+    sound->Scan(v, {});
+    EXPECT_THROW(ReadNames(*sound, stop), std::runtime_error);
+    EXPECT_EQ(ErrorOf([&] { sound->FinishStructureCheck(); }), "(no error)");
+  }
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
+  BreakContentArea(db, leaf);
+  const std::unique_ptr<Source> source = OpenSource(db);
+  IdKeyVisitor v;
+  source->Scan(v, {});
+  const std::string message = ErrorOf([&] { ReadNames(*source, stop); });
+  EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0), 0u)
+      << message;
+}
+
+// A first scan that its visitor stops midway (its walk of the rowids, which carries the check,
+// ends early) leaves the check unfinished: it is begun again, in full, by the next Scan or by
+// FinishStructureCheck, which find the damage the stopped scan never reached (an index no walk
+// reads, checked beside the scan), and on a sound file claim no page twice.
+TEST(SqliteIndexWalkTest, AScanStoppedMidwayHasTheCheckBegunAgain) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512) +
+                           "ALTER TABLE player ADD COLUMN level INTEGER;"
+                           "UPDATE player SET level = id % 50;"
+                           "CREATE INDEX player_level ON player(level);");
+  const auto stopped_then = [&](const std::function<void(Source&)>& then) {
+    const std::unique_ptr<Source> source = OpenSource(db);
+    IdKeyVisitor stopping(10);
+    EXPECT_THROW(source->Scan(stopping, {}), std::runtime_error);
+    return ErrorOf([&] { then(*source); });
+  };
+  const std::function<void(Source&)> scan = [](Source& source) {
+    IdKeyVisitor v;
+    source.Scan(v, {});
+    ReadNames(source);
+    source.FinishStructureCheck();
+  };
+  const std::function<void(Source&)> finish = [](Source& source) { source.FinishStructureCheck(); };
+  EXPECT_EQ(stopped_then(scan), "(no error)");
+  EXPECT_EQ(stopped_then(finish), "(no error)");
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "player_level").back();
+  BreakContentArea(db, leaf);
+  for (const auto& then : {scan, finish}) {
+    const std::string message = stopped_then(then);
+    EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "player_level", "player"), 0), 0u)
+        << message;
+  }
+}
+
+// The whole check, on the issue-30 player table in both files: damage in A's name index, which
+// only the merge in index order reads, is found on that walk; where B has no UNIQUE on name
+// (drift) no walk reads A's index, and the check's end finds it.
+TEST(SqliteIndexWalkTest, DamageInATextKeyIndexIsFoundWithOrWithoutItsMerge) {
+  for (const bool drift : {false, true}) {
+    SCOPED_TRACE(drift ? "B has no UNIQUE name" : "both have it");
+    TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    testing::ExecSql(a, Players(512));
+    std::string sql_b = Players(512);
+    if (drift) sql_b.replace(sql_b.find(" UNIQUE"), 7, "");
+    testing::ExecSql(b, sql_b);
+    const uint32_t leaf = testing::PagesOfType(a, "leaf", "sqlite_autoindex_player_1").back();
+    BreakContentArea(a, leaf);
+    const std::string error = ErrorOf([&] { Check(a, b, Options{}); });
+    EXPECT_EQ(error.rfind(ContentAreaError(a, leaf, "sqlite_autoindex_player_1", "player"), 0), 0u)
+        << error;
+  }
+}
+
+// --table: the tables it leaves out are not read, and their indexes are checked beside the scan;
+// the one it selects has its text index checked on the merge's walk. Sound files pass (no tree
+// checked twice); damage in either index is found.
+TEST(SqliteIndexWalkTest, TheTableFilterLeavesNoIndexUncheckedAndNoneCheckedTwice) {
+  const std::string sql =
+      Players(512) +
+      "CREATE TABLE guild(name TEXT PRIMARY KEY, note TEXT);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)"
+      " INSERT INTO guild SELECT printf('guild %04d', i), 'x' FROM n;";
+  Options only_player;
+  only_player.tables = {"player"};
+  for (const std::string index : {"", "sqlite_autoindex_guild_1", "sqlite_autoindex_player_1"}) {
+    SCOPED_TRACE(index.empty() ? "sound" : index);
+    TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    testing::ExecSql(a, sql);
+    testing::ExecSql(b, sql);
+    uint32_t leaf = 0;
+    if (!index.empty()) {
+      leaf = testing::PagesOfType(b, "leaf", index).back();
+      BreakContentArea(b, leaf);
+    }
+    const std::string error = ErrorOf([&] { Check(a, b, only_player); });
+    if (index.empty()) {
+      EXPECT_EQ(error, "(no error)");
+    } else {
+      const std::string table = index == "sqlite_autoindex_guild_1" ? "guild" : "player";
+      EXPECT_EQ(error.rfind(ContentAreaError(b, leaf, index, table), 0), 0u) << error;
+    }
+  }
 }
 
 }  // namespace

@@ -90,9 +90,9 @@ class SourceVisitor {
   // After OnTable: true when the visitor needs no row of `table` from this scan, having other
   // ways to every key of it (Source::ReadInIndexOrder, which also gives its rows' count). A
   // source may then skip the table; one that reads it anyway calls OnRow as usual. A visitor
-  // that says true reads the table later, by ReadInIndexOrder of one of its keys or by another
-  // Scan that selects it: the SQLite source checks the table's indexes then (its structure
-  // check rides along the walk in index order), and never if neither comes.
+  // that says true, or whose Groups leave out a key the source marked Key::in_index_order,
+  // reads that key later by ReadInIndexOrder, and then calls Source::FinishStructureCheck: the
+  // SQLite source checks such a key's index on that walk, and what no walk read at the call.
   virtual bool NeedsNoRows(const Table& /*table*/) { return false; }
 };
 
@@ -206,6 +206,15 @@ class Source {
                           std::span<const uint64_t> /*positions*/) {
     return false;
   }
+
+  // Finishes the structure check of the input (SQLite files: btree_check.h) that the first Scan
+  // began: checks the b-trees it left to a later walk in index order (SourceVisitor::NeedsNoRows,
+  // Groups) that no ReadInIndexOrder has read since; the whole file when no Scan began the check
+  // or one that carried it failed. Every b-tree is then checked once. Call it after the last
+  // ReadInIndexOrder, before trusting that the input is undamaged; until then an index the merge
+  // never read may hold damage no one saw. Within one read transaction; throws Error like Scan
+  // (a damaged page, named with its owner; the input changed). A dump: nothing to do.
+  virtual void FinishStructureCheck() {}
 
   // Bytes and rows read so far by the current Scan (for progress; any thread may call it).
   virtual uint64_t bytes_read() const = 0;

@@ -10,13 +10,14 @@
 // Each scan runs in one read transaction, so it sees one consistent snapshot, and the check as
 // a whole must see one content: the file's identity (SqliteFile::Observe) is the same after
 // every scan as at the start of the first, or the scan fails with "changed during the check".
-// The first scan also checks the structure of every b-tree page in the file (btree_check.h): a
-// b-tree a pass walks (rowids or records) on the pages it reads anyway, as it reads them; the
-// index of each key of a table the scan skips (NeedsNoRows) on ReadInIndexOrder's walk of it, or
-// at the next read of that table (CheckPending); the other index b-trees and the freelist on a
-// thread beside the scan, handed each table's once the scan is past it; the table b-trees no pass
-// walked after the scan. One record of the pages seen (PageUse, kept from the first scan on)
-// serves every walk and the thread, so a page two trees claim is found either way.
+// The first scan also checks the structure of every b-tree page in the file (btree_check.h), each
+// b-tree once, as structure_check.h says: a b-tree a pass walks (rowids or records) on the pages
+// it reads anyway, as it reads them; the index of each key the visitor reads later in index order
+// (every key of a table it needs no rows of, a key marked Key::in_index_order that its Groups
+// leave out) on ReadInIndexOrder's walk of it, in a later transaction, and what no such walk read
+// at FinishStructureCheck; the other index b-trees and the freelist on a thread beside the scan;
+// the table b-trees no pass walked after the scan. An exception out of a transaction that carried
+// part of the check leaves it unfinished: it begins again (Voiding).
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -52,6 +53,7 @@
 #include "sqlite/select_reader.h"
 #include "sqlite/sqlite_file.h"
 #include "sqlite/sqlite_schema.h"
+#include "sqlite/structure_check.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -66,11 +68,6 @@ struct DirectReaders {
   std::optional<RowidReader> rowids;
   std::optional<IndexReader> records;
   bool utf8 = false;  // index records hold text as the database encodes it: UTF-8 only
-  // The first scan's structure check (btree_check.h; SqliteSource::check_), and the roots of
-  // the trees it has seen or will see all of: those walked by a pass with it, and those left to
-  // ReadInIndexOrder (SqliteSource::pending_).
-  BtreeChecker* check = nullptr;
-  std::vector<uint32_t> checked;
 };
 
 class SqliteSource final : public Source {
@@ -140,16 +137,38 @@ class SqliteSource final : public Source {
         const Structure* index =
             key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
         DirectReaders direct = OpenPages();
-        std::exception_ptr stopped;  // what on_record threw, rethrown after the check
-        if (index != nullptr && direct.utf8) {
-          stopped = WalkInIndexOrder(direct, *index, key.size(), on_record);
-          read = true;
-        }
-        CheckPending(direct, trees, {name});
+        if (index == nullptr || !direct.utf8) break;
+        // What on_record threw, rethrown once the walk finished the structure check it carried.
+        const std::exception_ptr stopped = WalkInIndexOrder(direct, *index, key.size(), on_record);
+        read = true;
         if (stopped) std::rethrow_exception(stopped);
       }
     });
     return read;
+  }
+
+  void FinishStructureCheck() override {
+    if (structure_checked_ && !structure_.left()) return;
+    Voiding([&] {
+      InTransaction([&] {
+        std::vector<Btree> trees;
+        schema_.ReadSchema(trees);
+        ObserveFirst();
+        const DirectReaders direct = OpenPages();
+        std::optional<BtreeDamage> damage;
+        if (!direct.pages.has_value()) {
+          file_.QuickCheck(trees);  // the log holds part of the snapshot: SQLite checks it all
+          structure_.Reset();
+        } else if (!structure_checked_) {
+          const std::atomic<bool> never{false};  // no Scan began the check, or one failed
+          damage = CheckBtrees(*direct.pages, trees, never);
+        } else {
+          damage = structure_.CheckLeft();
+        }
+        structure_checked_ = true;
+        if (damage.has_value()) file_.ThrowDamaged(*damage);
+      });
+    });
   }
 
   uint64_t bytes_read() const override { return progress_.bytes(); }
@@ -165,10 +184,32 @@ class SqliteSource final : public Source {
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     progress_.Start();
     tables_direct_ = tables_sql_ = 0;
-    InTransaction([&] { ScanInTransaction(visitor, only); });
+    Voiding([&] { InTransaction([&] { ScanInTransaction(visitor, only); }); });
   }
 
  private:
+  // Runs `read`. What it throws may have stopped a walk that carried part of the structure
+  // check: then the check is forgotten, to begin again at the next Scan (or FinishStructureCheck).
+  template <typename Read>
+  void Voiding(Read&& read) {
+    try {
+      read();
+    } catch (...) {
+      Unfinished();
+      throw;
+    }
+  }
+
+  // Under the read lock: the file's identity, which must be the first transaction's.
+  void ObserveFirst() {
+    const FileState state = file_.Observe();
+    if (!first_state_.has_value()) {
+      first_state_ = state;
+    } else if (state != *first_state_) {
+      file_.ThrowChanged();
+    }
+  }
+
   // Runs `read` in one read transaction. One content from the first scan's start to the end of
   // this transaction, or no verdict: a file that changed is the error then, whatever `read`
   // threw; the visitor's own exceptions pass through.
@@ -253,25 +294,11 @@ class SqliteSource final : public Source {
     // database with frames in its log.
     std::vector<Btree> trees;
     const std::vector<TableRef> refs = schema_.ReadSchema(trees);
-    const FileState state = file_.Observe();
-    if (!first_state_.has_value()) {
-      first_state_ = state;
-    } else if (state != *first_state_) {
-      file_.ThrowChanged();
-    }
+    ObserveFirst();
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
     DirectReaders direct = OpenPages();
-    if (!check_structure) CheckPending(direct, trees, only);
-    std::optional<BtreeCheckThread> indexes;  // after check_: destroyed (joined) first
-    if (check_structure && direct.pages.has_value()) {
-      check_pages_.emplace(file_.fd());
-      use_.emplace(check_pages_->pages());
-      check_.emplace(*check_pages_, nullptr, &*use_);
-      direct.check = &*check_;
-      indexes.emplace(*check_pages_, *use_);
-    }
-    std::vector<bool> handed(trees.size());  // to `indexes`, or left to the scan's walks
+    if (check_structure && direct.pages.has_value()) structure_.Begin(file_.fd());
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -281,84 +308,53 @@ class SqliteSource final : public Source {
       for (const std::string& o : only) selected = selected || o == ref.name;
       if (selected && direct.utf8 && visitor.NeedsNoRows(table)) {
         ++tables_direct_;  // its keys are read from their indexes (ReadInIndexOrder)
-        if (direct.check != nullptr) LeaveToIndexOrder(table, structures, direct);
+        LeaveToIndexOrder(table, structures, {});
       } else if (selected) {
-        ReadTable(table, wanted, structures, direct, visitor);
+        std::vector<std::vector<int>> groups;
+        if (direct.pages.has_value() && !wanted.empty()) groups = visitor.Groups(table);
+        ReadTable(table, wanted, groups, structures, direct, visitor);
+        if (!groups.empty()) LeaveToIndexOrder(table, structures, groups);
       }
-      if (indexes.has_value()) HandIndexes(*indexes, trees, &ref.name, direct.checked, handed);
+      structure_.Hand(trees, &ref.name);  // no later pass of this scan reads its trees
     }
     if (!check_structure) return;
-    if (direct.check != nullptr) {
-      HandIndexes(*indexes, trees, nullptr, direct.checked, handed);
-      CheckTheRest(*direct.check, trees, direct.checked);
-      if (const std::optional<BtreeDamage> damage = indexes->Finish()) file_.ThrowDamaged(*damage);
+    if (structure_.scanning()) {
+      if (const std::optional<BtreeDamage> damage = structure_.EndScan(trees)) {
+        file_.ThrowDamaged(*damage);
+      }
     } else {
       file_.QuickCheck(trees);
     }
   }
 
-  // Hands `thread` the index b-trees of `trees` of table `*table` (every table: null) not yet
-  // handed, but those a walk checks (`checked`): the scan is past their table, so no later pass
-  // of this scan walks them.
-  static void HandIndexes(BtreeCheckThread& thread, const std::vector<Btree>& trees,
-                          const std::string* table, const std::vector<uint32_t>& checked,
-                          std::vector<bool>& handed) {
-    for (std::size_t i = 0; i < trees.size(); ++i) {
-      const Btree& tree = trees[i];
-      if (handed[i] || !tree.index || (table != nullptr && tree.table != *table)) continue;
-      handed[i] = true;
-      if (std::find(checked.begin(), checked.end(), tree.root) == checked.end()) thread.Hand(tree);
-    }
-  }
-
-  // A table the scan skips (SourceVisitor::NeedsNoRows): the index each key is read from in
-  // index order is checked on that walk (pending_), not now.
+  // The first scan leaves the structure check of the index each key of `table` is read from in
+  // index order to that walk (ReadInIndexOrder, later): every such key when the scan skips the
+  // table (`groups` empty), else those no group of the visitor's `groups` holds, which the
+  // visitor reads so (SourceVisitor::Groups, Key::in_index_order).
   void LeaveToIndexOrder(const Table& table, const std::vector<Structure>& structures,
-                         DirectReaders& direct) {
+                         const std::vector<std::vector<int>>& groups) {
     for (const Key& key : table.keys) {
       const Structure* index =
           key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
       if (index == nullptr) continue;
-      if (std::find(direct.checked.begin(), direct.checked.end(), index->root) !=
-          direct.checked.end()) {
-        continue;
-      }
-      direct.checked.push_back(index->root);
-      pending_.push_back(Btree{index->root, true, index->owner, table.name});
-    }
-  }
-
-  // The structure check of every table b-tree of `trees` no pass walked with `check` (not in
-  // `checked`); the index b-trees and the freelist are IndexCheckThread's. Throws Error naming
-  // the damaged page and its owner.
-  void CheckTheRest(BtreeChecker& check, const std::vector<Btree>& trees,
-                    const std::vector<uint32_t>& checked) {
-    for (const Btree& tree : trees) {
-      if (tree.index) continue;
-      if (std::find(checked.begin(), checked.end(), tree.root) != checked.end()) continue;
-      try {
-        check.Tree(tree.root, false);
-      } catch (const DamagedPage& damage) {
-        file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
-      }
+      const bool grouped = std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
+        return std::all_of(key.columns.begin(), key.columns.end(), [&](int column) {
+          return std::find(group.begin(), group.end(), column) != group.end();
+        });
+      });
+      if (!grouped) structure_.Leave(Btree{index->root, true, index->owner, table.name});
     }
   }
 
   // ReadInIndexOrder's walk of `index`, whose first `width` fields are the key, in its
-  // transaction. When the first scan left the index's structure check to it (pending_), the
-  // walk does it too; then a walk on_record stops (the merge abandons the stream) still walks
-  // the rest of the tree for the check, and returns what on_record threw, for the caller to
-  // rethrow once the check is done. Else throws what on_record throws.
+  // transaction. When the first scan left the index's structure check to it, the walk does it
+  // too; then a walk on_record stops (the merge abandons the stream) still walks the rest of the
+  // tree for the check, and returns what on_record threw, for the caller to rethrow once the
+  // check is done. Else throws what on_record throws.
   std::exception_ptr WalkInIndexOrder(DirectReaders& direct, const Structure& index,
                                       std::size_t width,
                                       const std::function<void(std::span<const Cell>)>& on_record) {
-    BtreeChecker* check = nullptr;
-    const auto left = std::find_if(pending_.begin(), pending_.end(),
-                                   [&](const Btree& tree) { return tree.root == index.root; });
-    if (left != pending_.end()) {
-      check = &*check_;
-      pending_.erase(left);
-    }
+    BtreeChecker* const check = structure_.Walk(index.root);
     IndexReader reader(*direct.pages);
     std::vector<int> fields(width);
     for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
@@ -377,51 +373,19 @@ class SqliteSource final : public Source {
       const uint64_t pages = reader.Walk(index.root, fields, give, check);
       progress_.FinishPass(0, pages, reader.page_size());
     } catch (const DamagedPage& corrupt) {
+      if (check != nullptr) Unfinished();
       file_.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), index.owner});
+    } catch (...) {
+      if (check != nullptr) Unfinished();
+      throw;
     }
     return stopped;
   }
 
-  // The structure check of the index b-trees the first scan left to a later walk (pending_) of
-  // the tables `tables` (every table when empty) that no such walk has done: the first later
-  // read of their table does it (its contract, SourceVisitor::NeedsNoRows: the visitor reads
-  // the table so, by ReadInIndexOrder or by another Scan). Throws Error naming the damage.
-  void CheckPending(const DirectReaders& direct, const std::vector<Btree>& trees,
-                    const std::vector<std::string>& tables) {
-    const auto of = [&](const Btree& tree) {
-      return tables.empty() || std::find(tables.begin(), tables.end(), tree.table) != tables.end();
-    };
-    if (std::none_of(pending_.begin(), pending_.end(), of)) return;
-    if (!direct.pages.has_value()) {
-      // The log holds part of the snapshot now (then the file changed, which InTransaction
-      // reports): SQLite checks the whole file instead.
-      file_.QuickCheck(trees);
-      return;
-    }
-    for (auto it = pending_.begin(); it != pending_.end();) {
-      if (!of(*it)) {
-        ++it;
-        continue;
-      }
-      const Btree tree = *it;
-      it = pending_.erase(it);
-      try {
-        check_->Tree(tree.root, true);
-      } catch (const DamagedPage& damage) {
-        file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), tree.owner});
-      }
-    }
-  }
-
-  // The structure check for a walk of the b-tree rooted at `root`: it rides along the first
-  // walk of each tree in the first scan. Else null.
-  static BtreeChecker* Checking(DirectReaders& direct, uint32_t root) {
-    if (direct.check == nullptr ||
-        std::find(direct.checked.begin(), direct.checked.end(), root) != direct.checked.end()) {
-      return nullptr;
-    }
-    direct.checked.push_back(root);
-    return direct.check;
+  // A walk that carried part of the structure check stopped midway: the check begins again.
+  void Unfinished() {
+    structure_.Reset();
+    structure_checked_ = false;
   }
 
   // The pages, when the file alone holds this transaction's snapshot.
@@ -442,12 +406,12 @@ class SqliteSource final : public Source {
   // The rows of one table: in passes over its b-trees where they hold every group the visitor
   // needs, else by SELECT.
   void ReadTable(const Table& table, const std::vector<int>& wanted,
-                 std::vector<Structure>& structures, DirectReaders& direct,
-                 SourceVisitor& visitor) {
+                 const std::vector<std::vector<int>>& groups, std::vector<Structure>& structures,
+                 DirectReaders& direct, SourceVisitor& visitor) {
     std::vector<Pass> passes;
     if (direct.pages.has_value() && !wanted.empty()) {
       if (!direct.utf8) std::erase_if(structures, [](const Structure& st) { return !st.rowids; });
-      passes = PlanPasses(wanted, visitor.Groups(table), structures);
+      passes = PlanPasses(wanted, groups, structures);
     }
     if (passes.empty()) {
       SelectRows(file_, progress_, table, wanted, visitor);
@@ -460,11 +424,10 @@ class SqliteSource final : public Source {
       visitor.OnPass(table, pass.present, i == 0);
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
-        const uint32_t root = pass.structure->root;
-        ReadRowids(*direct.rowids, pass, to, Checking(direct, root));
+        ReadRowids(*direct.rowids, pass, to, structure_.Walk(pass.structure->root));
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
-        ReadRecords(*direct.records, pass, to, Checking(direct, pass.structure->root));
+        ReadRecords(*direct.records, pass, to, structure_.Walk(pass.structure->root));
       }
     }
     ++tables_direct_;
@@ -475,17 +438,12 @@ class SqliteSource final : public Source {
   SchemaReader schema_;
   ScanProgress progress_;
   std::optional<FileState> first_state_;  // at the start of the first scan
+  // Whether a Scan began the structure check (then it is done but for what structure_ left to
+  // later walks), or FinishStructureCheck did it. From the first scan on, structure_ records the
+  // pages seen across transactions: the file is the same in each (InTransaction), so what it
+  // records stays true.
   bool structure_checked_ = false;
-  // The structure check, from the first scan on: its pages, its record of the pages seen, and
-  // the checker the scan's walks and ReadInIndexOrder's share (one thread at a time: the calls
-  // of a Source come one after the other). The file is the same in every later transaction
-  // (InTransaction), so what it records stays true.
-  std::optional<PageFile> check_pages_;
-  std::optional<PageUse> use_;
-  std::optional<BtreeChecker> check_;
-  // Index b-trees the first scan left to ReadInIndexOrder (LeaveToIndexOrder), not yet checked:
-  // its walk checks them, or the first later read of their table (CheckPending).
-  std::vector<Btree> pending_;
+  StructureCheck structure_;
   // What the last scan read, for reader(): tables read from the pages and by SELECT, and
   // whether the file alone held the snapshot (no -wal frames), which the pages need.
   int tables_direct_ = 0;

@@ -1,0 +1,82 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+#include "sqlite/structure_check.h"
+
+#include <algorithm>
+
+namespace steadyflake::mergecheck {
+
+void StructureCheck::Begin(int fd) {
+  Reset();
+  pages_.emplace(fd);
+  use_.emplace(pages_->pages());
+  checker_.emplace(*pages_, nullptr, &*use_);
+  thread_.emplace(*pages_, *use_);
+}
+
+BtreeChecker* StructureCheck::Walk(uint32_t root) {
+  if (!begun()) return nullptr;
+  if (scanning()) return claimed_.insert(root).second ? &*checker_ : nullptr;
+  const auto it = std::find_if(left_.begin(), left_.end(),
+                               [&](const Btree& tree) { return tree.root == root; });
+  if (it == left_.end()) return nullptr;
+  left_.erase(it);
+  return &*checker_;
+}
+
+void StructureCheck::Leave(const Btree& tree) {
+  if (scanning() && claimed_.insert(tree.root).second) left_.push_back(tree);
+}
+
+void StructureCheck::Hand(const std::vector<Btree>& trees, const std::string* table) {
+  if (!scanning()) return;
+  for (const Btree& tree : trees) {
+    if (!tree.index || (table != nullptr && tree.table != *table)) continue;
+    if (claimed_.insert(tree.root).second) thread_->Hand(tree);
+  }
+}
+
+std::optional<BtreeDamage> StructureCheck::EndScan(const std::vector<Btree>& trees) {
+  Hand(trees, nullptr);
+  std::optional<BtreeDamage> damage;
+  for (const Btree& tree : trees) {
+    if (tree.index || !claimed_.insert(tree.root).second) continue;
+    try {
+      checker_->Tree(tree.root, false);
+    } catch (const DamagedPage& page) {
+      damage = BtreeDamage{page.page(), page.what(), tree.owner};
+      break;
+    }
+  }
+  // The thread's damage counts when the walks found none: either is the file's. Stopped
+  // (reset) rather than waited for when they did.
+  if (!damage.has_value()) damage = thread_->Finish();
+  thread_.reset();
+  claimed_.clear();
+  return damage;
+}
+
+std::optional<BtreeDamage> StructureCheck::CheckLeft() {
+  while (!left_.empty()) {
+    const Btree tree = left_.front();
+    left_.erase(left_.begin());
+    try {
+      checker_->Tree(tree.root, tree.index);
+    } catch (const DamagedPage& page) {
+      return BtreeDamage{page.page(), page.what(), tree.owner};
+    }
+  }
+  return std::nullopt;
+}
+
+void StructureCheck::Reset() {
+  thread_.reset();
+  checker_.reset();
+  use_.reset();
+  pages_.reset();
+  claimed_.clear();
+  left_.clear();
+}
+
+}  // namespace steadyflake::mergecheck

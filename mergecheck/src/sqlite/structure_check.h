@@ -1,0 +1,89 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal classes that may change between releases.
+//
+// StructureCheck: which walk checks which b-tree of one SQLite file (btree_check.h), across the
+// read transactions of its source, so that every b-tree is checked exactly once and none is
+// left out:
+// 1. The first scan begins the check (Begin): a checker its walks share, and a thread beside it
+//    that checks the freelist first, then the trees handed to it.
+// 2. A walk of the first scan checks the tree it reads, as it reads it, when no walk before it
+//    did (Walk); a tree a later walk in index order will read is left to it (Leave); once the
+//    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
+//    left (Hand); at the scan's end, the table b-trees no walk checked are walked for the check
+//    alone, and the thread is joined (EndScan).
+// 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
+//    CheckLeft (Source::FinishStructureCheck).
+// One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
+// first scan on, so a page two trees claim is found whichever comes first; a tree checked twice
+// would claim its own pages again, so that too would be reported, as damage, never passed over.
+// A walk that carried the check and ended early (an exception) leaves it unfinished: the source
+// then Resets it and begins it again.
+//
+// One thread at a time calls it (the calls of a Source come one after the other); the thread of
+// step 1 shares only the PageUse and the queue of BtreeCheckThread.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_STRUCTURE_CHECK_H_
+#define STEADYFLAKE_MERGECHECK_SRC_SQLITE_STRUCTURE_CHECK_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "sqlite/btree_check.h"
+#include "sqlite/page_file.h"
+
+namespace steadyflake::mergecheck {
+
+class StructureCheck {
+ public:
+  // Whether the first scan began the check, and is still under way.
+  bool begun() const { return checker_.has_value(); }
+  bool scanning() const { return thread_.has_value(); }
+  // Trees left to a later walk that none has read yet.
+  bool left() const { return !left_.empty(); }
+
+  // The first scan begins, in its read transaction, on the file open as `fd`. Throws
+  // DamagedPage when the header cannot be read.
+  void Begin(int fd);
+
+  // The checker a walk of the b-tree rooted at `root` is to show its pages, or null: in the
+  // first scan, the first walk of a tree not left to a later one; after it, a walk of a tree
+  // left to it (then no longer left). A walk given a checker reads the whole tree, or throws.
+  BtreeChecker* Walk(uint32_t root);
+
+  // First scan: `tree` (an index b-tree) is checked by the walk that a later read transaction
+  // makes of it (ReadInIndexOrder), unless a walk of this scan checked it already.
+  void Leave(const Btree& tree);
+
+  // First scan: the scan is past table `*table` (null: every table): hands the thread its index
+  // b-trees of `trees` that no walk checked and none was left to.
+  void Hand(const std::vector<Btree>& trees, const std::string* table);
+
+  // First scan's end: walks the table b-trees of `trees` no walk checked, then hands the thread
+  // every index b-tree not yet handed and waits for it. The first damage found, or nullopt.
+  std::optional<BtreeDamage> EndScan(const std::vector<Btree>& trees);
+
+  // Checks the trees left to later walks that none read. The first damage found, or nullopt.
+  std::optional<BtreeDamage> CheckLeft();
+
+  // Forgets the check (the thread stopped and joined): begun() is false again.
+  void Reset();
+
+ private:
+  // Members in this order: the thread, which uses pages_ and use_, is joined first.
+  std::optional<PageFile> pages_;
+  std::optional<PageUse> use_;
+  std::optional<BtreeChecker> checker_;
+  std::optional<BtreeCheckThread> thread_;  // the first scan's
+  // First scan: the roots of the trees that a walk checked, the thread was handed, or were left.
+  std::unordered_set<uint32_t> claimed_;
+  std::vector<Btree> left_;  // left to a later walk (Leave), not read yet
+};
+
+}  // namespace steadyflake::mergecheck
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_SQLITE_STRUCTURE_CHECK_H_
