@@ -17,7 +17,7 @@
 // leave out) on ReadInIndexOrder's walk of it, in a later transaction, and what no such walk read
 // at FinishStructureCheck; the other index b-trees and the freelist on a thread beside the scan;
 // the table b-trees no pass walked after the scan. An exception out of a transaction that carried
-// part of the check leaves it unfinished: it begins again (Voiding).
+// part of the check leaves it unfinished: it begins again (Unfinished).
 //
 // Speed: when the file alone holds the snapshot (SqliteFile::FileHoldsSnapshot), a table is
 // read straight from the file's b-tree pages, key by key (source.h, OnPass): each group of
@@ -149,7 +149,7 @@ class SqliteSource final : public Source {
 
   void FinishStructureCheck() override {
     if (structure_checked_ && !structure_.left()) return;
-    Voiding([&] {
+    try {
       InTransaction([&] {
         std::vector<Btree> trees;
         schema_.ReadSchema(trees);
@@ -168,7 +168,10 @@ class SqliteSource final : public Source {
         structure_checked_ = true;
         if (damage.has_value()) file_.ThrowDamaged(*damage);
       });
-    });
+    } catch (...) {
+      Unfinished();  // CheckLeft stopped at the damage: a second call checks it all again
+      throw;
+    }
   }
 
   uint64_t bytes_read() const override { return progress_.bytes(); }
@@ -184,22 +187,20 @@ class SqliteSource final : public Source {
   void Scan(SourceVisitor& visitor, const std::vector<std::string>& only) override {
     progress_.Start();
     tables_direct_ = tables_sql_ = 0;
-    Voiding([&] { InTransaction([&] { ScanInTransaction(visitor, only); }); });
-  }
-
- private:
-  // Runs `read`. What it throws may have stopped a walk that carried part of the structure
-  // check: then the check is forgotten, to begin again at the next Scan (or FinishStructureCheck).
-  template <typename Read>
-  void Voiding(Read&& read) {
+    const bool first = !structure_checked_;
+    const uint64_t lent = structure_.lent();
     try {
-      read();
+      InTransaction([&] { ScanInTransaction(visitor, only); });
     } catch (...) {
-      Unfinished();
+      // The scan that does the structure check, or a walk that carried part of it, may have
+      // stopped midway. A later scan that carried none (a visitor that stops once it knows
+      // enough, references.cpp) leaves the check as it is.
+      if (first || structure_.lent() != lent) Unfinished();
       throw;
     }
   }
 
+ private:
   // Under the read lock: the file's identity, which must be the first transaction's.
   void ObserveFirst() {
     const FileState state = file_.Observe();

@@ -4,8 +4,28 @@
 #include "sqlite/structure_check.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace steadyflake::mergecheck {
+
+namespace {
+
+// Two trees of `trees` on one root page (SQLite refuses two indexes so, not a table and an
+// index): each tree is claimed once, by its root, so the pages the two share would never be seen
+// twice. SQLite's quick_check calls it a second reference to the page.
+std::optional<BtreeDamage> SharedRoot(const std::vector<Btree>& trees) {
+  std::unordered_map<uint32_t, const Btree*> roots;
+  for (const Btree& tree : trees) {
+    const auto [it, first] = roots.emplace(tree.root, &tree);
+    if (!first) {
+      return BtreeDamage{tree.root, "it is used twice (the root of " + it->second->owner + " too)",
+                         tree.owner};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 void StructureCheck::Begin(int fd) {
   Reset();
@@ -17,11 +37,15 @@ void StructureCheck::Begin(int fd) {
 
 BtreeChecker* StructureCheck::Walk(uint32_t root) {
   if (!begun()) return nullptr;
-  if (scanning()) return claimed_.insert(root).second ? &*checker_ : nullptr;
-  const auto it = std::find_if(left_.begin(), left_.end(),
-                               [&](const Btree& tree) { return tree.root == root; });
-  if (it == left_.end()) return nullptr;
-  left_.erase(it);
+  if (scanning()) {
+    if (!claimed_.insert(root).second) return nullptr;
+  } else {
+    const auto it = std::find_if(left_.begin(), left_.end(),
+                                 [&](const Btree& tree) { return tree.root == root; });
+    if (it == left_.end()) return nullptr;
+    left_.erase(it);
+  }
+  ++lent_;
   return &*checker_;
 }
 
@@ -39,8 +63,9 @@ void StructureCheck::Hand(const std::vector<Btree>& trees, const std::string* ta
 
 std::optional<BtreeDamage> StructureCheck::EndScan(const std::vector<Btree>& trees) {
   Hand(trees, nullptr);
-  std::optional<BtreeDamage> damage;
+  std::optional<BtreeDamage> damage = SharedRoot(trees);
   for (const Btree& tree : trees) {
+    if (damage.has_value()) break;
     if (tree.index || !claimed_.insert(tree.root).second) continue;
     try {
       checker_->Tree(tree.root, false);

@@ -45,6 +45,9 @@ class StructureCheck {
   bool scanning() const { return thread_.has_value(); }
   // Trees left to a later walk that none has read yet.
   bool left() const { return !left_.empty(); }
+  // How many walks Walk has given the checker so far: a transaction that ends in an exception
+  // after it gave one may have stopped that walk midway.
+  uint64_t lent() const { return lent_; }
 
   // The first scan begins, in its read transaction, on the file open as `fd`. Throws
   // DamagedPage when the header cannot be read.
@@ -64,7 +67,8 @@ class StructureCheck {
   void Hand(const std::vector<Btree>& trees, const std::string* table);
 
   // First scan's end: walks the table b-trees of `trees` no walk checked, then hands the thread
-  // every index b-tree not yet handed and waits for it. The first damage found, or nullopt.
+  // every index b-tree not yet handed and waits for it. The first damage found, or nullopt; a
+  // root two trees of `trees` give (a crafted schema) is damage too.
   std::optional<BtreeDamage> EndScan(const std::vector<Btree>& trees);
 
   // Checks the trees left to later walks that none read. The first damage found, or nullopt.
@@ -82,6 +86,7 @@ class StructureCheck {
   // First scan: the roots of the trees that a walk checked, the thread was handed, or were left.
   std::unordered_set<uint32_t> claimed_;
   std::vector<Btree> left_;  // left to a later walk (Leave), not read yet
+  uint64_t lent_ = 0;
 };
 
 }  // namespace steadyflake::mergecheck
