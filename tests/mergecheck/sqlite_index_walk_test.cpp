@@ -361,6 +361,39 @@ TEST(SqliteIndexWalkTest, AScanStoppedMidwayHasTheCheckBegunAgain) {
   }
 }
 
+// Reads player's name as a key (NameKeyVisitor) and throws std::runtime_error at row `at`.
+class StoppingNameVisitor : public NameKeyVisitor {
+ public:
+  explicit StoppingNameVisitor(uint64_t at) : at_(at) {}
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+    if (++rows_ == at_) throw std::runtime_error("the visitor stops");
+    NameKeyVisitor::OnRow(table, cells, position);
+  }
+
+ private:
+  uint64_t at_;
+  uint64_t rows_ = 0;
+};
+
+// A later scan whose pass reads the index the first scan left to a later walk carries its check
+// (no second read); its visitor stops it at the first record, before the damaged last leaf. The
+// check is begun again, and finds the damage, rather than counting that index as checked.
+TEST(SqliteIndexWalkTest, ALaterScanStoppedOnAWalkCarryingTheCheckHasItBegunAgain) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512));
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
+  BreakContentArea(db, leaf);
+  const std::unique_ptr<Source> source = OpenSource(db);
+  IdKeyVisitor first;
+  source->Scan(first, {});
+  StoppingNameVisitor stopping(1);
+  EXPECT_THROW(source->Scan(stopping, {}), std::runtime_error);
+  const std::string message = ErrorOf([&] { source->FinishStructureCheck(); });
+  EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0), 0u)
+      << message;
+}
+
 // The whole check, on the issue-30 player table in both files: damage in A's name index, which
 // only the merge in index order reads, is found on that walk; where B has no UNIQUE on name
 // (drift) no walk reads A's index, and the check's end finds it.

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -450,6 +452,28 @@ TEST(SqliteTrustTest, DamageInAnIndexOfALiveWalDatabaseIsNamed) {
     OpenSource(db)->Scan(v, {});
   });
   EXPECT_NE(message.find(db + ": page "), std::string::npos) << message;
+  EXPECT_NE(message.find("SQLite's quick_check says"), std::string::npos) << message;
+}
+
+// 3. The same when the visitor stops that scan before its end, where SQLite's quick_check runs:
+// the check is not counted as done, and the check's end (Source::FinishStructureCheck) runs it.
+TEST(SqliteTrustTest, DamageInALiveWalDatabaseWhoseScanWasStoppedIsNamedAtTheEnd) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, std::string("PRAGMA journal_mode=WAL;") + kPlayers);
+  const int64_t leaf = FirstLeaf(db, "sqlite_autoindex_player_1");
+  Connection writer(db);
+  ASSERT_EQ(writer.Exec("PRAGMA wal_autocheckpoint=0; INSERT INTO player VALUES(1e6, 'zzz');"),
+            SQLITE_OK);
+  OverwritePage(db, leaf, '\xab');
+  struct Stopping : RecordingVisitor {
+    void OnRow(const Table&, std::span<const Cell>, uint64_t) override {
+      throw std::runtime_error("the visitor stops");
+    }
+  } stopping;
+  const std::unique_ptr<Source> source = OpenSource(db);
+  EXPECT_THROW(source->Scan(stopping, {}), std::runtime_error);
+  const std::string message = ErrorOf([&] { source->FinishStructureCheck(); });
   EXPECT_NE(message.find("SQLite's quick_check says"), std::string::npos) << message;
 }
 
