@@ -5,9 +5,10 @@
 // btree_check, rowid_reader, index_reader, table_reader) on mutated database files. The bytes
 // become a file (in memory, memfd_create), whose first pages are each walked as a table and as
 // an index b-tree by CheckBtrees, as a table by RowidReader and by TableReader and as an index
-// by IndexReader (both decoding the first three fields of each record). Any bytes give either a
-// result or DamagedPage: never a crash, a read outside a page or a record, a hang or another
-// exception.
+// by IndexReader (both decoding the first three fields of each record; IndexReader also with a
+// BtreeChecker shown each page it reads, as the merge's walk in index order does). Any bytes give
+// either a result or DamagedPage: never a crash, a read outside a page or a record, a hang or
+// another exception.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 namespace {
 
 using steadyflake::mergecheck::Btree;
+using steadyflake::mergecheck::BtreeChecker;
 using steadyflake::mergecheck::Cell;
 using steadyflake::mergecheck::CheckBtrees;
 using steadyflake::mergecheck::DamagedPage;
@@ -77,14 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (pages == 0 || pages > file.pages()) std::abort();  // visits each page at most once
       } catch (const DamagedPage&) {
       }
-      try {
-        IndexReader records(file);
-        const int fields[] = {0, 1, 2};
-        uint64_t bytes = 0;
-        const uint64_t pages = records.Walk(
-            root, fields, [&bytes](std::span<const Cell> cells) { bytes += Touch(cells); });
-        if (pages == 0 || pages > file.pages()) std::abort();
-      } catch (const DamagedPage&) {
+      for (const bool checked : {false, true}) {
+        try {
+          IndexReader records(file);
+          BtreeChecker check(file);  // shown every page as the walk reads it, when `checked`
+          const int fields[] = {0, 1, 2};
+          uint64_t bytes = 0;
+          const uint64_t pages = records.Walk(
+              root, fields, [&bytes](std::span<const Cell> cells) { bytes += Touch(cells); },
+              checked ? &check : nullptr);
+          if (pages == 0 || pages > file.pages()) std::abort();
+        } catch (const DamagedPage&) {
+        }
       }
       try {
         TableReader rows(file);
