@@ -299,7 +299,7 @@ class SqliteSource final : public Source {
     const bool check_structure = !structure_checked_;
     structure_checked_ = true;
     DirectReaders direct = OpenPages();
-    if (check_structure && direct.pages.has_value()) structure_.Begin(file_.fd());
+    if (check_structure && direct.pages.has_value()) structure_.Begin(*direct.pages, trees);
     for (const TableRef& ref : refs) {
       std::vector<Structure> structures;
       Table table = schema_.ReadTable(ref, structures);
@@ -316,11 +316,11 @@ class SqliteSource final : public Source {
         ReadTable(table, wanted, groups, structures, direct, visitor);
         if (!groups.empty()) LeaveToIndexOrder(table, structures, groups);
       }
-      structure_.Hand(trees, &ref.name);  // no later pass of this scan reads its trees
+      structure_.Hand(ref.name);  // no later pass of this scan reads its trees
     }
     if (!check_structure) return;
     if (structure_.scanning()) {
-      if (const std::optional<BtreeDamage> damage = structure_.EndScan(trees)) {
+      if (const std::optional<BtreeDamage> damage = structure_.EndScan()) {
         file_.ThrowDamaged(*damage);
       }
     } else {

@@ -27,9 +27,13 @@ std::optional<BtreeDamage> SharedRoot(const std::vector<Btree>& trees) {
 
 }  // namespace
 
-void StructureCheck::Begin(int fd) {
+void StructureCheck::Begin(const PageFile& pages, const std::vector<Btree>& trees) {
   Reset();
-  pages_.emplace(fd);
+  trees_ = trees;
+  for (std::size_t i = 0; i < trees_.size(); ++i) {
+    if (trees_[i].index) indexes_[trees_[i].table].push_back(i);
+  }
+  pages_.emplace(pages);
   use_.emplace(pages_->pages());
   checker_.emplace(*pages_, nullptr, &*use_);
   thread_.emplace(*pages_, *use_);
@@ -53,25 +57,27 @@ void StructureCheck::Leave(const Btree& tree) {
   if (scanning() && claimed_.insert(tree.root).second) left_.push_back(tree);
 }
 
-void StructureCheck::Hand(const std::vector<Btree>& trees, const std::string* table) {
+void StructureCheck::Hand(const std::string& table) {
   if (!scanning()) return;
-  for (const Btree& tree : trees) {
-    if (!tree.index || (table != nullptr && tree.table != *table)) continue;
-    if (claimed_.insert(tree.root).second) thread_->Hand(tree);
+  const auto it = indexes_.find(table);
+  if (it == indexes_.end()) return;
+  for (const std::size_t i : it->second) {
+    if (claimed_.insert(trees_[i].root).second) thread_->Hand(trees_[i]);
   }
 }
 
-std::optional<BtreeDamage> StructureCheck::EndScan(const std::vector<Btree>& trees) {
-  Hand(trees, nullptr);
-  std::optional<BtreeDamage> damage = SharedRoot(trees);
-  for (const Btree& tree : trees) {
+std::optional<BtreeDamage> StructureCheck::EndScan() {
+  for (const Btree& tree : trees_) {
+    if (tree.index && claimed_.insert(tree.root).second) thread_->Hand(tree);
+  }
+  std::optional<BtreeDamage> damage = SharedRoot(trees_);
+  for (const Btree& tree : trees_) {
     if (damage.has_value()) break;
     if (tree.index || !claimed_.insert(tree.root).second) continue;
     try {
       checker_->Tree(tree.root, false);
     } catch (const DamagedPage& page) {
       damage = BtreeDamage{page.page(), page.what(), tree.owner};
-      break;
     }
   }
   // The thread's damage counts when the walks found none: either is the file's. Stopped
@@ -79,6 +85,8 @@ std::optional<BtreeDamage> StructureCheck::EndScan(const std::vector<Btree>& tre
   if (!damage.has_value()) damage = thread_->Finish();
   thread_.reset();
   claimed_.clear();
+  indexes_.clear();
+  trees_.clear();
   return damage;
 }
 
@@ -101,6 +109,8 @@ void StructureCheck::Reset() {
   use_.reset();
   pages_.reset();
   claimed_.clear();
+  indexes_.clear();
+  trees_.clear();
   left_.clear();
 }
 

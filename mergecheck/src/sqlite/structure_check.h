@@ -27,9 +27,11 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_STRUCTURE_CHECK_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_STRUCTURE_CHECK_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -49,9 +51,9 @@ class StructureCheck {
   // after it gave one may have stopped that walk midway.
   uint64_t lent() const { return lent_; }
 
-  // The first scan begins, in its read transaction, on the file open as `fd`. Throws
-  // DamagedPage when the header cannot be read.
-  void Begin(int fd);
+  // The first scan begins, in its read transaction, on the file `pages` reads, whose b-trees
+  // are `trees` (SchemaReader::ReadSchema).
+  void Begin(const PageFile& pages, const std::vector<Btree>& trees);
 
   // The checker a walk of the b-tree rooted at `root` is to show its pages, or null: in the
   // first scan, the first walk of a tree not left to a later one; after it, a walk of a tree
@@ -62,14 +64,14 @@ class StructureCheck {
   // makes of it (ReadInIndexOrder), unless a walk of this scan checked it already.
   void Leave(const Btree& tree);
 
-  // First scan: the scan is past table `*table` (null: every table): hands the thread its index
-  // b-trees of `trees` that no walk checked and none was left to.
-  void Hand(const std::vector<Btree>& trees, const std::string* table);
+  // First scan: the scan is past table `table`: hands the thread its index b-trees that no walk
+  // checked and none was left to.
+  void Hand(const std::string& table);
 
-  // First scan's end: walks the table b-trees of `trees` no walk checked, then hands the thread
-  // every index b-tree not yet handed and waits for it. The first damage found, or nullopt; a
-  // root two trees of `trees` give (a crafted schema) is damage too.
-  std::optional<BtreeDamage> EndScan(const std::vector<Btree>& trees);
+  // First scan's end: hands the thread every index b-tree not yet handed, walks the table
+  // b-trees no walk checked, and waits for the thread. The first damage found, or nullopt; a
+  // root two b-trees share (a crafted schema) is damage too.
+  std::optional<BtreeDamage> EndScan();
 
   // Checks the trees left to later walks that none read. The first damage found, or nullopt.
   std::optional<BtreeDamage> CheckLeft();
@@ -83,7 +85,10 @@ class StructureCheck {
   std::optional<PageUse> use_;
   std::optional<BtreeChecker> checker_;
   std::optional<BtreeCheckThread> thread_;  // the first scan's
-  // First scan: the roots of the trees that a walk checked, the thread was handed, or were left.
+  // First scan: the file's b-trees, the positions in trees_ of each table's index b-trees, and
+  // the roots of the trees that a walk checked, the thread was handed, or were left.
+  std::vector<Btree> trees_;
+  std::unordered_map<std::string, std::vector<std::size_t>> indexes_;
   std::unordered_set<uint32_t> claimed_;
   std::vector<Btree> left_;  // left to a later walk (Leave), not read yet
   uint64_t lent_ = 0;
