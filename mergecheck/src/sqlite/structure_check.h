@@ -12,14 +12,15 @@
 //    did (Walk); a tree a later walk in index order will read is left to it (Leave); once the
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
 //    left (Hand); at the scan's end, the table b-trees no walk checked are walked for the check
-//    alone, and the thread is joined (EndScan).
+//    alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a root
+//    two schema entries give (a table on an index's root, which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
 // One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
 // first scan on, so a page two trees claim is found whichever comes first; a tree checked twice
 // would claim its own pages again, so that too would be reported, as damage, never passed over.
 // A walk that carried the check and ended early (an exception) leaves it unfinished: the source
-// then Resets it and begins it again.
+// then Resets it, and the next scan (or Source::FinishStructureCheck) checks the whole file.
 //
 // One thread at a time calls it (the calls of a Source come one after the other); the thread of
 // step 1 shares only the PageUse and the queue of BtreeCheckThread.
