@@ -43,6 +43,7 @@ class CountingSource : public Source {
     ordered_done += done ? 1 : 0;
     return done;
   }
+  void FinishStructureCheck() override { inner_->FinishStructureCheck(); }
   uint64_t bytes_read() const override { return inner_->bytes_read(); }
   uint64_t rows_read() const override { return inner_->rows_read(); }
 
