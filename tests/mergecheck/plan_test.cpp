@@ -408,6 +408,36 @@ TEST(Plan, ANameRuleComparesUnderTheGamesRuleAndFlagsRenamedRows) {
   EXPECT_THROW(MakePlan(a, b, options), Error);
 }
 
+// A rename never takes a name the table holds, also from a dump that creates every table before
+// the rows of any (a schema dump and a data dump concatenated): the names taken are read table by
+// table as the rows come, not by the table the dump announced last.
+TEST(Plan, ARenameAvoidsANameTakenInADumpThatCreatesEveryTableFirst) {
+  TempDir dir;
+  const std::string schema =
+      "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT UNIQUE);\n"
+      "CREATE TABLE guild(id INTEGER PRIMARY KEY, tag TEXT);\n";
+  const std::string rows_a =
+      "INSERT INTO player VALUES(1,'bob');\nINSERT INTO player VALUES(2,'eve');\n"
+      "INSERT INTO guild VALUES(1,'g');\n";
+  const std::string rows_b =
+      "INSERT INTO player VALUES(11,'bob');\nINSERT INTO player VALUES(12,'bob.eu');\n"
+      "INSERT INTO guild VALUES(5,'h');\n";
+  testing::WriteFile(dir.File("a.sql"), schema + rows_a);
+  testing::WriteFile(dir.File("b.sql"), schema + rows_b);
+  ExecSql(dir.File("a.db"), schema + rows_a);
+  ExecSql(dir.File("b.db"), schema + rows_b);
+  PlanOptions options = Fixed();
+  options.check.references.clear();
+  options.names = {{"player", "name", "{name}.eu", {}}};
+  const Plan from_files = MakePlan(dir.File("a.db"), dir.File("b.db"), options);
+  const Plan from_dumps = MakePlan(dir.File("a.sql"), dir.File("b.sql"), options);
+  const std::vector<std::pair<std::string, std::string>> want{{"bob", "bob.eu-2"}};
+  ASSERT_EQ(from_files.renames.size(), 1u);
+  EXPECT_EQ(from_files.renames[0].values, want);
+  ASSERT_EQ(from_dumps.renames.size(), 1u);
+  EXPECT_EQ(from_dumps.renames[0].values, want);
+}
+
 TEST(Plan, RefusesAServerIdAShardHoldsAndFreshIdsWithoutAGenerator) {
   Shards shards;
   PlanOptions options = Fixed();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,20 +70,27 @@ class TakenValues : public SourceVisitor {
   explicit TakenValues(std::vector<Column>& columns) : columns_(columns) {}
 
   std::vector<int> OnTable(const Table& table) override {
-    active_.clear();
+    // A dump may create every table before the rows of any: each table keeps its own cells.
+    std::vector<std::pair<std::size_t, int>>& active = active_[table.name];
+    active.clear();
+    row_table_ = nullptr;
     std::vector<int> wanted;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       if (columns_[i].table != table.name) continue;
       const int c = FindColumn(table, columns_[i].lower_column);
       if (c < 0) continue;
-      active_.emplace_back(i, static_cast<int>(wanted.size()));
+      active.emplace_back(i, static_cast<int>(wanted.size()));
       wanted.push_back(c);
     }
     return wanted;
   }
 
-  void OnRow(const Table& /*table*/, std::span<const Cell> cells, uint64_t /*position*/) override {
-    for (const auto& [column, cell] : active_) {
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+    if (&table != row_table_) {  // another table's rows (OnTable was called for it before)
+      row_table_ = &table;
+      current_ = &active_[table.name];
+    }
+    for (const auto& [column, cell] : *current_) {
       const Value v =
           ApplyAffinity(cells[static_cast<std::size_t>(cell)], Affinity::kText, buffer_);
       if (v.tag != Value::Tag::kText && v.tag != Value::Tag::kBlob) continue;
@@ -117,7 +125,10 @@ class TakenValues : public SourceVisitor {
   }
 
   std::vector<Column>& columns_;
-  std::vector<std::pair<std::size_t, int>> active_;  // (column, cell)
+  // Per table: (column, cell) of each of its columns in columns_.
+  std::map<std::string, std::vector<std::pair<std::size_t, int>>> active_;
+  const Table* row_table_ = nullptr;  // the table of the last row, whose entry is current_
+  const std::vector<std::pair<std::size_t, int>>* current_ = nullptr;
   ValueBuffer buffer_;
 };
 
