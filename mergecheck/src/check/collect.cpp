@@ -440,7 +440,6 @@ void Collector::ResetDirectory(TableState& t) {
   t.directory.Reset(t.keys.size(), source_.ReadsRowsAt() && t.selected && !t.keyless);
 }
 
-
 void Collector::Tick() {
   if (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) throw Cancelled();
   if (options_.progress) {
