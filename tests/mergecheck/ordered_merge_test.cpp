@@ -177,18 +177,21 @@ void ExpectSqlitesAnswer(const std::string& path_a, const std::string& path_b,
     if (k.columns[0] == "name") name = &k;
   }
   ASSERT_NE(name, nullptr);
-  const auto pairs =
-      Pairs(path_a, path_b,
-            "SELECT x.name, y.name FROM main.t x JOIN b.t y ON x.name = y.name COLLATE " +
-                collation_a + " ORDER BY x.name COLLATE BINARY, y.name COLLATE BINARY");
+  // Grouped by A's row, not by its bytes: A may hold a text and a blob of the same bytes, two
+  // values (SQLite sorts the text first).
+  const std::string join = " FROM main.t x JOIN b.t y ON x.name = y.name COLLATE " + collation_a +
+                           " ORDER BY x.name COLLATE BINARY, x.id, y.name COLLATE BINARY, y.id";
+  const auto pairs = Pairs(path_a, path_b, "SELECT x.name, y.name" + join);
+  const auto ids = Pairs(path_a, path_b, "SELECT x.id, y.id" + join);
+  ASSERT_EQ(ids.size(), pairs.size());
   std::vector<std::string> in_a;
   std::vector<std::vector<std::string>> partners;
-  for (const auto& [x, y] : pairs) {
-    if (in_a.empty() || in_a.back() != x) {
-      in_a.push_back(x);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (k == 0 || ids[k].first != ids[k - 1].first) {
+      in_a.push_back(pairs[k].first);
       partners.emplace_back();
     }
-    partners.back().push_back(y);
+    partners.back().push_back(pairs[k].second);
   }
   const auto same = Pairs(
       path_a, path_b,
