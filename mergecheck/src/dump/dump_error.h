@@ -20,6 +20,11 @@ namespace steadyflake::mergecheck::dump {
 inline constexpr std::string_view kFixUnreadable =
     "pass a complete dump written by sqlite3 .dump, mysqldump or mariadb-dump";
 
+// The fix an error suggests for a dump that changed while it was read (rows read again by
+// position, rows_at.h).
+inline constexpr std::string_view kFixChanged =
+    "run merge-check again on files nothing writes to while it reads them";
+
 // Throws Error(kInvalidArgument) "<path>:<line>: <problem>; <fix>", with the control and
 // non-ASCII bytes of `problem` (which may quote the dump) written as \xNN, so the message is one
 // line of printable text whatever the dump holds.

@@ -333,10 +333,15 @@ class Parser {
       header_pending_ = false;
     }
     const DumpTable* table = rows_.table();
-    InsertIndex::TableRows& entry = index_->tables[table->table.name];
-    if (entry.created != 0 && entry.created != table->serial) entry.usable = false;  // made again
-    entry.created = table->serial;
-    entry.statements.push_back({offset, static_cast<uint32_t>(index_->headers.size() - 1)});
+    if (table->serial != indexed_serial_) {  // another table than the last INSERT's: look it up
+      indexed_ = &index_->tables[table->table.name];
+      indexed_serial_ = table->serial;
+      if (indexed_->created != 0 && indexed_->created != table->serial) {
+        indexed_->usable = false;  // created again
+      }
+      indexed_->created = table->serial;
+    }
+    indexed_->statements.push_back({offset, static_cast<uint32_t>(index_->headers.size() - 1)});
   }
 
   // The end of the scan: each indexed table's final definition, unless the dump created the
@@ -431,6 +436,9 @@ class Parser {
   RowReader rows_;
   std::string cached_header_;    // "INSERT INTO item VALUES" of the last INSERT, for reuse
   bool header_pending_ = false;  // cached_header_ is not yet in index_->headers
+  // The entry of index_ the last INSERT went to, and its table's DumpTable::serial (0: none).
+  InsertIndex::TableRows* indexed_ = nullptr;
+  uint64_t indexed_serial_ = 0;
   uint64_t rows_since_publish_ = 0;
 };
 

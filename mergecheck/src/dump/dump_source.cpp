@@ -140,8 +140,9 @@ class DumpSource final : public Source {
     if (gzip_ || it == by_table_.end() || !it->second->tables.at(table).usable) return false;
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      throw Error(Error::Code::kInvalidArgument,
-                  path_ + ": cannot open it again (" + std::strerror(errno) + "); " + kFixChanged);
+      throw Error(Error::Code::kInvalidArgument, path_ + ": cannot open it again (" +
+                                                     std::strerror(errno) + "); " +
+                                                     std::string(dump::kFixChanged));
     }
     struct Closer {
       int fd;
@@ -149,8 +150,9 @@ class DumpSource final : public Source {
     } closer{fd};
     struct stat info {};
     if (::fstat(fd, &info) != 0 || Identity(info) != identity_) {
-      throw Error(Error::Code::kInvalidArgument,
-                  path_ + " changed since merge-check began reading it; " + kFixChanged);
+      throw Error(
+          Error::Code::kInvalidArgument,
+          path_ + " changed since merge-check began reading it; " + std::string(dump::kFixChanged));
     }
     dump::ReadDumpRowsAt(path_, fd, file_size_, kind_.dialect, *it->second, table, positions,
                          visitor);
@@ -181,8 +183,6 @@ class DumpSource final : public Source {
             static_cast<uint64_t>(info.st_size), static_cast<uint64_t>(info.st_mtim.tv_sec),
             static_cast<uint64_t>(info.st_mtim.tv_nsec)};
   }
-  static constexpr const char* kFixChanged =
-      "run merge-check again on files nothing writes to while it reads them";
   FileIdentity identity_{};
   // Per table, the index of the last Scan that gave its rows (rows_at.h).
   std::map<std::string, std::shared_ptr<const dump::InsertIndex>> by_table_;

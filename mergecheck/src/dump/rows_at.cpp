@@ -23,9 +23,6 @@ namespace {
 
 constexpr size_t kFirstWindow = 16 << 10;
 
-constexpr std::string_view kFixChanged =
-    "run merge-check again on files nothing writes to while it reads them";
-
 // Reads `n` bytes at `offset` of `fd` into `into`, or throws.
 void ReadAt(const std::string& path, int fd, uint64_t offset, size_t n, std::string& into) {
   into.resize(n);
