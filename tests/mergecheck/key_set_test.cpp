@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -181,20 +183,22 @@ TEST(KeySetTest, SortDedupeIntersect) {
 }
 
 // Hashes sort as std::sort sorts them, whatever their spread: uniform ones (XXH3's), all in one
-// bucket of the distribution by top byte, few distinct ones, descending; sizes around the point
-// where the distribution starts.
+// bucket of the distribution by top byte, or by top two bytes (the second level's), few distinct
+// ones (every level, then the low 64 bits), descending; sizes around the point where the
+// distribution starts, and large enough for two levels of it.
 TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
   std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096},
-                              std::size_t{4097}, std::size_t{200000}}) {
-    for (int spread = 0; spread < 4; ++spread) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
+                              std::size_t{257}, std::size_t{4097}, std::size_t{200000}}) {
+    for (int spread = 0; spread < 5; ++spread) {
       std::vector<Hash128> values(n);
       for (std::size_t i = 0; i < n; ++i) {
         Hash128& h = values[i];
         h = Hash128{rng(), rng()};
-        if (spread == 1) h.hi = (uint64_t{0x5a} << 56) | (h.hi >> 8);  // one top byte
-        if (spread == 2) h = Hash128{rng() % 3 << 60, rng() % 5};      // few values, repeated
-        if (spread == 3) h = Hash128{~uint64_t{i}, ~uint64_t{i} * 7};  // descending
+        if (spread == 1) h.hi = (uint64_t{0x5a} << 56) | (h.hi >> 8);     // one top byte
+        if (spread == 2) h = Hash128{rng() % 3 << 60, rng() % 5};         // few values, repeated
+        if (spread == 3) h = Hash128{~uint64_t{i}, ~uint64_t{i} * 7};     // descending
+        if (spread == 4) h.hi = (uint64_t{0xa55a} << 48) | (h.hi >> 16);  // two top bytes
       }
       KeySet set;
       for (const Hash128& h : values) set.AddHash(h);
@@ -203,6 +207,44 @@ TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
       ASSERT_TRUE(
           std::equal(set.hashes().begin(), set.hashes().end(), values.begin(), values.end()))
           << n << " values, spread " << spread;
+    }
+  }
+}
+
+// From a million values on, the intersection is split in two halves merged on two threads: the
+// same count and the same first `limit` values as a merge on one thread, wherever the limit
+// falls (in the lower half, at the split, in the upper half), whatever the overlap's spread
+// (none, all, ids of one side bunched below the other's).
+TEST(KeySetTest, IntersectionInTwoHalvesIsTheMergesOnOneThread) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  constexpr std::size_t kSide = 800000;  // both sides: past the split's million
+  for (int shape = 0; shape < 4; ++shape) {
+    std::vector<int64_t> a(kSide);
+    std::vector<int64_t> b(kSide);
+    for (std::size_t i = 0; i < kSide; ++i) {
+      a[i] = static_cast<int64_t>(rng() % (4 * kSide));
+      b[i] = static_cast<int64_t>(rng() % (4 * kSide));
+      if (shape == 1) b[i] = a[i];                                 // all shared
+      if (shape == 2) b[i] += static_cast<int64_t>(8 * kSide);     // none shared
+      if (shape == 3) a[i] = static_cast<int64_t>(rng() % kSide);  // A below most of B
+    }
+    for (std::vector<int64_t>* side : {&a, &b}) {
+      std::sort(side->begin(), side->end());
+      side->erase(std::unique(side->begin(), side->end()), side->end());
+    }
+    std::vector<int64_t> all;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all));
+    for (const uint64_t limit :
+         {uint64_t{0}, uint64_t{1}, uint64_t{all.size() / 2}, uint64_t{all.size() / 2 + 1},
+          uint64_t{all.size() - all.size() / 8}, uint64_t{all.size() + 5}}) {
+      std::vector<int64_t> common{-1};  // appended to, not replaced
+      EXPECT_EQ(Intersect(std::span<const int64_t>(a), std::span<const int64_t>(b), limit, common),
+                all.size())
+          << "shape " << shape << ", limit " << limit;
+      const std::size_t kept = limit == 0 ? all.size() : std::min<std::size_t>(limit, all.size());
+      std::vector<int64_t> expected{-1};
+      expected.insert(expected.end(), all.begin(), all.begin() + static_cast<std::ptrdiff_t>(kept));
+      EXPECT_EQ(common, expected) << "shape " << shape << ", limit " << limit;
     }
   }
 }

@@ -351,33 +351,40 @@ void SortUnlessSorted(ValueArray<T>& values) {
 }
 
 // Sorts `hashes`, which are uniform (XXH3): an in-place distribution by their top byte (an
-// American flag sort: each value swapped straight into its bucket), then each bucket, about
-// 1/256 of the values and so within the cache at the sizes that matter, by std::sort. About 30%
-// faster than std::sort of the whole at 1M to 5M values, which miss the cache.
-void SortHashes(Hash128* first, std::size_t n) {
-  constexpr std::size_t kSmall = 4096;  // below this std::sort is cache-resident anyway
-  if (n < kSmall) {
+// American flag sort: each value swapped straight into its bucket), then each bucket the same
+// way by the next byte, down to buckets of a few hundred values, sorted by std::sort in the
+// cache. At 1M to 5M values that is about 30% faster than std::sort of the whole, which misses
+// the cache, with one level; a second level took another 7-10% off a dump check's wall time.
+void SortHashes(Hash128* first, std::size_t n, int shift = 56) {
+  // Below this std::sort is cache-resident anyway; and a key whose top 64 bits are spent (never,
+  // for hashes, but sorted right all the same) is left to it too.
+  constexpr std::size_t kSmall = 256;
+  if (n < kSmall || shift < 0) {
     std::sort(first, first + n);
     return;
   }
-  constexpr int kShift = 56;
+  const auto bucket = [shift](const Hash128& v) { return (v.hi >> shift) & 0xff; };
   std::array<std::size_t, 257> start{};
-  for (std::size_t i = 0; i < n; ++i) ++start[(first[i].hi >> kShift) + 1];
+  for (std::size_t i = 0; i < n; ++i) ++start[bucket(first[i]) + 1];
   for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
   std::array<std::size_t, 256> next{};
   std::copy(start.begin(), start.end() - 1, next.begin());
   for (std::size_t b = 0; b < 256; ++b) {
     while (next[b] < start[b + 1]) {
       Hash128 v = first[next[b]];
-      std::size_t to = v.hi >> kShift;
+      std::size_t to = bucket(v);
       while (to != b) {  // carry v to its bucket, taking up what was there
         std::swap(v, first[next[to]++]);
-        to = v.hi >> kShift;
+        to = bucket(v);
       }
       first[next[b]++] = v;
     }
   }
-  for (std::size_t b = 0; b < 256; ++b) std::sort(first + start[b], first + start[b + 1]);
+  // Each bucket by the next byte: 1/65536 of the values two levels down, a few dozen at the
+  // sizes that matter, sorted among themselves in the cache.
+  for (std::size_t b = 0; b < 256; ++b) {
+    SortHashes(first + start[b], start[b + 1] - start[b], shift - 8);
+  }
 }
 
 template <typename T>

@@ -43,6 +43,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_DUMP_LITERAL_DECODER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_LITERAL_DECODER_H_
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -123,6 +124,23 @@ inline Decoded DecodeString(const char* p, const char* end, Dialect dialect, Cel
   return {e, true};
 }
 
+// Whether the 8 bytes of `chunk` (loaded from memory) are all ASCII digits.
+inline bool EightDigits(uint64_t chunk) {
+  return (chunk & 0xF0F0F0F0F0F0F0F0u) == 0x3030303030303030u &&
+         ((chunk + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) == 0x3030303030303030u;
+}
+
+// The value of the 8 ASCII digits of `chunk`, loaded from memory on a little-endian machine
+// (the first digit in its lowest byte): pairs, then fours, then the eight, by multiplies.
+inline uint64_t ValueOfEightDigits(uint64_t chunk) {
+  chunk -= 0x3030303030303030u;
+  chunk = chunk * 10 + (chunk >> 8);
+  chunk = ((chunk & 0x000000FF000000FFu) * (100 + (uint64_t{1000000} << 32)) +
+           ((chunk >> 16) & 0x000000FF000000FFu) * (1 + (uint64_t{10000} << 32))) >>
+          32;
+  return chunk & 0xFFFFFFFFu;
+}
+
 // A number at p (a digit, sign or '.').
 inline const char* DecodeNumber(const char* p, const char* end, Dialect dialect, Cell& cell) {
   const char* q = p;
@@ -134,6 +152,17 @@ inline const char* DecodeNumber(const char* p, const char* end, Dialect dialect,
   const char* digits = q;
   uint64_t magnitude = 0;
   bool overflow = false;
+  if constexpr (std::endian::native == std::endian::little) {
+    // Eight digits at a time while the magnitude cannot overflow (ids run to 19 digits): the
+    // loop below, a digit at a time, was a tenth of a dump check's time.
+    constexpr uint64_t kEightCutoff = (UINT64_MAX - 99999999) / 100000000;
+    uint64_t chunk = 0;
+    while (end - q >= 8 && magnitude <= kEightCutoff &&
+           (std::memcpy(&chunk, q, 8), EightDigits(chunk))) {
+      magnitude = magnitude * 100000000 + ValueOfEightDigits(chunk);
+      q += 8;
+    }
+  }
   while (q < end && static_cast<unsigned>(*q - '0') <= 9) {
     const uint64_t d = static_cast<uint64_t>(*q - '0');
     // magnitude * 10 + d > UINT64_MAX, with one compare while the magnitude is below the cutoff.

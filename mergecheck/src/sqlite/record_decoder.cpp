@@ -44,7 +44,11 @@ void RecordDecoder::Want(std::span<const int> fields) {
   cells_.resize(fields.size());
   reals_.resize(fields.size());
   last_field_ = 0;
-  for (const int f : fields) last_field_ = std::max(last_field_, static_cast<std::size_t>(f));
+  prefix_ = true;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    last_field_ = std::max(last_field_, static_cast<std::size_t>(fields[i]));
+    prefix_ = prefix_ && fields[i] == static_cast<int>(i);
+  }
 }
 
 const unsigned char* RecordDecoder::Assemble(uint32_t page, const unsigned char* start,
@@ -96,6 +100,36 @@ void RecordDecoder::ReadHeader(uint32_t page, const unsigned char* record, uint6
   }
 }
 
+bool RecordDecoder::DecodePrefix(const unsigned char* record, uint64_t size) {
+  const uint64_t header_size = record[0];
+  if (header_size == 0 || header_size >= 0x80 || header_size > size) return false;
+  const unsigned char* p = record + 1;
+  const unsigned char* const header_end = record + header_size;
+  uint64_t offset = header_size;
+  for (Cell& out : cells_) {
+    if (p == header_end) {  // a record with fewer fields
+      out.type = Cell::Type::kNull;
+      continue;
+    }
+    const uint64_t type = *p++;
+    if (type >= 0x80 || type == 7 || type == 10 || type == 11) return false;
+    const uint64_t bytes = FieldSize(type);
+    if (bytes > size - offset) return false;
+    const unsigned char* const at = record + offset;
+    offset += bytes;
+    if (type >= 12) {
+      out.type = type % 2 == 0 ? Cell::Type::kBlob : Cell::Type::kText;
+      out.bytes = std::string_view(reinterpret_cast<const char*>(at), bytes);
+    } else if (type == 0) {
+      out.type = Cell::Type::kNull;
+    } else {
+      out.type = Cell::Type::kInteger;
+      out.integer = type >= 8 ? static_cast<int64_t>(type - 8) : BigEndian(at, bytes);
+    }
+  }
+  return true;
+}
+
 std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
                                             const unsigned char* start, const unsigned char* end,
                                             bool index) {
@@ -106,6 +140,7 @@ std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
   }
   const unsigned char* record =
       local == size ? start : Assemble(page, start, local, size, Get32(start + local));
+  if (prefix_ && DecodePrefix(record, size)) return cells_;
   ReadHeader(page, record, size);
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     Cell& out = cells_[i];

@@ -58,12 +58,18 @@ class RecordDecoder {
                                 uint64_t size, uint32_t first);
   // Reads the header of the record at `record` into record_, up to the last field wanted.
   void ReadHeader(uint32_t page, const unsigned char* record, uint64_t size);
+  // Decodes the first fields of `record` into cells_, when fields_ are 0, 1, ... and every
+  // serial type up to them is a one-byte varint of an integer, a NULL, or a text or blob of
+  // under 58 bytes (an index's key, commonly); false, with cells_ to be rewritten, otherwise,
+  // and for anything the general path must judge (a damaged header).
+  bool DecodePrefix(const unsigned char* record, uint64_t size);
 
   PageReader overflow_;  // overflow pages, so they do not break the runs of b-tree pages
   std::vector<int> fields_;
   std::vector<unsigned char> payload_;
   std::vector<Field> record_;   // the fields of the record, up to last_field_
   std::size_t last_field_ = 0;  // the last of the fields wanted
+  bool prefix_ = false;         // fields_ are 0, 1, ..., in order
   std::vector<Cell> cells_;
   std::vector<std::array<char, 32>> reals_;  // a REAL's text (Cell::bytes), per field
 };

@@ -160,6 +160,30 @@ TEST(LiteralDecoder, BeyondInt64IsBigIntegerInMysqlAndRealInSqlite) {
   }
 }
 
+// Integers of every length from 1 to 19 digits (the decoder takes eight at a time while eight
+// are there), signed and not, and followed by every byte a digit's test could take for one (those
+// that share the digits' high nibble: ':' to '?') or a delimiter: the value and the end are
+// those of the digits alone.
+TEST(LiteralDecoder, IntegersOfEveryLengthEndAtTheirLastDigit) {
+  const std::string digits = "9182736455463728192";
+  for (std::size_t n = 1; n <= digits.size(); ++n) {
+    for (const char* sign : {"", "-"}) {
+      for (const char after : std::string(":;<=>?,) /")) {
+        const std::string text = sign + digits.substr(0, n) + after + "12345678";
+        const Out out = Decode(text, kMysql);
+        ASSERT_EQ(out.type, Cell::Type::kInteger) << text;
+        const int64_t magnitude = std::stoll(digits.substr(0, n));
+        EXPECT_EQ(out.integer, *sign == '-' ? -magnitude : magnitude) << text;
+        EXPECT_EQ(out.consumed, std::string(sign).size() + n) << text;
+      }
+    }
+    // Digits that run to the end of the buffer: nothing is read past it (the ASan build says).
+    const std::vector<char> exact(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(n));
+    Cell cell;
+    EXPECT_EQ(internal::DecodeNumber(exact.data(), exact.data() + n, kMysql, cell), nullptr);
+  }
+}
+
 TEST(LiteralDecoder, RealsKeepTheirLiteral) {
   for (Dialect d : {kSqlite, kMysql}) {
     const Out a = Decode("12.50,", d);

@@ -1,0 +1,187 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// RecordDecoder (sqlite/record_decoder.h): records built here byte by byte (file format 2.1)
+// decode to the same cells whichever path reads them, the one for a key's first fields (an
+// index walk's, with one-byte serial types) or the general one, and a record with fewer fields
+// than asked for gives NULL for the rest.
+
+#include "sqlite/record_decoder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "sqlite/page_file.h"
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using testing::TempDir;
+
+// A SQLite file to give the decoder its page size (it reads no page of it here).
+class DecoderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string path = dir_.File("pages.db");
+    testing::ExecSql(path, "PRAGMA page_size = 4096; CREATE TABLE t(a); INSERT INTO t VALUES(1);");
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd_, 0);
+    file_ = std::make_unique<PageFile>(fd_);
+  }
+  void TearDown() override {
+    file_.reset();
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  TempDir dir_;
+  int fd_ = -1;
+  std::unique_ptr<PageFile> file_;
+};
+
+void PutVarint(uint64_t v, std::vector<unsigned char>& out) {
+  unsigned char bytes[10];
+  int n = 0;
+  do {
+    bytes[n++] = static_cast<unsigned char>(v & 0x7f);
+    v >>= 7;
+  } while (v != 0);
+  for (int i = n - 1; i >= 0; --i) out.push_back(bytes[i] | (i > 0 ? 0x80 : 0));
+}
+
+// A record of the serial types `types`, each field's bytes drawn from `rng`.
+std::vector<unsigned char> Record(const std::vector<uint64_t>& types, std::mt19937_64& rng) {
+  static constexpr uint8_t kSizes[10] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0};
+  std::vector<unsigned char> header;
+  std::vector<unsigned char> body;
+  for (const uint64_t type : types) {
+    PutVarint(type, header);
+    const uint64_t size = type < 10 ? kSizes[type] : (type - 12) / 2;
+    for (uint64_t i = 0; i < size; ++i) {
+      body.push_back(static_cast<unsigned char>(type >= 12 ? 'a' + rng() % 26 : rng()));
+    }
+  }
+  // The header's size counts its own varint.
+  std::vector<unsigned char> record;
+  const uint64_t size = header.size() + (header.size() + 1 < 0x80 ? 1 : 2);
+  PutVarint(size, record);
+  record.insert(record.end(), header.begin(), header.end());
+  record.insert(record.end(), body.begin(), body.end());
+  return record;
+}
+
+std::string Describe(const Cell& c) {
+  switch (c.type) {
+    case Cell::Type::kNull:
+      return "NULL";
+    case Cell::Type::kInteger:
+      return "int " + std::to_string(c.integer);
+    case Cell::Type::kReal: {
+      uint64_t bits = 0;
+      std::memcpy(&bits, &c.real, sizeof bits);
+      return "real " + std::to_string(bits) + " " + std::string(c.bytes);
+    }
+    case Cell::Type::kText:
+      return "text " + std::string(c.bytes);
+    case Cell::Type::kBlob:
+      return "blob " + std::string(c.bytes);
+    case Cell::Type::kBigInteger:
+      return "big " + std::string(c.bytes);
+  }
+  return "?";
+}
+
+std::vector<std::string> Decoded(RecordDecoder& decoder, const std::vector<unsigned char>& record,
+                                 std::size_t count) {
+  // The page runs on past the record, as a cell's page does.
+  std::vector<unsigned char> page(record);
+  page.resize(record.size() + 64, 0x08);
+  const std::span<const Cell> cells =
+      decoder.Decode(2, record.size(), page.data(), page.data() + page.size(), true);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back(Describe(cells[i]));
+  return out;
+}
+
+// Random records of every serial type (long text has a two-byte serial type; a header of 130
+// fields has a two-byte size), read for their first k fields, k past the record's last field too:
+// the path for the first fields gives what the general path gives for the same fields asked
+// for in another list.
+TEST_F(DecoderTest, FirstFieldsDecodeAsTheGeneralPathDecodesThem) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  RecordDecoder prefix(*file_);
+  RecordDecoder general(*file_);
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint64_t> types(1 + rng() % 8);
+    for (uint64_t& type : types) {
+      const uint64_t pick = rng() % 12;
+      type = pick < 10 ? pick : (rng() % 2 == 0 ? 12 : 13) + 2 * (rng() % (pick == 10 ? 58 : 80));
+    }
+    if (round % 50 == 0) types.assign(130, round % 100 == 0 ? 1 : 13);  // a 2-byte header size
+    const std::vector<unsigned char> record = Record(types, rng);
+    const std::size_t k = 1 + rng() % (types.size() + 2);
+    std::vector<int> fields;
+    for (std::size_t i = 0; i < k; ++i) fields.push_back(static_cast<int>(i));
+    prefix.Want(fields);
+    fields.push_back(0);  // not the first fields in order: the general path
+    general.Want(fields);
+    ASSERT_EQ(Decoded(prefix, record, k), Decoded(general, record, k))
+        << "round " << round << ", " << types.size() << " fields, " << k << " asked for";
+  }
+}
+
+// A record written before ALTER TABLE ADD COLUMN has fewer fields: the rest are NULL, even
+// where the bytes after the header look like serial types (8 is one: the integer 0).
+TEST_F(DecoderTest, FieldsPastTheRecordsLastAreNull) {
+  const std::vector<unsigned char> record = {2, 1, 8};  // one field: the 1-byte integer 8
+  for (const bool prefix : {true, false}) {
+    RecordDecoder decoder(*file_);
+    std::vector<int> fields = {0, 1, 2};
+    if (!prefix) fields.push_back(0);
+    decoder.Want(fields);
+    EXPECT_EQ(Decoded(decoder, record, 3), (std::vector<std::string>{"int 8", "NULL", "NULL"}))
+        << (prefix ? "first fields" : "general");
+  }
+}
+
+// A damaged record is damage on either path, named alike: a field that runs past the payload,
+// a reserved serial type (10, 11).
+TEST_F(DecoderTest, DamagedRecordsAreDamageOnEitherPath) {
+  const std::vector<std::vector<unsigned char>> damaged = {
+      {3, 1, 13 + 2 * 20, 5, 'a', 'b', 'c'},  // text of 20 bytes, 3 there
+      {3, 6, 1, 1, 2, 3},                     // an 8-byte integer in 4 bytes
+      {3, 1, 10, 7},                          // serial type 10
+      {2, 11},                                // serial type 11
+  };
+  for (const std::vector<unsigned char>& record : damaged) {
+    std::vector<std::string> messages;
+    for (const bool prefix : {true, false}) {
+      RecordDecoder decoder(*file_);
+      std::vector<int> fields = {0, 1};
+      if (!prefix) fields.push_back(0);
+      decoder.Want(fields);
+      try {
+        Decoded(decoder, record, 2);
+        ADD_FAILURE() << "no damage found in a record of " << record.size() << " bytes";
+      } catch (const DamagedPage& damage) {
+        messages.emplace_back(damage.what());
+      }
+    }
+    ASSERT_EQ(messages.size(), 2u);
+    EXPECT_EQ(messages[0], messages[1]);
+  }
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
