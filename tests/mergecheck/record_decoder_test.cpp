@@ -114,6 +114,36 @@ std::vector<std::string> Decoded(RecordDecoder& decoder, const std::vector<unsig
   return out;
 }
 
+// Varints of every length (1 to 9 bytes, the 9th a whole byte), read with 9 bytes or more before
+// the end (the path that loads 8 at once) and with fewer (a byte at a time), or cut off: the same
+// value and length as SQLite's format gives them.
+TEST(VarintTest, EveryLengthReadsAsWritten) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  for (int round = 0; round < 200000; ++round) {
+    const int bits = 1 + static_cast<int>(rng() % 64);
+    const uint64_t value = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
+    std::vector<unsigned char> bytes;
+    if (value > (uint64_t{1} << 56) - 1) {  // 9 bytes: 8 of 7 bits, then 8 bits
+      for (int i = 7; i >= 0; --i) bytes.push_back(((value >> (8 + 7 * i)) & 0x7f) | 0x80);
+      bytes.push_back(value & 0xff);
+    } else {
+      PutVarint(value, bytes);
+    }
+    const std::size_t length = bytes.size();
+    for (int i = 0; i < 12; ++i) bytes.push_back(static_cast<unsigned char>(rng()));
+    for (std::size_t room = 0; room <= length + 10; ++room) {
+      uint64_t got = ~value;
+      const int n = page_file_internal::GetVarint(bytes.data(), bytes.data() + room, got);
+      if (room < length) {
+        ASSERT_EQ(n, 0) << value << " cut off at " << room;
+      } else {
+        ASSERT_EQ(n, static_cast<int>(length)) << value << " with " << room << " bytes";
+        ASSERT_EQ(got, value) << "with " << room << " bytes";
+      }
+    }
+  }
+}
+
 // Random records of every serial type (long text has a two-byte serial type; a header of 130
 // fields has a two-byte size), read for their first k fields, k past the record's last field too:
 // the path for the first fields gives what the general path gives for the same fields asked
