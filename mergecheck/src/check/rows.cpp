@@ -39,7 +39,8 @@ class RowHasher : public SourceVisitor {
     // A dump may create every table before the rows of any: each table keeps its own state.
     current_ = &tables_[table.name];
     Prepare(table, it->second, *current_);
-    found_[table.name].resize(it->second.size());
+    current_->found = &found_[table.name];  // a map's elements stay where they are
+    current_->found->resize(it->second.size());
     std::vector<int> all;
     for (std::size_t i = 0; i < table.columns.size(); ++i) all.push_back(static_cast<int>(i));
     return all;
@@ -52,7 +53,7 @@ class RowHasher : public SourceVisitor {
       current_ = it == tables_.end() ? nullptr : &it->second;
     }
     if (current_ == nullptr) return;
-    std::vector<std::vector<Found>>& found = found_[table.name];
+    std::vector<std::vector<Found>>& found = *current_->found;
     bool hashed = false;
     uint64_t row = 0;
     for (std::size_t t = 0; t < current_->keys.size(); ++t) {
@@ -91,6 +92,7 @@ class RowHasher : public SourceVisitor {
   // What the rows of one table need, from its latest definition (OnTable).
   struct TableHashing {
     const std::vector<RowTarget>* targets = nullptr;
+    std::vector<std::vector<Found>>* found = nullptr;  // found_'s entry for the table
     std::vector<KeyState> keys;  // per target: its key, cells pointing at its columns (by name)
     std::vector<bool> usable;    // per target: all its columns are in the table
     std::vector<int> by_name;    // the columns hashed, by lowercase name
