@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <span>
 #include <string>
@@ -265,8 +266,14 @@ uint64_t Intersect(std::span<const T> a, std::span<const T> b, uint64_t limit,
       static_cast<std::size_t>(std::lower_bound(b.begin(), b.end(), a[half]) - b.begin());
   std::vector<T> upper;
   uint64_t upper_count = 0;
-  std::thread thread(
-      [&] { upper_count = IntersectRange(a.subspan(half), b.subspan(split), limit, upper); });
+  std::exception_ptr upper_error;  // out of memory, say: rethrown here, not std::terminate
+  std::thread thread([&] {
+    try {
+      upper_count = IntersectRange(a.subspan(half), b.subspan(split), limit, upper);
+    } catch (...) {
+      upper_error = std::current_exception();
+    }
+  });
   uint64_t count = 0;
   try {
     count = IntersectRange(a.first(half), b.first(split), limit, common);
@@ -275,6 +282,7 @@ uint64_t Intersect(std::span<const T> a, std::span<const T> b, uint64_t limit,
     throw;
   }
   thread.join();
+  if (upper_error) std::rethrow_exception(upper_error);
   // The upper half's values follow the lower half's: keep the first `limit` of both.
   const std::size_t room = limit == 0 ? upper.size() : (count >= limit ? 0 : limit - count);
   common.insert(common.end(), upper.begin(), upper.begin() + std::min(room, upper.size()));
