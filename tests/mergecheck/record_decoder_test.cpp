@@ -213,5 +213,20 @@ TEST_F(DecoderTest, DamagedRecordsAreDamageOnEitherPath) {
   }
 }
 
+// A cell whose payload is empty, at the very end of the page: damage on either path, and no
+// byte read past the payload (the ASan build says), not even the header's size.
+TEST_F(DecoderTest, AnEmptyPayloadIsDamageAndNothingPastItIsRead) {
+  for (const bool prefix : {true, false}) {
+    RecordDecoder decoder(*file_);
+    std::vector<int> fields = {0};
+    if (!prefix) fields.push_back(0);
+    decoder.Want(fields);
+    const std::vector<unsigned char> page(16, 0x01);  // the cell's payload starts at its end
+    const unsigned char* const end = page.data() + page.size();
+    EXPECT_THROW(decoder.Decode(2, 0, end, end, true), DamagedPage)
+        << (prefix ? "first fields" : "general");
+  }
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

@@ -101,6 +101,7 @@ void RecordDecoder::ReadHeader(uint32_t page, const unsigned char* record, uint6
 }
 
 bool RecordDecoder::DecodePrefix(const unsigned char* record, uint64_t size) {
+  if (size == 0) return false;  // no header: the general path names the damage
   const uint64_t header_size = record[0];
   if (header_size == 0 || header_size >= 0x80 || header_size > size) return false;
   const unsigned char* p = record + 1;
