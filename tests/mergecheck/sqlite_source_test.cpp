@@ -279,8 +279,8 @@ std::vector<std::string> SqliteKeyTuples(const std::string& db, const Table& tab
 // Keys held by an index (a UNIQUE text column, a composite primary key, a non-rowid primary key,
 // a WITHOUT ROWID table's own b-tree, an index on a column after a generated one) are read
 // straight from the index b-tree pages (IndexReader): each key must get exactly the tuples SQLite
-// gives, on deep trees of small pages, with payloads spilling into overflow pages, NULLs, reals,
-// blobs and mixed types.
+// gives, on deep trees of small pages, with payloads spilling into overflow pages (also those
+// whose every field the one-pass decoder could read), NULLs, reals, blobs and mixed types.
 TEST(SqliteSourceTest, DirectIndexReadsMatchSqlite) {
   for (const int page_size : {512, 4096, 65536}) {
     TempDir dir;
@@ -297,7 +297,14 @@ TEST(SqliteSourceTest, DirectIndexReadsMatchSqlite) {
             " (id % 1000) VIRTUAL, token BLOB, score REAL);"
             "CREATE UNIQUE INDEX account_token ON account(token);"
             "CREATE UNIQUE INDEX account_score ON account(score);"
+            // Two texts of under 58 bytes each: one-byte serial types, and payloads on both
+            // sides of the most a 512-byte page keeps (102 bytes), the rest overflowing.
+            "CREATE TABLE pair(a TEXT, b TEXT, UNIQUE(a, b));"
             "BEGIN;"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+            " INSERT INTO pair SELECT substr(printf('%05d', i) || hex(zeroblob(30)), 1, 20 + i % "
+            "38),"
+            " substr(hex(zeroblob(30)), 1, 20 + i / 38 % 38) FROM n;"
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)"
             " INSERT INTO player SELECT i * 7919 % 60013 - 30000,"
             " CASE WHEN i % 97 = 0 THEN NULL WHEN i % 89 = 0 THEN printf('%d', i)"

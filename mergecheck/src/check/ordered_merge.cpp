@@ -202,6 +202,16 @@ class Stream {
 
   // The next tuple, valid until the next call; false at the end of the stream.
   bool Next(TupleRef& tuple) {
+    if (at_ == current_.fields.size() && !Refill()) return false;
+    tuple.fields = current_.fields.data() + at_;
+    tuple.bytes = current_.bytes.data();
+    at_ += orders_.size();
+    return true;
+  }
+
+  // Takes the next batch that holds a tuple as current_; false at the end of the stream. Out
+  // of Next, which the merge calls for every tuple and which is then small enough to inline.
+  bool Refill() {
     while (at_ == current_.fields.size()) {
       std::unique_lock lock(mu_);
       ready_.wait(lock, [&] { return !queue_.empty() || done_; });
@@ -211,9 +221,6 @@ class Stream {
       at_ = 0;
       room_.notify_one();
     }
-    tuple.fields = current_.fields.data() + at_;
-    tuple.bytes = current_.bytes.data();
-    at_ += orders_.size();
     return true;
   }
 

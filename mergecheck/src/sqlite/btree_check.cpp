@@ -18,6 +18,15 @@ using page_file_internal::GetVarint;
 
 constexpr int kMaxDepth = 64;  // SQLite itself stops at 20 (BTCURSOR_MAX_DEPTH)
 
+// Varint's path for a varint of two bytes or more, out of line: Varint stays small enough to
+// be inlined.
+const unsigned char* LongVarint(uint32_t page, const unsigned char* p, const unsigned char* end,
+                                uint64_t& value) {
+  const int n = GetVarint(p, end, value);
+  if (n == 0) throw DamagedPage(page, "a cell is cut off");
+  return p + n;
+}
+
 // The varint at p, or DamagedPage naming `page` when it runs past `end`. Inline: it is read for
 // every cell of every page.
 inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const unsigned char* end,
@@ -26,9 +35,7 @@ inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const 
     value = *p;
     return p + 1;
   }
-  const int n = GetVarint(p, end, value);
-  if (n == 0) throw DamagedPage(page, "a cell is cut off");
-  return p + n;
+  return LongVarint(page, p, end, value);
 }
 
 }  // namespace
@@ -36,6 +43,8 @@ inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const 
 BtreeChecker::BtreeChecker(const PageFile& file, const std::atomic<bool>* stop, PageUse* use)
     : file_(file),
       usable_(file.usable()),
+      max_local_index_(page_file_internal::MaxLocal(true, usable_)),
+      max_local_table_(page_file_internal::MaxLocal(false, usable_)),
       tree_pages_(file),
       other_pages_(file),
       own_use_(use == nullptr ? std::optional<PageUse>(file.pages()) : std::optional<PageUse>()),
@@ -109,7 +118,9 @@ void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, ui
       }
     }
     if (leaf || index) {
-      const uint64_t local = page_file_internal::LocalPayload(payload, index, usable_);
+      const uint64_t local = payload <= (index ? max_local_index_ : max_local_table_)
+                                 ? payload
+                                 : page_file_internal::LocalPayload(payload, index, usable_);
       if (static_cast<uint64_t>(end - p) < local) Fail(page, "a cell is cut off");
       p += local;
       if (payload > local) {

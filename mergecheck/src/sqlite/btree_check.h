@@ -107,6 +107,8 @@ class BtreeChecker {
 
   const PageFile& file_;
   const uint32_t usable_;
+  const uint64_t max_local_index_;  // page_file_internal::MaxLocal
+  const uint64_t max_local_table_;
   PageReader tree_pages_;           // b-tree pages (Tree), read ahead when they come in order
   PageReader other_pages_;          // overflow and freelist pages, so they do not break the runs
   std::optional<PageUse> own_use_;  // when no PageUse was given

@@ -59,6 +59,9 @@ class IndexReader {
   // The record whose cell starts at `cell` (its payload-size varint) on page `page`, which ends
   // at `end`.
   std::span<const Cell> Record(uint32_t page, const unsigned char* cell, const unsigned char* end) {
+    if (cell < end && *cell < 0x80) {  // a payload under 128 bytes: an index key, commonly
+      return decoder_.Decode(page, *cell, cell + 1, end, true);
+    }
     uint64_t size = 0;
     const int n = page_file_internal::GetVarint(cell, end, size);
     if (n == 0) Fail(page, "a cell is cut off");

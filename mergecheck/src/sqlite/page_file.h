@@ -133,8 +133,13 @@ inline uint32_t Get32(const unsigned char* p) {
 
 // The bytes of a cell's payload of `payload` bytes that are stored on its b-tree page itself,
 // for pages of `usable` bytes (file format 1.6); the rest is in overflow pages.
+// The largest payload a cell keeps whole on its page: X in file format 1.6.
+inline uint64_t MaxLocal(bool index, uint64_t usable) {
+  return index ? (usable - 12) * 64 / 255 - 23 : usable - 35;
+}
+
 inline uint64_t LocalPayload(uint64_t payload, bool index, uint64_t usable) {
-  const uint64_t max_local = index ? (usable - 12) * 64 / 255 - 23 : usable - 35;
+  const uint64_t max_local = MaxLocal(index, usable);
   if (payload <= max_local) return payload;
   const uint64_t min_local = (usable - 12) * 32 / 255 - 23;
   const uint64_t k = min_local + (payload - min_local) % (usable - 4);

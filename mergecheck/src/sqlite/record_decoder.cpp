@@ -5,6 +5,8 @@
 
 #include "sqlite/record_decoder.h"
 
+#include <array>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -36,6 +38,30 @@ int64_t BigEndian(const unsigned char* p, uint64_t size) {
   }
   return v;
 }
+
+// What DecodePrefix makes of a one-byte serial type: its bytes in the body, and the Cell it
+// gives. kRefuse: a type the general path must judge (a real, 10 and 11, a varint of two bytes
+// or more, where the byte is one of them).
+enum class Kind : uint8_t { kRefuse, kNull, kInteger, kConstant, kText, kBlob };
+struct PrefixType {
+  uint8_t bytes = 0;
+  Kind kind = Kind::kRefuse;
+};
+
+constexpr std::array<PrefixType, 256> PrefixTypes() {
+  std::array<PrefixType, 256> types{};
+  constexpr uint8_t kIntegerSizes[7] = {0, 1, 2, 3, 4, 6, 8};
+  types[0] = PrefixType{0, Kind::kNull};
+  for (int t = 1; t <= 6; ++t) types[t] = PrefixType{kIntegerSizes[t], Kind::kInteger};
+  types[8] = types[9] = PrefixType{0, Kind::kConstant};
+  for (int t = 12; t < 0x80; ++t) {
+    types[t] =
+        PrefixType{static_cast<uint8_t>((t - 12) / 2), t % 2 == 0 ? Kind::kBlob : Kind::kText};
+  }
+  return types;
+}
+
+constexpr std::array<PrefixType, 256> kPrefixTypes = PrefixTypes();
 
 }  // namespace
 
@@ -104,36 +130,50 @@ bool RecordDecoder::DecodePrefix(const unsigned char* record, uint64_t size) {
   if (size == 0) return false;  // no header: the general path names the damage
   const uint64_t header_size = record[0];
   if (header_size == 0 || header_size >= 0x80 || header_size > size) return false;
-  const unsigned char* p = record + 1;
-  const unsigned char* const header_end = record + header_size;
+  // One byte a serial type (a byte of a longer varint is refused below): the header holds the
+  // types of its first header_size - 1 fields; those past them are NULL.
+  const std::size_t present = std::min<std::size_t>(header_size - 1, cells_.size());
   uint64_t offset = header_size;
-  for (Cell& out : cells_) {
-    if (p == header_end) {  // a record with fewer fields
-      out.type = Cell::Type::kNull;
-      continue;
-    }
-    const uint64_t type = *p++;
-    if (type >= 0x80 || type == 7 || type == 10 || type == 11) return false;
-    const uint64_t bytes = FieldSize(type);
-    if (bytes > size - offset) return false;
+  for (std::size_t i = 0; i < present; ++i) {
+    Cell& out = cells_[i];
+    const uint8_t type = record[1 + i];
+    const PrefixType t = kPrefixTypes[type];
+    if (t.kind == Kind::kRefuse || t.bytes > size - offset) return false;
     const unsigned char* const at = record + offset;
-    offset += bytes;
-    if (type >= 12) {
-      out.type = type % 2 == 0 ? Cell::Type::kBlob : Cell::Type::kText;
-      out.bytes = std::string_view(reinterpret_cast<const char*>(at), bytes);
-    } else if (type == 0) {
-      out.type = Cell::Type::kNull;
-    } else {
-      out.type = Cell::Type::kInteger;
-      out.integer = type >= 8 ? static_cast<int64_t>(type - 8) : BigEndian(at, bytes);
+    offset += t.bytes;
+    switch (t.kind) {
+      case Kind::kNull:
+        out.type = Cell::Type::kNull;
+        break;
+      case Kind::kInteger:
+        out.type = Cell::Type::kInteger;
+        out.integer = BigEndian(at, t.bytes);
+        break;
+      case Kind::kConstant:
+        out.type = Cell::Type::kInteger;
+        out.integer = type - 8;
+        break;
+      case Kind::kText:
+      case Kind::kBlob:
+        out.type = t.kind == Kind::kText ? Cell::Type::kText : Cell::Type::kBlob;
+        out.bytes = std::string_view(reinterpret_cast<const char*>(at), t.bytes);
+        break;
+      case Kind::kRefuse:
+        return false;
     }
   }
+  for (std::size_t i = present; i < cells_.size(); ++i) cells_[i].type = Cell::Type::kNull;
   return true;
 }
 
 std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
                                             const unsigned char* start, const unsigned char* end,
                                             bool index) {
+  // The commonest record: all on its page (file format 1.6), its first fields in one pass.
+  if (prefix_ && size <= (index ? max_local_index_ : max_local_table_) &&
+      size <= static_cast<uint64_t>(end - start) && DecodePrefix(start, size)) {
+    return cells_;
+  }
   const uint64_t local = page_file_internal::LocalPayload(size, index, overflow_.file().usable());
   if (local > static_cast<uint64_t>(end - start) ||
       (local < size && local + 4 > static_cast<uint64_t>(end - start))) {
@@ -141,7 +181,7 @@ std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
   }
   const unsigned char* record =
       local == size ? start : Assemble(page, start, local, size, Get32(start + local));
-  if (prefix_ && DecodePrefix(record, size)) return cells_;
+  if (prefix_ && local != size && DecodePrefix(record, size)) return cells_;
   ReadHeader(page, record, size);
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     Cell& out = cells_[i];

@@ -28,7 +28,10 @@ namespace steadyflake::mergecheck {
 
 class RecordDecoder {
  public:
-  explicit RecordDecoder(const PageFile& file) : overflow_(file) {}
+  explicit RecordDecoder(const PageFile& file)
+      : overflow_(file),
+        max_local_index_(page_file_internal::MaxLocal(true, file.usable())),
+        max_local_table_(page_file_internal::MaxLocal(false, file.usable())) {}
 
   // The records decoded from now on give fields `fields`: cells()[i] is field fields[i] of the
   // record (kNull when the record has fewer fields).
@@ -65,6 +68,9 @@ class RecordDecoder {
   bool DecodePrefix(const unsigned char* record, uint64_t size);
 
   PageReader overflow_;  // overflow pages, so they do not break the runs of b-tree pages
+  // The largest payload a cell keeps whole on an index's page, on a table's (LocalPayload).
+  const uint64_t max_local_index_;
+  const uint64_t max_local_table_;
   std::vector<int> fields_;
   std::vector<unsigned char> payload_;
   std::vector<Field> record_;   // the fields of the record, up to last_field_
