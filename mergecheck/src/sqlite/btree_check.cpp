@@ -18,15 +18,6 @@ using page_file_internal::GetVarint;
 
 constexpr int kMaxDepth = 64;  // SQLite itself stops at 20 (BTCURSOR_MAX_DEPTH)
 
-// Varint's path for a varint of two bytes or more, out of line: Varint stays small enough to
-// be inlined.
-const unsigned char* LongVarint(uint32_t page, const unsigned char* p, const unsigned char* end,
-                                uint64_t& value) {
-  const int n = GetVarint(p, end, value);
-  if (n == 0) throw DamagedPage(page, "a cell is cut off");
-  return p + n;
-}
-
 // The varint at p, or DamagedPage naming `page` when it runs past `end`. Inline: it is read for
 // every cell of every page.
 inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const unsigned char* end,
@@ -35,7 +26,9 @@ inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const 
     value = *p;
     return p + 1;
   }
-  return LongVarint(page, p, end, value);
+  const int n = GetVarint(p, end, value);
+  if (n == 0) throw DamagedPage(page, "a cell is cut off");
+  return p + n;
 }
 
 }  // namespace
@@ -105,7 +98,13 @@ void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, ui
       p += 4;
     }
     uint64_t payload = 0;
-    if (leaf || index) p = Varint(page, p, end, payload);
+    if (leaf || index) {
+      if (p < end && *p < 0x80) {  // a payload under 128 bytes, read here: an index's, commonly
+        payload = *p++;
+      } else {
+        p = Varint(page, p, end, payload);
+      }
+    }
     if (!index) {
       uint64_t key = 0;
       p = Varint(page, p, end, key);
