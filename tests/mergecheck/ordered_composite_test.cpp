@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <random>
@@ -546,6 +547,99 @@ TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
     ASSERT_EQ(run.report.keys.size(), 1u);
     EXPECT_GT(run.report.keys[0].overlap, 100u);
   }
+}
+
+// Sets byte `at` of the text of record `cell` (k, a text of five bytes, serial type 23) of the
+// first leaf of t's UNIQUE index in the file at `path` from `was` to `value`.
+void SetTextByte(const std::string& path, int cell, int at, char was, char value) {
+  std::string bytes = testing::ReadFile(path);
+  const std::size_t page_size = testing::PageSize(bytes);
+  const std::vector<uint32_t> leaves = testing::PagesOfType(path, "leaf", "sqlite_autoindex_t_1");
+  ASSERT_FALSE(leaves.empty());
+  const std::size_t page = (leaves[0] - 1) * page_size;
+  const std::size_t pointer = page + 8 + 2 * static_cast<std::size_t>(cell);
+  const std::size_t record =
+      page +
+      (static_cast<std::size_t>(static_cast<unsigned char>(bytes[pointer])) << 8 |
+       static_cast<unsigned char>(bytes[pointer + 1])) +
+      1;                             // after the payload's size
+  ASSERT_EQ(bytes[record + 1], 23);  // k's serial type: a text of five bytes
+  const std::size_t text = record + static_cast<std::size_t>(bytes[record]);
+  ASSERT_EQ(bytes[text + static_cast<std::size_t>(at)], was);
+  bytes[text + static_cast<std::size_t>(at)] = value;
+  testing::WriteFile(path, bytes);
+}
+
+// The same damage to the index of a key of one text column, which the merge appends by a path
+// of its own (AppendText).
+TEST(OrderedCompositeTest, DamagedTextIndexesGiveTheHashedPathsReport) {
+  for (const bool out_of_order : {true, false}) {
+    SCOPED_TRACE(out_of_order ? "a record out of order" : "a key twice");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    {
+      const std::string schema = "CREATE TABLE t(k TEXT UNIQUE, v INTEGER);";
+      Db da(a, 1024, schema);
+      Db db(b, 1024, schema);
+      const auto name = [](int i) {
+        char text[8];
+        std::snprintf(text, sizeof text, "n%04d", i);
+        return std::string(text);
+      };
+      for (int i = 2; i < 1000; ++i) {
+        da.Insert("t", {Text(name(i)), Int(i)});
+        db.Insert("t", {Text(name(i % 3 == 0 ? i : i + 2000)), Int(i % 2 == 0 ? i : 0)});
+      }
+    }
+    // A's first records are n0002, n0003, n0004, n0005; B's n0003, n0006. Out of order: A's
+    // fourth becomes z0005, above every other. A key twice, in both: A's third becomes n0003,
+    // its second, and B's second n0003, its first (so a merge that kept both would count it
+    // twice).
+    if (out_of_order) {
+      SetTextByte(a, 3, 0, 'n', 'z');
+    } else {
+      SetTextByte(a, 2, 4, '4', '3');
+      SetTextByte(b, 1, 4, '6', '3');
+    }
+    const std::vector<std::string> merged =
+        out_of_order ? std::vector<std::string>{} : std::vector<std::string>{"t"};
+    const CheckRun run = ExpectSameReport(a, b, merged, out_of_order);
+    EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
+    ASSERT_EQ(run.report.keys.size(), 1u);
+    EXPECT_GT(run.report.keys[0].overlap, 100u);
+  }
+}
+
+// A value out of order just where one batch of a stream ends and the next begins is checked
+// against the last of the batch held back: A's index sorts under NOCASE but its schema says
+// BINARY, and the one upper-case value, N04096, is the first of the second batch (below the
+// n04095 before it as bytes). The merge is given up, as anywhere else in the stream.
+TEST(OrderedCompositeTest, AValueOutOfOrderAtABatchsEdgeGivesTheHashedPathsReport) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const auto name = [](std::size_t i) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%c%05zu", i == kOrderedMergeBatch ? 'N' : 'n', i);
+    return std::string(text);
+  };
+  {
+    Db da(a, 4096,
+          "CREATE TABLE t(k TEXT, v INTEGER); CREATE UNIQUE INDEX t_k ON t(k COLLATE NOCASE);");
+    Db db(b, 4096, "CREATE TABLE t(k TEXT, v INTEGER); CREATE UNIQUE INDEX t_k ON t(k);");
+    for (std::size_t i = 0; i < 2 * kOrderedMergeBatch; ++i) {
+      da.Insert("t", {Text(name(i)), Int(static_cast<int64_t>(i))});
+      if (i % 7 == 0 || i == kOrderedMergeBatch) db.Insert("t", {Text(name(i)), Int(0)});
+    }
+  }
+  testing::ExecSql(a,
+                   "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE UNIQUE "
+                   "INDEX t_k ON t(k)' WHERE name = 't_k';");
+  const CheckRun run = ExpectSameReport(a, b, {}, true);
+  EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
+  ASSERT_EQ(run.report.keys.size(), 1u);
+  EXPECT_GT(run.report.keys[0].overlap, 1000u);
 }
 
 // A table whose one key is read in index order is not scanned; when B lacks the key (drift) or

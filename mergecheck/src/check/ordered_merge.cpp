@@ -41,8 +41,8 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
-constexpr std::size_t kBatch = 4096;  // tuples per batch
-constexpr std::size_t kDepth = 4;     // batches a reader may be ahead of the merge
+constexpr std::size_t kBatch = kOrderedMergeBatch;  // tuples per batch
+constexpr std::size_t kDepth = 4;                   // batches a reader may be ahead of the merge
 
 // How the values of one key column sort in its index, and so compare in the merge.
 enum class Order : uint8_t { kInteger, kBinary, kNocase, kRtrim };
@@ -298,6 +298,7 @@ class Stream {
       }
     }
     if (record.size() != orders_.size()) Refuse();
+    if (record.size() == 1) return AppendText(record[0]);  // not an integer: a text column
     for (const Cell& cell : record) {
       if (cell.type == Cell::Type::kNull) return;
     }
@@ -341,6 +342,41 @@ class Stream {
       filling_ = EmptyBatch(width);
     }
   }
+  // Append for a key of one text column (a UNIQUE name), as Append does it for any key, in
+  // fewer steps: the value compared with the one before while that is still the last in the
+  // batch (or in the full one held back), before it is copied in.
+  void AppendText(const Cell& cell) {
+    if (cell.type == Cell::Type::kNull) return;
+    if (cell.type != Cell::Type::kText && cell.type != Cell::Type::kBlob) Refuse();
+    if (cell.bytes.size() >= (std::size_t{1} << 31)) Refuse();  // more than SQLite holds
+    ++rows_;
+    const bool blob = cell.type == Cell::Type::kBlob;
+    Batch& batch = filling_;
+    const Batch* last = !batch.fields.empty() ? &batch : (full_.has_value() ? &*full_ : nullptr);
+    if (last != nullptr) {
+      const Field before = last->fields.back();
+      const std::string_view bytes = BytesOf(before, last->bytes.data());
+      int order = 0;
+      if (((before & kBlobBit) != 0) != blob) {
+        order = blob ? -1 : 1;  // SQLite: text, then blobs
+      } else {
+        order = blob ? CompareBytes(bytes, cell.bytes) : CompareText(orders_[0], bytes, cell.bytes);
+      }
+      if (order > 0) Refuse();
+      if (order == 0) return;  // a key twice (an index that is not unique): once is enough
+    }
+    batch.fields.push_back(TextField(batch.bytes.size(), cell.bytes.size(), blob));
+    batch.bytes.append(cell.bytes);
+    if (full_.has_value()) {
+      if (!Hand(std::move(*full_))) throw Abandon{};
+      full_.reset();
+    }
+    if (batch.fields.size() >= kBatch || batch.bytes.size() >= kBatchBytes) {
+      full_ = std::move(filling_);
+      filling_ = EmptyBatch(1);
+    }
+  }
+
   // Append for a key whose every column is an integer one (WITHOUT ROWID tables, composite
   // keys of ids), the commonest, in far fewer steps: the tuple compared with a copy of the one
   // before as it is stored, a full batch handed over at once. kWidth: the key's columns, known

@@ -16,6 +16,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_MERGE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -24,6 +25,9 @@
 #include "steadyflake/layout.h"
 
 namespace steadyflake::mergecheck {
+
+// Tuples a reader hands the merge at once (a batch). Tests place damage at a batch's edge.
+inline constexpr std::size_t kOrderedMergeBatch = 4096;
 
 // The order SQLite's index of collation `name` (BINARY, NOCASE, RTRIM) keeps text in: <0, 0, >0.
 // Two texts compare 0 exactly when the checker's Collation of that name calls them equal.
