@@ -484,20 +484,27 @@ TEST(OrderedCompositeTest, IndexesInAnotherOrderAreNotMerged) {
   }
 }
 
-// Sets byte `field` (0: k, 1: s, each a one-byte integer, serial type 1) of record `cell` of
-// the first leaf of t's primary key index in the file at `path` from `was` to `value`.
-void SetKeyByte(const std::string& path, int cell, int field, int was, int value) {
-  std::string bytes = testing::ReadFile(path);
+// The offset in `bytes` (the file at `path`) of the record (its header size) of cell `cell` of
+// the first leaf of t's autoindex.
+void FirstLeafRecord(const std::string& path, const std::string& bytes, int cell,
+                     std::size_t& record) {
   const std::size_t page_size = testing::PageSize(bytes);
   const std::vector<uint32_t> leaves = testing::PagesOfType(path, "leaf", "sqlite_autoindex_t_1");
   ASSERT_FALSE(leaves.empty());
   const std::size_t page = (leaves[0] - 1) * page_size;
   const std::size_t pointer = page + 8 + 2 * static_cast<std::size_t>(cell);
-  const std::size_t record =
-      page +
-      (static_cast<std::size_t>(static_cast<unsigned char>(bytes[pointer])) << 8 |
-       static_cast<unsigned char>(bytes[pointer + 1])) +
-      1;                            // after the payload's size
+  record = page +
+           (static_cast<std::size_t>(static_cast<unsigned char>(bytes[pointer])) << 8 |
+            static_cast<unsigned char>(bytes[pointer + 1])) +
+           1;  // after the payload's size
+}
+
+// Sets byte `field` (0: k, 1: s, each a one-byte integer, serial type 1) of record `cell` of
+// the first leaf of t's primary key index in the file at `path` from `was` to `value`.
+void SetKeyByte(const std::string& path, int cell, int field, int was, int value) {
+  std::string bytes = testing::ReadFile(path);
+  std::size_t record = 0;
+  ASSERT_NO_FATAL_FAILURE(FirstLeafRecord(path, bytes, cell, record));
   ASSERT_EQ(bytes[record + 1], 1);  // k's serial type
   ASSERT_EQ(bytes[record + 2], 1);  // s's
   const std::size_t at =
@@ -505,6 +512,17 @@ void SetKeyByte(const std::string& path, int cell, int field, int was, int value
   ASSERT_EQ(bytes[at], was);
   bytes[at] = static_cast<char>(value);
   testing::WriteFile(path, bytes);
+}
+
+// What the damage of the two tests below gives: the merge tried, and given up when a record is
+// out of order, and the report of the hashed path either way.
+void ExpectDamagedIndexesReport(const std::string& a, const std::string& b, bool out_of_order) {
+  const std::vector<std::string> merged =
+      out_of_order ? std::vector<std::string>{} : std::vector<std::string>{"t"};
+  const CheckRun run = ExpectSameReport(a, b, merged, out_of_order);
+  EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
+  ASSERT_EQ(run.report.keys.size(), 1u);
+  EXPECT_GT(run.report.keys[0].overlap, 100u);
 }
 
 // Damage no page check sees (the records are not decoded): an index whose records are out of
@@ -540,12 +558,7 @@ TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
       SetKeyByte(a, 3, 1, 5, 4);
       SetKeyByte(b, 1, 1, 7, 4);
     }
-    const std::vector<std::string> merged =
-        out_of_order ? std::vector<std::string>{} : std::vector<std::string>{"t"};
-    const CheckRun run = ExpectSameReport(a, b, merged, out_of_order);
-    EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
-    ASSERT_EQ(run.report.keys.size(), 1u);
-    EXPECT_GT(run.report.keys[0].overlap, 100u);
+    ExpectDamagedIndexesReport(a, b, out_of_order);
   }
 }
 
@@ -553,16 +566,8 @@ TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
 // first leaf of t's UNIQUE index in the file at `path` from `was` to `value`.
 void SetTextByte(const std::string& path, int cell, int at, char was, char value) {
   std::string bytes = testing::ReadFile(path);
-  const std::size_t page_size = testing::PageSize(bytes);
-  const std::vector<uint32_t> leaves = testing::PagesOfType(path, "leaf", "sqlite_autoindex_t_1");
-  ASSERT_FALSE(leaves.empty());
-  const std::size_t page = (leaves[0] - 1) * page_size;
-  const std::size_t pointer = page + 8 + 2 * static_cast<std::size_t>(cell);
-  const std::size_t record =
-      page +
-      (static_cast<std::size_t>(static_cast<unsigned char>(bytes[pointer])) << 8 |
-       static_cast<unsigned char>(bytes[pointer + 1])) +
-      1;                             // after the payload's size
+  std::size_t record = 0;
+  ASSERT_NO_FATAL_FAILURE(FirstLeafRecord(path, bytes, cell, record));
   ASSERT_EQ(bytes[record + 1], 23);  // k's serial type: a text of five bytes
   const std::size_t text = record + static_cast<std::size_t>(bytes[record]);
   ASSERT_EQ(bytes[text + static_cast<std::size_t>(at)], was);
@@ -602,12 +607,7 @@ TEST(OrderedCompositeTest, DamagedTextIndexesGiveTheHashedPathsReport) {
       SetTextByte(a, 2, 4, '4', '3');
       SetTextByte(b, 1, 4, '6', '3');
     }
-    const std::vector<std::string> merged =
-        out_of_order ? std::vector<std::string>{} : std::vector<std::string>{"t"};
-    const CheckRun run = ExpectSameReport(a, b, merged, out_of_order);
-    EXPECT_EQ(run.ordered_a, 1);  // the merge was tried
-    ASSERT_EQ(run.report.keys.size(), 1u);
-    EXPECT_GT(run.report.keys[0].overlap, 100u);
+    ExpectDamagedIndexesReport(a, b, out_of_order);
   }
 }
 
