@@ -642,6 +642,59 @@ TEST(OrderedCompositeTest, AValueOutOfOrderAtABatchsEdgeGivesTheHashedPathsRepor
   EXPECT_GT(run.report.keys[0].overlap, 1000u);
 }
 
+// Keys of integer columns longer than a batch, which AppendIntegers hands over as it fills them:
+// three columns (its general width), then two with damage at the first tuple of the second
+// batch, compared with the copy of the tuple before: that tuple's key (k, s) = (104096, 7),
+// record (k, s, rowid 4097) found by its bytes in A's index, becomes (104094, 7), out of order,
+// or (104095, 7), the tuple before, which B holds too (a merge that kept both would count it
+// twice).
+TEST(OrderedCompositeTest, IntegerKeysLongerThanABatchGiveTheHashedPathsReport) {
+  const int64_t rows = 2 * static_cast<int64_t>(kOrderedMergeBatch) + 100;
+  {
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    {
+      const std::string schema =
+          "CREATE TABLE t(k INTEGER, s INTEGER, u INTEGER, v INTEGER, PRIMARY KEY(k, s, u));";
+      Db da(a, 4096, schema);
+      Db db(b, 4096, schema);
+      for (int64_t i = 0; i < rows; ++i) {
+        da.Insert("t", {Int(i / 100), Int(i % 100 / 10), Int(i % 10), Int(i)});
+        db.Insert("t",
+                  {Int(i / 100 + (i % 5 == 0 ? 0 : 1000)), Int(i % 100 / 10), Int(i % 10), Int(i)});
+      }
+    }
+    const CheckRun run = ExpectSameReport(a, b, {"t"});
+    ASSERT_EQ(run.report.keys.size(), 1u);
+    EXPECT_GT(run.report.keys[0].overlap, 1000u);
+  }
+  for (const bool out_of_order : {true, false}) {
+    SCOPED_TRACE(out_of_order ? "a record out of order" : "a key twice");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    {
+      const std::string schema = "CREATE TABLE t(k INTEGER, s INTEGER, v, PRIMARY KEY(k, s));";
+      Db da(a, 4096, schema);
+      Db db(b, 4096, schema);
+      for (int64_t i = 0; i < rows; ++i) {
+        da.Insert("t", {Int(100000 + i), Int(7), Int(0)});
+        db.Insert("t", {Int(100000 + i + (i % 3 == 0 ? 0 : 500000)), Int(7), Int(0)});
+      }
+    }
+    ASSERT_EQ(100000 + static_cast<int64_t>(kOrderedMergeBatch), 104096);  // the bytes below
+    std::string bytes = testing::ReadFile(a);
+    const std::string record("\x04\x03\x01\x02\x01\x96\xa0\x07\x10\x01", 10);
+    const std::size_t at = bytes.find(record);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(bytes.find(record, at + 1), std::string::npos);
+    bytes[at + 6] = out_of_order ? '\x9e' : '\x9f';
+    testing::WriteFile(a, bytes);
+    ExpectDamagedIndexesReport(a, b, out_of_order);
+  }
+}
+
 // A table whose one key is read in index order is not scanned; when B lacks the key (drift) or
 // the table, there is nothing to merge, and its rows are counted by reading it.
 TEST(OrderedCompositeTest, RowsOfTablesWithoutAPartnerAreCounted) {

@@ -278,12 +278,13 @@ TEST(OrderedMergeTest, IndexOrderAgreesWithSqliteOnRandomPairs) {
 TEST(OrderedMergeTest, IndexOrderAgreesWithSqliteBeyondLongSharedPrefixes) {
   ExpectSqlitesOrder([](std::mt19937_64& rng) {
     std::string x(rng() % 40, 'a');
-    for (char& c : x) {  // no NUL (bound as text); letters half the time, for NOCASE
+    for (char& c : x) {  // letters half the time, for NOCASE; no NUL here (bound as text)
       c = static_cast<char>(rng() % 2 == 0 ? 'A' + rng() % 58 : 1 + rng() % 255);
     }
     std::string y = x.substr(0, rng() % (x.size() + 1));
     if (y.size() < x.size() && rng() % 2 == 0) {
-      // One byte differs, by its high bit, its low one or the bit of a letter's case.
+      // One byte differs, by its high bit, its low one or the bit of a letter's case (which may
+      // make it a NUL, in one text of the pair only: it still orders below the other's byte).
       static constexpr char kFlips[] = {'\x80', '\x01', '\x20'};
       y += static_cast<char>(x[y.size()] ^ kFlips[rng() % 3]);
       while (y.size() < 40 && rng() % 4 != 0) y += static_cast<char>(1 + rng() % 255);

@@ -284,8 +284,8 @@ class Stream {
 
   // Appends the tuple `record` to the batch being filled, unless it holds a NULL (never in
   // both) or equals the tuple before it; hands a full batch over once the tuple after its last
-  // was checked against it. Throws Abandon on a value the merge does not order or a tuple out
-  // of order.
+  // was checked against it (AppendIntegers, keeping a copy of that last, at once). Throws
+  // Abandon on a value the merge does not order or a tuple out of order.
   void Append(std::span<const Cell> record) {
     if (integers_) {
       switch (last_.size()) {

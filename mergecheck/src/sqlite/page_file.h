@@ -131,13 +131,13 @@ inline uint32_t Get32(const unsigned char* p) {
   return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
 }
 
-// The bytes of a cell's payload of `payload` bytes that are stored on its b-tree page itself,
-// for pages of `usable` bytes (file format 1.6); the rest is in overflow pages.
 // The largest payload a cell keeps whole on its page: X in file format 1.6.
 inline uint64_t MaxLocal(bool index, uint64_t usable) {
   return index ? (usable - 12) * 64 / 255 - 23 : usable - 35;
 }
 
+// The bytes of a cell's payload of `payload` bytes that are stored on its b-tree page itself,
+// for pages of `usable` bytes (file format 1.6); the rest is in overflow pages.
 inline uint64_t LocalPayload(uint64_t payload, bool index, uint64_t usable) {
   const uint64_t max_local = MaxLocal(index, usable);
   if (payload <= max_local) return payload;
