@@ -173,6 +173,37 @@ TEST_F(DecoderTest, FirstFieldsDecodeAsTheGeneralPathDecodesThem) {
 
 // A record written before ALTER TABLE ADD COLUMN has fewer fields: the rest are NULL, even
 // where the bytes after the header look like serial types (8 is one: the integer 0).
+// Integers of each serial type (1 to 6: 1, 2, 3, 4, 6 and 8 bytes, big-endian two's
+// complement) read as the values written, the least and the greatest the size holds, on the
+// one-pass path (fields 0 and 1) and on the general one (field 1, then 0). Both paths share the
+// sizes of the serial types, so only known values catch a wrong one.
+TEST_F(DecoderTest, IntegersOfEverySizeReadAsWritten) {
+  static constexpr int kBytes[7] = {0, 1, 2, 3, 4, 6, 8};
+  for (uint64_t type = 1; type <= 6; ++type) {
+    const int bytes = kBytes[type];
+    const int64_t least = bytes == 8 ? INT64_MIN : -(int64_t{1} << (8 * bytes - 1));
+    const int64_t greatest = bytes == 8 ? INT64_MAX : (int64_t{1} << (8 * bytes - 1)) - 1;
+    std::vector<unsigned char> record = {3, static_cast<unsigned char>(type),
+                                         static_cast<unsigned char>(type)};
+    for (const int64_t value : {least, greatest}) {
+      for (int i = bytes - 1; i >= 0; --i) {
+        record.push_back(static_cast<unsigned char>(static_cast<uint64_t>(value) >> (8 * i)));
+      }
+    }
+    const std::vector<std::string> want = {"int " + std::to_string(least),
+                                           "int " + std::to_string(greatest)};
+    RecordDecoder prefix(*file_);
+    const int in_order[] = {0, 1};
+    prefix.Want(in_order);
+    EXPECT_EQ(Decoded(prefix, record, 2), want) << "serial type " << type;
+    RecordDecoder general(*file_);
+    const int reversed[] = {1, 0};
+    general.Want(reversed);
+    EXPECT_EQ(Decoded(general, record, 2), (std::vector<std::string>{want[1], want[0]}))
+        << "serial type " << type;
+  }
+}
+
 TEST_F(DecoderTest, FieldsPastTheRecordsLastAreNull) {
   const std::vector<unsigned char> record = {2, 1, 8};  // one field: the 1-byte integer 8
   for (const bool prefix : {true, false}) {

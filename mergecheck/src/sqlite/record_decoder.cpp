@@ -5,9 +5,8 @@
 
 #include "sqlite/record_decoder.h"
 
-#include <array>
-
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -18,10 +17,11 @@ namespace {
 using page_file_internal::Get32;
 using page_file_internal::GetVarint;
 
+constexpr uint8_t kFieldSizes[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+
 // The bytes a field of serial type `type` takes in the record body.
-uint64_t FieldSize(uint64_t type) {
-  static constexpr uint8_t kSizes[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
-  return type < 12 ? kSizes[type] : (type - 12) / 2;
+constexpr uint64_t FieldSize(uint64_t type) {
+  return type < 12 ? kFieldSizes[type] : (type - 12) / 2;
 }
 
 int64_t BigEndian(const unsigned char* p, uint64_t size) {
@@ -50,14 +50,12 @@ struct PrefixType {
 
 constexpr std::array<PrefixType, 256> PrefixTypes() {
   std::array<PrefixType, 256> types{};
-  constexpr uint8_t kIntegerSizes[7] = {0, 1, 2, 3, 4, 6, 8};
+  const auto size = [](int t) { return static_cast<uint8_t>(FieldSize(static_cast<uint64_t>(t))); };
   types[0] = PrefixType{0, Kind::kNull};
-  for (int t = 1; t <= 6; ++t) types[t] = PrefixType{kIntegerSizes[t], Kind::kInteger};
+  for (int t = 1; t <= 6; ++t) types[t] = PrefixType{size(t), Kind::kInteger};
   types[8] = types[9] = PrefixType{0, Kind::kConstant};
-  for (int t = 12; t < 0x80; ++t) {
-    types[t] =
-        PrefixType{static_cast<uint8_t>((t - 12) / 2), t % 2 == 0 ? Kind::kBlob : Kind::kText};
-  }
+  for (int t = 12; t < 0x80; ++t)
+    types[t] = PrefixType{size(t), t % 2 == 0 ? Kind::kBlob : Kind::kText};
   return types;
 }
 
