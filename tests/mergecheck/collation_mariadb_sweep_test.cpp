@@ -4,7 +4,8 @@
 // MySQL's collations swept, not sampled (issue 31, item 3; collation_sweep_test.cpp is SQLite's
 // half): every exact collation the checker knows for MySQL and MariaDB (Collation::All() but
 // the approximate ICU ones and SQLite's NOCASE and RTRIM) is held to a real MariaDB on some
-// 20,600 strings: every ASCII character alone and with one and two trailing spaces; every code
+// 21,500 strings: every ASCII character alone, with one and two trailing spaces, and at seven
+// places in longer text (collation.cpp weighs eight ASCII bytes at once); every code
 // point whose weight data/collations/*.inc lists (utf8mb4_general_ci: each that does not weigh
 // itself; utf8mb4_unicode_ci: each that does not weigh UCA's implicit weights) with its
 // neighbours; the edges of the implicit ranges collation.cpp computes; a sample above U+FFFF;
@@ -186,6 +187,19 @@ std::vector<std::string> SweepStrings() {
   }
   for (char a = 'a'; a <= 'z'; ++a) {
     for (char b = 'a'; b <= 'z'; ++b) set.Add(std::string{a, b});
+  }
+  // Each ASCII character, NUL too, in 17 bytes of text: at each end of the two eight-byte words
+  // the general_ci key reads at once, and in the byte after them. And in 16 bytes, once all ASCII
+  // and once beside U+0137, which weighs what 'k' weighs: the same key, read two ways.
+  for (int c = 0; c < 128; ++c) {
+    const std::string ch(1, static_cast<char>(c));
+    for (const std::size_t at : {0, 7, 8, 15, 16}) {
+      std::string text(17, 'k');
+      text[at] = ch[0];
+      set.Add(text);
+    }
+    set.Add(std::string(10, 'k') + ch + "kkkkk");
+    set.Add(std::string(9, 'k') + Utf8(0x137) + ch + "kkkkk");
   }
   for (const uint32_t point : GeneralCiListed()) set.AddWithNeighbours(point);
   const std::map<uint32_t, std::vector<uint16_t>> unicode = UnicodeCiListed();

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,78 +89,139 @@ const UnicodeCiTable& UnicodeCiWeights() {
   return *table;
 }
 
-// Appends one unit of a key: 3 bytes, 0 and a 16-bit weight.
+// Appends one unit of a key: a weight from 1 to 0x7F as its one byte (what an ASCII character
+// weighs under general_ci, so such a key is as long as its text), any other as 0xFE and its two
+// bytes. The units are prefix-free (a unit's first byte says its length), so two keys are equal
+// exactly when their units are.
 void AppendWeight(uint16_t weight, std::string& out) {
-  out.push_back('\0');
+  if (weight - 1U < 0x7FU) {
+    out.push_back(static_cast<char>(weight));
+    return;
+  }
+  out.push_back('\xFE');
   out.push_back(static_cast<char>(weight >> 8));
   out.push_back(static_cast<char>(weight & 0xFF));
+}
+
+// The unit of a byte that is not part of UTF-8: 0xFF and the byte, unlike any weight's.
+void AppendByteUnit(uint8_t byte, std::string& out) {
+  out.push_back('\xFF');
+  out.push_back(static_cast<char>(byte));
 }
 
 // The key of `text` under a collation of per-character weights with PAD SPACE (MariaDB's
 // utf8mb4_general_ci and utf8mb4_unicode_ci): the weights of its characters, each a unit
 // (AppendWeight), without the trailing units that weigh what a space weighs (`space`): a
-// shorter string compares as if padded with spaces. `weigh(point, out)` appends the units of
-// one character. Each byte of a sequence that is not UTF-8 (ICU's U8_NEXT says which: overlong
-// forms, surrogates, cut-off sequences; a column MySQL would have refused) is a unit of its
-// own: 1, 0 and the byte.
+// shorter string compares as if padded with spaces. `weigh(point, unit)` calls `unit(weight)`
+// for each weight of one character. Each byte of a sequence that is not UTF-8 (ICU's U8_NEXT
+// says which: overlong forms, surrogates, cut-off sequences; a column MySQL would have refused)
+// is a unit of its own (AppendByteUnit).
 template <typename Weigh>
 void AppendWeightedKey(std::string_view text, uint16_t space, Weigh weigh, std::string& out) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   const auto size = static_cast<int32_t>(text.size());
   std::size_t keep = out.size();  // the key without its trailing space units
+  const auto unit = [&](uint16_t weight) {
+    AppendWeight(weight, out);
+    if (weight != space) keep = out.size();
+  };
   for (int32_t i = 0; i < size;) {
     const int32_t start = i;
     UChar32 point = 0;
     U8_NEXT(s, i, size, point);
     if (point < 0) {
-      for (int32_t b = start; b < i; ++b) {
-        out.push_back('\x01');
-        out.push_back('\0');
-        out.push_back(static_cast<char>(s[b]));
-      }
+      for (int32_t b = start; b < i; ++b) AppendByteUnit(s[b], out);
       keep = out.size();
       continue;
     }
-    const std::size_t before = out.size();
-    weigh(static_cast<uint32_t>(point), out);
-    for (std::size_t u = before; u < out.size(); u += 3) {
-      const uint16_t weight = static_cast<uint16_t>(static_cast<unsigned char>(out[u + 1]) << 8 |
-                                                    static_cast<unsigned char>(out[u + 2]));
-      if (weight != space) keep = u + 3;
-    }
+    weigh(static_cast<uint32_t>(point), unit);
   }
   out.resize(keep);
 }
 
-// The key of ASCII `text` under general_ci, as AppendWeightedKey makes it: one unit a byte,
-// written at once, without the trailing ones that weigh a space. Names and ids are ASCII far
-// more often than not, and then weighing needs no UTF-8 decoding and no growth per unit.
-void AppendGeneralCiAsciiKey(std::string_view text, const std::array<uint16_t, 65536>& weights,
-                             std::string& out) {
-  std::size_t n = text.size();
-  while (n > 0 && weights[static_cast<unsigned char>(text[n - 1])] == weights[' ']) --n;
+// Each byte's one-byte unit under general_ci (AppendWeight), or 0 for a byte that has none: one
+// above 0x7F (not ASCII) or one that weighs 0 (NUL).
+const std::array<uint8_t, 256>& GeneralCiAsciiUnits() {
+  static const std::array<uint8_t, 256> kUnits = [] {
+    const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
+    std::array<uint8_t, 256> units{};
+    for (std::size_t c = 0; c < 0x80; ++c) {
+      if (weights[c] - 1U < 0x7FU) units[c] = static_cast<uint8_t>(weights[c]);
+    }
+    return units;
+  }();
+  return kUnits;
+}
+
+// True when general_ci's one-byte units are ASCII's capitals: each letter a-z weighs its capital
+// and every other byte from 1 to 0x7F itself (MariaDB's table says so; checked once), so that
+// eight bytes' units are found at once (UpperCaseAscii).
+bool GeneralCiUnitsAreCapitals() {
+  static const bool kCapitals = [] {
+    const std::array<uint8_t, 256>& units = GeneralCiAsciiUnits();
+    for (int c = 1; c < 0x80; ++c) {
+      if (units[static_cast<std::size_t>(c)] != (c >= 'a' && c <= 'z' ? c - 0x20 : c)) return false;
+    }
+    return true;
+  }();
+  return kCapitals;
+}
+
+// Eight bytes of text, each from 1 to 0x7F, made capitals in place; false, `word` unchanged, when
+// some byte is NUL or above 0x7F. Per byte, without carries between bytes: adding 0x80 - 'a'
+// sets a byte's top bit when it is 'a' or above, adding 0x80 - '{' when it is above 'z'.
+bool UpperCaseAscii(uint64_t& word) {
+  constexpr uint64_t kOnes = 0x0101010101010101;
+  constexpr uint64_t kTops = kOnes * 0x80;
+  if ((((word - kOnes) | word) & kTops) != 0) return false;  // a NUL borrows; a top bit is set
+  const uint64_t from_a = word + kOnes * (0x80 - 'a');
+  const uint64_t above_z = word + kOnes * (0x80 - 'z' - 1);
+  word -= (from_a & ~above_z & kTops) >> 2;  // 0x80 >> 2: the 0x20 between a letter's cases
+  return true;
+}
+
+// The key of `text` under general_ci, as AppendWeightedKey makes it, when each of its bytes is a
+// character of a one-byte unit (ASCII but NUL): the units written at once, eight at a time where
+// they are capitals, without the trailing ones that weigh a space. Names and ids are ASCII far
+// more often than not, and then weighing needs no UTF-8 decoding and no growth per unit. False,
+// with `out` as it was, for any other text.
+bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
+  const std::array<uint8_t, 256>& units = GeneralCiAsciiUnits();
   const std::size_t at = out.size();
-  out.resize(at + 3 * n);
-  char* unit = out.data() + at;
-  for (std::size_t i = 0; i < n; ++i, unit += 3) {
-    const uint16_t weight = weights[static_cast<unsigned char>(text[i])];
-    unit[0] = '\0';
-    unit[1] = static_cast<char>(weight >> 8);
-    unit[2] = static_cast<char>(weight & 0xFF);
+  out.resize(at + text.size());
+  char* key = out.data() + at;
+  std::size_t i = 0;
+  if (GeneralCiUnitsAreCapitals()) {
+    for (uint64_t word = 0; i + 8 <= text.size(); i += 8) {
+      std::memcpy(&word, text.data() + i, 8);
+      if (!UpperCaseAscii(word)) break;  // the loop below finds the byte
+      std::memcpy(key + i, &word, 8);
+    }
   }
+  uint8_t missing = 0;  // 1 when some byte has no one-byte unit
+  for (; i < text.size(); ++i) {
+    const uint8_t u = units[static_cast<unsigned char>(text[i])];
+    key[i] = static_cast<char>(u);
+    missing |= static_cast<uint8_t>(u == 0);
+  }
+  if (missing != 0) {
+    out.resize(at);
+    return false;
+  }
+  const auto space = static_cast<char>(units[' ']);  // a space's weight, 0x20: a one-byte unit
+  std::size_t n = text.size();
+  while (n > 0 && key[n - 1] == space) --n;
+  out.resize(at + n);
+  return true;
 }
 
 void AppendGeneralCiKey(std::string_view text, std::string& out) {
+  if (AppendGeneralCiAsciiKey(text, out)) return;
   const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
-  if (std::all_of(text.begin(), text.end(),
-                  [](char c) { return (static_cast<unsigned char>(c) & 0x80) == 0; })) {
-    AppendGeneralCiAsciiKey(text, weights, out);
-    return;
-  }
   AppendWeightedKey(
       text, weights[' '],
-      [&](uint32_t point, std::string& units) {
-        AppendWeight(point <= 0xFFFF ? weights[point] : kAbovePlaneWeight, units);
+      [&](uint32_t point, const auto& unit) {
+        unit(point <= 0xFFFF ? weights[point] : kAbovePlaneWeight);
       },
       out);
 }
@@ -168,9 +230,9 @@ void AppendUnicodeCiKey(std::string_view text, std::string& out) {
   const UnicodeCiTable& table = UnicodeCiWeights();
   AppendWeightedKey(
       text, 0x0209,  // a space's weight in UCA 4.0.0 (also NO-BREAK SPACE's, U+3000's...)
-      [&](uint32_t point, std::string& units) {
+      [&](uint32_t point, const auto& unit) {
         if (point > 0xFFFF) {
-          AppendWeight(kAbovePlaneWeight, units);
+          unit(kAbovePlaneWeight);
           return;
         }
         const uint32_t at = table.at[point];
@@ -178,11 +240,11 @@ void AppendUnicodeCiKey(std::string_view text, std::string& out) {
           // UCA's implicit weights: CJK ideographs from 0xFB40, everything else from 0xFBC0.
           const bool han =
               (point >= 0x4E00 && point <= 0x9FA5) || (point >= 0xF900 && point <= 0xFAFF);
-          AppendWeight(static_cast<uint16_t>((han ? 0xFB40 : 0xFBC0) + (point >> 15)), units);
-          AppendWeight(static_cast<uint16_t>((point & 0x7FFF) | 0x8000), units);
+          unit(static_cast<uint16_t>((han ? 0xFB40 : 0xFBC0) + (point >> 15)));
+          unit(static_cast<uint16_t>((point & 0x7FFF) | 0x8000));
           return;
         }
-        for (uint32_t i = 0; i < (at & 0xF); ++i) AppendWeight(table.pool[(at >> 4) + i], units);
+        for (uint32_t i = 0; i < (at & 0xF); ++i) unit(table.pool[(at >> 4) + i]);
       },
       out);
 }

@@ -126,7 +126,6 @@ enum class KeyKind { kNull, kInteger, kPair, kHash };
 // Buffers KeyOf reuses from row to row.
 struct KeyScratch {
   std::string encoding;
-  std::string collated;
   ValueBuffer buffer;
 };
 
@@ -138,10 +137,12 @@ std::string_view KeyPrefix(const Value& v, int length);
 // column's collation (its equality key, not its bytes), anything else as it is.
 inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScratch& scratch) {
   if (key.prefix[i] > 0) v.bytes = KeyPrefix(v, key.prefix[i]);
-  if (v.tag == Value::Tag::kText && key.collation[i] != nullptr && !key.collation[i]->bytewise()) {
-    scratch.collated.clear();
-    key.collation[i]->AppendKey(v.bytes, scratch.collated);
-    v.bytes = scratch.collated;
+  const Collation* collation = key.collation[i];
+  if (v.tag == Value::Tag::kText && collation != nullptr && !collation->bytewise()) {
+    AppendBytesEncoding(
+        Value::Tag::kText, [&](std::string& out) { collation->AppendKey(v.bytes, out); },
+        scratch.encoding);
+    return;
   }
   AppendEncoding(v, scratch.encoding);
 }

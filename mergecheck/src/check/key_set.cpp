@@ -226,14 +226,16 @@ Value key_set_internal::ApplyAffinity(const Cell& cell, Affinity affinity, Value
 }
 
 void AppendEncoding(const Value& value, std::string& out) {
-  out.push_back(static_cast<char>(value.tag));
   switch (value.tag) {
     case Tag::kNull:
+      out.push_back(static_cast<char>(value.tag));
       return;
     case Tag::kInteger:
+      out.push_back(static_cast<char>(value.tag));
       AppendU64(static_cast<uint64_t>(value.integer), out);
       return;
     case Tag::kReal: {
+      out.push_back(static_cast<char>(value.tag));
       uint64_t bits;
       std::memcpy(&bits, &value.real, sizeof bits);
       AppendU64(bits, out);
@@ -241,14 +243,10 @@ void AppendEncoding(const Value& value, std::string& out) {
     }
     case Tag::kBigInteger:
     case Tag::kText:
-    case Tag::kBlob: {
-      const auto n = static_cast<uint32_t>(value.bytes.size());
-      char length[4];
-      for (int i = 0; i < 4; ++i) length[i] = static_cast<char>(n >> (8 * i));
-      out.append(length, 4);
-      out.append(value.bytes);
+    case Tag::kBlob:
+      AppendBytesEncoding(
+          value.tag, [&](std::string& bytes) { bytes.append(value.bytes); }, out);
       return;
-    }
   }
 }
 

@@ -82,6 +82,19 @@ inline Value ApplyAffinity(const Cell& cell, Affinity affinity, ValueBuffer& buf
 // encodings is unambiguous, so composite keys concatenate them.
 void AppendEncoding(const Value& value, std::string& out);
 
+// AppendEncoding of a value of `tag` (text, a blob or a big integer) whose bytes
+// `append_bytes(out)` appends to `out`: written once, where they belong (a collation's key
+// straight from the text), their length filled in after them.
+template <typename AppendBytes>
+void AppendBytesEncoding(Value::Tag tag, AppendBytes&& append_bytes, std::string& out) {
+  out.push_back(static_cast<char>(tag));
+  const std::size_t at = out.size();
+  out.append(4, '\0');
+  append_bytes(out);
+  const auto n = static_cast<uint32_t>(out.size() - at - 4);
+  for (std::size_t i = 0; i < 4; ++i) out[at + i] = static_cast<char>(n >> (8 * i));
+}
+
 // Two integers of a two-column key, in SQLite's order.
 struct IntegerPair {
   int64_t first = 0;
