@@ -172,7 +172,8 @@ class ValueArray {
   std::span<const T> span() const { return {data_, size_}; }
 
  private:
-  void Grow() { Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4); }
+  // Out of line, so that push_back, called per row, is inlined.
+  [[gnu::noinline]] void Grow() { Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4); }
   void Reserve(std::size_t capacity) {
     void* grown = std::realloc(data_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();

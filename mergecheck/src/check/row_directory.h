@@ -37,8 +37,8 @@ class RowDirectory {
   void Reset(std::size_t keys, bool on) {
     on_ = on;
     keys_ = keys;
-    positions_.clear();
-    fingerprints_.clear();
+    positions_.Truncate(0);
+    fingerprints_.Truncate(0);
   }
   bool on() const { return on_; }
   // Stops keeping rows and drops those kept: the table was read in a way that gives no
@@ -65,8 +65,9 @@ class RowDirectory {
  private:
   bool on_ = false;
   std::size_t keys_ = 0;
-  std::vector<uint64_t> positions_;     // per row
-  std::vector<uint32_t> fingerprints_;  // keys_ per row
+  // ValueArray, not std::vector: a push per row and per key, and std::vector's was a call.
+  ValueArray<uint64_t> positions_;     // per row
+  ValueArray<uint32_t> fingerprints_;  // keys_ per row
 };
 
 }  // namespace steadyflake::mergecheck
