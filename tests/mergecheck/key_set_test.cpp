@@ -183,14 +183,17 @@ TEST(KeySetTest, SortDedupeIntersect) {
 }
 
 // Hashes sort as std::sort sorts them, whatever their spread: uniform ones (XXH3's), all in one
-// bucket of the distribution by top byte, or by top two bytes (the second level's), few distinct
-// ones (every level, then the low 64 bits), descending; sizes around the point where the
-// distribution starts, and large enough for two levels of it.
+// bucket of the distribution by top byte, or by top two bytes, few distinct ones (every level,
+// then the low 64 bits), descending, bunched in the slots a bucket is sorted through (their
+// bits after the top byte equal), or a few to a value of the top 64 bits (told apart by the low
+// 64 in the insertion sort); sizes around the points where the distribution and the slots
+// start, and large enough for buckets of thousands.
 TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
   std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
-                              std::size_t{257}, std::size_t{4097}, std::size_t{200000}}) {
-    for (int spread = 0; spread < 5; ++spread) {
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{255},
+        std::size_t{256}, std::size_t{4095}, std::size_t{4097}, std::size_t{200000}}) {
+    for (int spread = 0; spread < 7; ++spread) {
       std::vector<Hash128> values(n);
       for (std::size_t i = 0; i < n; ++i) {
         Hash128& h = values[i];
@@ -199,6 +202,8 @@ TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
         if (spread == 2) h = Hash128{rng() % 3 << 60, rng() % 5};         // few values, repeated
         if (spread == 3) h = Hash128{~uint64_t{i}, ~uint64_t{i} * 7};     // descending
         if (spread == 4) h.hi = (uint64_t{0xa55a} << 48) | (h.hi >> 16);  // two top bytes
+        if (spread == 5) h.hi = (h.hi & ~(uint64_t{0xffffff} << 32));     // bunched in slots
+        if (spread == 6) h.hi = rng() % (n / 3 + 1) * (UINT64_MAX / (n / 3 + 1));  // a few each
       }
       KeySet set;
       for (const Hash128& h : values) set.AddHash(h);

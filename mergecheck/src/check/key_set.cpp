@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -348,20 +349,58 @@ void SortUnlessSorted(ValueArray<T>& values) {
   if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
 }
 
-// Sorts `hashes`, which are uniform (XXH3): an in-place distribution by their top byte (an
-// American flag sort: each value swapped straight into its bucket), then each bucket the same
-// way by the next byte, down to buckets of a few hundred values, sorted by std::sort in the
-// cache. At 1M to 5M values that is about 30% faster than std::sort of the whole, which misses
-// the cache, with one level; a second level took another 7-10% off a dump check's wall time.
-void SortHashes(Hash128* first, std::size_t n, int shift = 56) {
-  // Below this std::sort is cache-resident anyway; and a key whose top 64 bits are spent (never,
-  // for hashes, but sorted right all the same) is left to it too.
-  constexpr std::size_t kSmall = 256;
-  if (n < kSmall || shift < 0) {
+// Sorts the `n` hashes at `first`, which share their top `used` bits: each goes to a slot by
+// its next bits, about one slot per hash (the hashes are uniform: XXH3's), through `spare`; then
+// an insertion sort of what is then nearly sorted finishes, in the cache for the few thousand
+// values a bucket of SortHashes holds. Values bunched in a slot (repeated ones, or any not
+// uniform) go to std::sort instead.
+void SortBucket(Hash128* first, std::size_t n, int used, std::vector<Hash128>& spare,
+                std::vector<uint32_t>& ends) {
+  constexpr std::size_t kSmall = 64;  // std::sort is as fast below
+  constexpr uint32_t kBunched = 16;   // more in one slot: not uniform
+  if (n < kSmall) {
     std::sort(first, first + n);
     return;
   }
-  const auto bucket = [shift](const Hash128& v) { return (v.hi >> shift) & 0xff; };
+  const int bits = static_cast<int>(std::bit_width(n));  // 2^bits slots: n to 2n
+  const auto slot = [used, bits](const Hash128& v) { return (v.hi << used) >> (64 - bits); };
+  ends.assign((std::size_t{1} << bits) + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++ends[slot(first[i]) + 1];
+  uint32_t most = 0;
+  for (std::size_t s = 1; s < ends.size(); ++s) {
+    most = std::max(most, ends[s]);
+    ends[s] += ends[s - 1];
+  }
+  if (most > kBunched) {
+    std::sort(first, first + n);
+    return;
+  }
+  spare.resize(n);
+  Hash128* to = spare.data();
+  for (std::size_t i = 0; i < n; ++i) to[ends[slot(first[i])]++] = first[i];
+  for (std::size_t i = 1; i < n; ++i) {
+    const Hash128 v = to[i];
+    std::size_t j = i;
+    for (; j > 0 && v < to[j - 1]; --j) to[j] = to[j - 1];
+    to[j] = v;
+  }
+  std::copy(to, to + n, first);
+}
+
+// Sorts `hashes`: an in-place distribution by their top byte (an American flag sort: each
+// value swapped straight into its bucket), then each bucket by SortBucket, in the cache. At 1M
+// to 5M values that is about 2-3x as fast as std::sort of the whole, which misses the cache,
+// and twice as fast as distributing by a second byte and std::sort of the buckets of a few
+// dozen values that leaves.
+void SortHashes(Hash128* first, std::size_t n) {
+  constexpr std::size_t kDistributed = 4096;  // below, one bucket of all
+  std::vector<Hash128> spare;
+  std::vector<uint32_t> ends;
+  if (n < kDistributed) {
+    SortBucket(first, n, 0, spare, ends);
+    return;
+  }
+  const auto bucket = [](const Hash128& v) { return v.hi >> 56; };
   std::array<std::size_t, 257> start{};
   for (std::size_t i = 0; i < n; ++i) ++start[bucket(first[i]) + 1];
   for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
@@ -378,10 +417,8 @@ void SortHashes(Hash128* first, std::size_t n, int shift = 56) {
       first[next[b]++] = v;
     }
   }
-  // Each bucket by the next byte: 1/65536 of the values two levels down, a few dozen at the
-  // sizes that matter, sorted among themselves in the cache.
   for (std::size_t b = 0; b < 256; ++b) {
-    SortHashes(first + start[b], start[b + 1] - start[b], shift - 8);
+    SortBucket(first + start[b], start[b + 1] - start[b], 8, spare, ends);
   }
 }
 
