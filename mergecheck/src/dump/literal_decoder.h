@@ -44,6 +44,7 @@
 #define STEADYFLAKE_MERGECHECK_SRC_DUMP_LITERAL_DECODER_H_
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -96,11 +97,47 @@ inline const char* SkipWord(const char* p, const char* end) {
   return q == end ? nullptr : q;
 }
 
+// The first byte from q on, among the first kPlainScan, that is `a` or `b`; nullptr when there
+// is none (or the machine is not little-endian). Eight bytes at a time: a byte equal to `a` is a
+// zero byte of word ^ a, and the lowest top bit of (x - 1s) & ~x is x's first zero byte.
+inline constexpr size_t kPlainScan = 64;
+inline const char* FindEitherByte(const char* q, const char* end, char a, char b) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr uint64_t kOnes = 0x0101010101010101u;
+    constexpr uint64_t kTops = kOnes * 0x80;
+    const uint64_t as = kOnes * static_cast<unsigned char>(a);
+    const uint64_t bs = kOnes * static_cast<unsigned char>(b);
+    const char* stop = end - q > static_cast<ptrdiff_t>(kPlainScan) ? q + kPlainScan : end;
+    for (uint64_t word = 0; stop - q >= 8; q += 8) {
+      std::memcpy(&word, q, 8);
+      const uint64_t xa = word ^ as;
+      const uint64_t xb = word ^ bs;
+      const uint64_t found = (((xa - kOnes) & ~xa) | ((xb - kOnes) & ~xb)) & kTops;
+      if (found != 0) return q + (std::countr_zero(found) >> 3);
+    }
+    for (; q < stop; ++q) {
+      if (*q == a || *q == b) return q;
+    }
+  }
+  return nullptr;
+}
+
 // A quoted string at p ('...', or MySQL "..."): kText, or `type` for an introducer's string.
 inline Decoded DecodeString(const char* p, const char* end, Dialect dialect, Cell::Type type,
                             Cell& cell, std::string& scratch, Shortfall& need) {
   const bool mysql = dialect == Dialect::kMysql;
   const char quote = *p;
+  // Most strings are short and plain: no escape before a closing quote that is not doubled
+  // (nor, in SQLite's dialect, followed by `||`). One scan finds that; anything else is read
+  // below.
+  const char* close = FindEitherByte(p + 1, end, quote, mysql ? '\\' : quote);
+  if (close != nullptr && *close == quote && end - close > 1 && close[1] != quote &&
+      (mysql || close[1] != '|')) {
+    cell = Cell{};
+    cell.type = type;
+    cell.bytes = std::string_view(p + 1, static_cast<size_t>(close - p - 1));
+    return {close + 1, false};
+  }
   const char* e = SkipQuoted(p, end, quote, mysql, need);
   if (e == nullptr) return {};
   if (!mysql && e < end && *e == '|') return DecodeExpression(p, end, cell, scratch, need);

@@ -385,6 +385,39 @@ TEST(LiteralDecoder, CharOfARealBeyondInt64IsTheReplacementCharacter) {
   ExpectBytes("char(65.9,-0.5),", kSqlite, Cell::Type::kText, std::string_view("A\0", 2));
 }
 
+// Strings of every length to past the 64 bytes the decoder scans at once for a plain one, eight
+// bytes at a time: plain, each ends at its closing quote, a slice of the input; a window cut
+// anywhere up to that quote asks for more; a doubled quote (and in MySQL a backslash-escaped
+// one) at every place is one quote of the value, wherever it falls among the eight-byte words.
+TEST(LiteralDecoder, StringsOfEveryLengthEndAtTheirClosingQuote) {
+  for (std::size_t n = 0; n <= 80; ++n) {
+    std::string body;
+    for (std::size_t i = 0; i < n; ++i) body.push_back(static_cast<char>('a' + i % 26));
+    for (const Dialect dialect : {kMysql, kSqlite}) {
+      const std::string text = "'" + body + "'),('after')";
+      const Out out = Decode(text, dialect);
+      EXPECT_EQ(out.bytes, body) << text;
+      EXPECT_EQ(out.consumed, n + 2) << text;
+      EXPECT_FALSE(out.in_scratch) << text;
+      for (std::size_t cut = 1; cut <= n + 2; ++cut) {
+        EXPECT_TRUE(NeedsMore(std::string_view(text).substr(0, cut), dialect))
+            << cut << " of " << text;
+      }
+      for (std::size_t at = 0; at <= n; ++at) {
+        const std::string want = body.substr(0, at) + "'" + body.substr(at);
+        for (const char* escape : {"''", "\\'"}) {
+          if (dialect == kSqlite && escape[0] == '\\') continue;
+          const std::string escaped = "'" + body.substr(0, at) + escape + body.substr(at) + "'),(";
+          const Out e = Decode(escaped, dialect);
+          EXPECT_EQ(e.bytes, want) << escaped;
+          EXPECT_EQ(e.consumed, escaped.size() - 3) << escaped;
+          EXPECT_TRUE(e.in_scratch) << escaped;
+        }
+      }
+    }
+  }
+}
+
 TEST(LiteralDecoder, AWindowThatEndsInsideALiteralAsksForMore) {
   const std::pair<std::string_view, Dialect> cut_short[] = {
       {"123", kMysql},
