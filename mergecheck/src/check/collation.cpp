@@ -140,31 +140,28 @@ void AppendWeightedKey(std::string_view text, uint16_t space, Weigh weigh, std::
 }
 
 // Each byte's one-byte unit under general_ci (AppendWeight), or 0 for a byte that has none: one
-// above 0x7F (not ASCII) or one that weighs 0 (NUL).
-const std::array<uint8_t, 256>& GeneralCiAsciiUnits() {
-  static const std::array<uint8_t, 256> kUnits = [] {
-    const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
-    std::array<uint8_t, 256> units{};
-    for (std::size_t c = 0; c < 0x80; ++c) {
-      if (weights[c] - 1U < 0x7FU) units[c] = static_cast<uint8_t>(weights[c]);
-    }
-    return units;
-  }();
-  return kUnits;
+// above 0x7F (not ASCII) or one that weighs 0 (NUL). And whether those units are ASCII's
+// capitals: each letter a-z weighs its capital and every other byte from 1 to 0x7F itself
+// (MariaDB's table says so; checked once), so that eight bytes' units are found at once
+// (UpperCaseAscii).
+struct GeneralCiAscii {
+  std::array<uint8_t, 256> units{};
+  bool capitals = true;
+};
+
+GeneralCiAscii MakeGeneralCiAscii() {
+  const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
+  GeneralCiAscii ascii;
+  for (std::size_t c = 0; c < 0x80; ++c) {
+    if (weights[c] - 1U < 0x7FU) ascii.units[c] = static_cast<uint8_t>(weights[c]);
+    if (c > 0 && ascii.units[c] != (c >= 'a' && c <= 'z' ? c - 0x20 : c)) ascii.capitals = false;
+  }
+  return ascii;
 }
 
-// True when general_ci's one-byte units are ASCII's capitals: each letter a-z weighs its capital
-// and every other byte from 1 to 0x7F itself (MariaDB's table says so; checked once), so that
-// eight bytes' units are found at once (UpperCaseAscii).
-bool GeneralCiUnitsAreCapitals() {
-  static const bool kCapitals = [] {
-    const std::array<uint8_t, 256>& units = GeneralCiAsciiUnits();
-    for (int c = 1; c < 0x80; ++c) {
-      if (units[static_cast<std::size_t>(c)] != (c >= 'a' && c <= 'z' ? c - 0x20 : c)) return false;
-    }
-    return true;
-  }();
-  return kCapitals;
+const GeneralCiAscii& GeneralCiAsciiTable() {
+  static const GeneralCiAscii kAscii = MakeGeneralCiAscii();
+  return kAscii;
 }
 
 // Eight bytes of text, each from 1 to 0x7F, made capitals in place; false, `word` unchanged, when
@@ -186,20 +183,31 @@ bool UpperCaseAscii(uint64_t& word) {
 // more often than not, and then weighing needs no UTF-8 decoding and no growth per unit. False,
 // with `out` as it was, for any other text.
 bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
-  const std::array<uint8_t, 256>& units = GeneralCiAsciiUnits();
+  const GeneralCiAscii& ascii = GeneralCiAsciiTable();
+  const std::array<uint8_t, 256>& units = ascii.units;
   const std::size_t at = out.size();
-  out.resize(at + text.size());
+  const std::size_t size = text.size();
+  out.resize(at + size);
   char* key = out.data() + at;
   std::size_t i = 0;
-  if (GeneralCiUnitsAreCapitals()) {
-    for (uint64_t word = 0; i + 8 <= text.size(); i += 8) {
+  if (ascii.capitals && size >= 8) {
+    uint64_t word = 0;
+    for (; i + 8 <= size; i += 8) {
       std::memcpy(&word, text.data() + i, 8);
       if (!UpperCaseAscii(word)) break;  // the loop below finds the byte
       std::memcpy(key + i, &word, 8);
     }
+    // The last bytes, as the last eight: those they share with the word before weigh the same.
+    if (i < size && i + 8 > size) {
+      std::memcpy(&word, text.data() + size - 8, 8);
+      if (UpperCaseAscii(word)) {
+        std::memcpy(key + size - 8, &word, 8);
+        i = size;
+      }
+    }
   }
   uint8_t missing = 0;  // 1 when some byte has no one-byte unit
-  for (; i < text.size(); ++i) {
+  for (; i < size; ++i) {
     const uint8_t u = units[static_cast<unsigned char>(text[i])];
     key[i] = static_cast<char>(u);
     missing |= static_cast<uint8_t>(u == 0);
@@ -209,7 +217,7 @@ bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
     return false;
   }
   const auto space = static_cast<char>(units[' ']);  // a space's weight, 0x20: a one-byte unit
-  std::size_t n = text.size();
+  std::size_t n = size;
   while (n > 0 && key[n - 1] == space) --n;
   out.resize(at + n);
   return true;

@@ -406,7 +406,8 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   RowDirectory& directory = t.directory;
   const bool keep = directory.on();
   if (keep) directory.Row(position);
-  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+  const std::size_t keys = t.keys.size();  // once: the sets' appends may alias t.keys
+  for (std::size_t i = 0; i < keys; ++i) {
     KeyState& k = t.keys[i];
     if (!pass_keys_.Computes(i) || k.deferred) {  // another pass, or the merge, gives this key
       if (keep) directory.NoKey();

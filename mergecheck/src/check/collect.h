@@ -152,14 +152,15 @@ inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScrat
 inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratch& scratch,
                      int64_t& integer, IntegerPair& pair, Hash128& hash) {
   scratch.encoding.clear();
-  const bool two = key.cell.size() == 2;
+  const std::size_t columns = key.cell.size();  // once: the appends below may alias key.cell
+  const bool two = columns == 2;
   bool held = false;  // two columns: the first value, an integer, is held back for a pair
   Value first;
-  for (std::size_t i = 0; i < key.cell.size(); ++i) {
+  for (std::size_t i = 0; i < columns; ++i) {
     const Value v = ApplyAffinity(cells[static_cast<std::size_t>(key.cell[i])], key.affinity[i],
                                   scratch.buffer);
     if (v.tag == Value::Tag::kNull) return KeyKind::kNull;  // NULLs never collide
-    if (key.cell.size() == 1 && v.tag == Value::Tag::kInteger) {
+    if (columns == 1 && v.tag == Value::Tag::kInteger) {
       integer = v.integer;
       return KeyKind::kInteger;
     }
