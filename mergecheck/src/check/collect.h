@@ -116,6 +116,11 @@ struct IdBounds {
 };
 IdBounds IdBoundsOf(const Layout& layout, int64_t cutoff_ms);
 
+// The counts of steadyflake IDs and of legacy values of a decoded key, and the distinct server
+// ids of its IDs (IdBounds). REQUIRES: ids sorted.
+void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutoff_ms,
+               uint64_t& id_count, uint64_t& legacy, std::vector<uint64_t>& servers);
+
 // True when Options::tables (--table) selects `table`: it names it, or names nothing.
 bool Selected(const Options& options, const std::string& table);
 
