@@ -101,7 +101,13 @@ std::string RandomShardSql(std::mt19937_64& rng) {
       "CREATE TABLE t_text(name TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;"
       "CREATE TABLE t_uniq(x INTEGER, y TEXT, z BLOB, UNIQUE(x, y));"
       "CREATE UNIQUE INDEX t_uniq_z ON t_uniq(z);"
-      "CREATE TABLE t_num(k NUMERIC UNIQUE, r REAL UNIQUE);";
+      "CREATE TABLE t_num(k NUMERIC UNIQUE, r REAL UNIQUE);"
+      // An INTEGER column's own index: integers, read in runs, between a text, a real, NULL.
+      "CREATE TABLE t_big(k BIGINT UNIQUE, n);";
+  // Past a run's 4,096 values now and then.
+  sql += "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
+         std::to_string(pick(2) * (4000 + pick(500))) +
+         ") INSERT INTO t_big SELECT 100000 + i * 3 + " + std::to_string(pick(3)) + ", 0 FROM n;";
   const int rows = 50 + pick(400);
   for (int i = 0; i < rows; ++i) {
     const int64_t big = static_cast<int64_t>(rng() >> 1);
@@ -121,6 +127,11 @@ std::string RandomShardSql(std::mt19937_64& rng) {
                                      "'0x10'", "-0.0", "1e3", "'1e3'", "' 7 '", "7"};
     sql += "INSERT OR IGNORE INTO t_num VALUES(" + std::string(kNumeric[pick(12)]) + ", " +
            std::to_string(pick(60)) + (pick(2) ? ".5" : "") + ");";
+    static const char* kBig[] = {"NULL", "'w'", "2.5", "'7'", "-3"};
+    sql += "INSERT OR IGNORE INTO t_big VALUES(" +
+           (pick(4) == 0 ? std::string(kBig[pick(5)]) + (pick(2) ? "" : " || 1")
+                         : std::to_string(pick(3000) - 100)) +
+           ", 1);";
   }
   return sql;
 }
@@ -137,7 +148,7 @@ TEST(OracleTest, SqliteFilesAgreeWithStdSetIntersection) {
     options.now_ms = 1767225600000;
     options.limit = 0;
     const Report r = Check(a, b, options);
-    ASSERT_EQ(r.keys.size(), 7u);
+    ASSERT_EQ(r.keys.size(), 8u);
     uint64_t total = 0;
     for (const KeyReport& k : r.keys) {
       std::string cols;

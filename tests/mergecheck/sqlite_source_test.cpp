@@ -198,7 +198,8 @@ class KeyRecordingVisitor : public SourceVisitor {
     pass_keys_.Start(table.keys.size(), present,
                      [&](std::size_t k) { return std::span(table.keys[k].columns); });
   }
-  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t /*position*/) override {
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+    positions[table.name + "#" + std::to_string(passes[table.name])].push_back(position);
     if (counting_) ++rows[table.name];
     for (std::size_t k = 0; k < table.keys.size(); ++k) {
       if (!pass_keys_.Computes(k)) continue;
@@ -222,6 +223,8 @@ class KeyRecordingVisitor : public SourceVisitor {
   std::map<std::string, std::vector<std::string>> keys;  // "table/key index": one per row
   std::map<std::string, uint64_t> rows;                  // counted in first passes
   std::map<std::string, int> passes;
+  // "table#pass": the position of each row, as given
+  std::map<std::string, std::vector<uint64_t>> positions;
 
  private:
   bool counting_ = true;
@@ -300,7 +303,13 @@ TEST(SqliteSourceTest, DirectIndexReadsMatchSqlite) {
             // Two texts of under 58 bytes each: one-byte serial types, and payloads on both
             // sides of the most a 512-byte page keeps (102 bytes), the rest overflowing.
             "CREATE TABLE pair(a TEXT, b TEXT, UNIQUE(a, b));"
+            // An INTEGER column's index, its integers (read in runs) between texts, reals and
+            // NULLs in index order.
+            "CREATE TABLE mixed(k INTEGER UNIQUE, n);"
             "BEGIN;"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)"
+            " INSERT INTO mixed SELECT CASE WHEN i % 53 = 0 THEN 'w' || i WHEN i % 59 = 0"
+            " THEN i * 7 + 0.5 WHEN i % 61 = 0 THEN NULL ELSE i * 7 END, i FROM n;"
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
             " INSERT INTO pair SELECT substr(printf('%05d', i) || hex(zeroblob(30)), 1, 20 + i % "
             "38),"
@@ -339,6 +348,15 @@ TEST(SqliteSourceTest, DirectIndexReadsMatchSqlite) {
     // One pass per index: player's rowids and its name index, account's three indexes.
     EXPECT_EQ(v.passes["player"], 2);
     EXPECT_EQ(v.passes["account"], 3);
+    // A pass over an index gives its rows in the index's order, numbered from 0, whether they
+    // come one by one or in runs of integers (mixed's index, account's first).
+    for (const std::string pass : {"mixed#1", "account#1", "account#2", "account#3", "player#2"}) {
+      const std::vector<uint64_t>& got = v.positions[pass];
+      ASSERT_GT(got.size(), 1000u) << pass;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], i) << pass << ", page size " << page_size;
+      }
+    }
     EXPECT_EQ(KeyColumns(v.tables.at("account")), (Names{{"id"}, {"token"}, {"score"}}));
   }
 }

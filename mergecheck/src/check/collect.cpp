@@ -288,6 +288,20 @@ TableState& Collector::TableOf(const Table& table) {
 
 void Collector::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
                          std::span<const int64_t> rowids) {
+  if (!AddIntegerRun(table, present, rowids)) {
+    SourceVisitor::OnRowids(table, present, width, rowids);
+  }
+}
+
+void Collector::OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
+                           std::span<const int64_t> values, uint64_t first) {
+  if (!AddIntegerRun(table, present, values)) {
+    SourceVisitor::OnIntegers(table, present, width, values, first);
+  }
+}
+
+bool Collector::AddIntegerRun(const Table& table, std::span<const int> present,
+                              std::span<const int64_t> values) {
   TableState& t = TableOf(table);
   // Bulk only where each key the pass gives is one INTEGER column, whose value KeyOf takes as
   // it is; a key with a column the pass does not give is NULL in every row (KeyOf): no key.
@@ -297,24 +311,22 @@ void Collector::OnRowids(const Table& table, std::span<const int> present, std::
     if (!pass_keys_.Computes(i) || k.deferred || !Covers(present, k.cell)) continue;
     bulk = k.cell.size() == 1 && k.affinity[0] == Affinity::kInteger;
   }
-  if (!bulk) {
-    SourceVisitor::OnRowids(table, present, width, rowids);
-    return;
-  }
-  t.directory.Drop();  // rowids, not positions
+  if (!bulk) return false;
+  t.directory.Drop();  // no positions in a file
   if (counting_ && (!rereading_ || t.uncounted)) {
-    t.rows += rowids.size();
-    rows_ += rowids.size();
+    t.rows += values.size();
+    rows_ += values.size();
   }
   const uint64_t before = since_progress_;
-  since_progress_ += rowids.size();
+  since_progress_ += values.size();
   if ((before >> 16) != (since_progress_ >> 16)) Tick();  // as OnRow's every 65,536 rows
-  if (!t.selected || (t.stale && !rereading_)) return;
+  if (!t.selected || (t.stale && !rereading_)) return true;
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
     KeyState& k = t.keys[i];
     if (!pass_keys_.Computes(i) || k.deferred || !Covers(present, k.cell)) continue;
-    k.set.AddIntegers(rowids);
+    k.set.AddIntegers(values);
   }
+  return true;
 }
 
 void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) {

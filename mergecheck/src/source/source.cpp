@@ -36,6 +36,16 @@ void SourceVisitor::OnRowids(const Table& table, std::span<const int> present, s
   }
 }
 
+void SourceVisitor::OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
+                               std::span<const int64_t> values, uint64_t first) {
+  std::vector<Cell> cells(width);
+  for (const int i : present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
+  for (std::size_t row = 0; row < values.size(); ++row) {
+    for (const int i : present) cells[static_cast<std::size_t>(i)].integer = values[row];
+    OnRow(table, cells, first + row);
+  }
+}
+
 bool Covers(std::span<const int> present, std::span<const int> needed) {
   return std::all_of(needed.begin(), needed.end(), [&](int position) {
     return std::binary_search(present.begin(), present.end(), position);

@@ -87,6 +87,13 @@ class SourceVisitor {
   virtual void OnRowids(const Table& table, std::span<const int> present, std::size_t width,
                         std::span<const int64_t> rowids);
 
+  // A run of rows of a pass that gives one field (OnPass), each of them an integer: for the
+  // i-th of `values`, what OnRow(table, cells, first + i) gives, `cells` being `width` cells that
+  // hold the value at `present` and are kNull elsewhere. The default calls OnRow so, row by row;
+  // the Collector appends an integer key's values in bulk, as for OnRowids.
+  virtual void OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
+                          std::span<const int64_t> values, uint64_t first);
+
   // After OnTable: true when the visitor needs no row of `table` from this scan, having other
   // ways to every key of it (Source::ReadInIndexOrder, which also gives its rows' count). A
   // source may then skip the table; one that reads it anyway calls OnRow as usual. A visitor

@@ -66,10 +66,28 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
   uint64_t unpublished = 0;
   uint64_t ordinal = 0;
   const uint64_t start = direct.bytes_read();
+  // A pass of one field that is not REAL gives its integers in runs (SourceVisitor::OnIntegers),
+  // as ReadRowids gives rowids; any other value ends a run and goes on its own.
+  const bool runs = pass.fields.size() == 1 && !real[0];
+  std::vector<int64_t> run;
+  if (runs) run.reserve(ScanProgress::kBatch);
+  const auto flush = [&] {
+    if (run.empty()) return;
+    to.visitor.OnIntegers(to.table, pass.present, to.width, run, ordinal - run.size());
+    to.progress.CountRows(unpublished, run.size(), direct, start);
+    run.clear();
+  };
   const uint64_t pages = Walking(pass, to.file, [&] {
     return direct.Walk(
         pass.structure->root, pass.fields,
         [&](std::span<const Cell> record) {
+          if (runs && record[0].type == Cell::Type::kInteger) {
+            run.push_back(record[0].integer);
+            ++ordinal;
+            if (run.size() == ScanProgress::kBatch) flush();
+            return;
+          }
+          flush();
           for (std::size_t i = 0; i < record.size(); ++i) {
             Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
             cell = record[i];
@@ -84,6 +102,7 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
         },
         check);
   });
+  flush();
   to.progress.FinishPass(unpublished, pages, direct.page_size());
 }
 
