@@ -206,15 +206,13 @@ bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
       }
     }
   }
-  uint8_t missing = 0;  // 1 when some byte has no one-byte unit
   for (; i < size; ++i) {
     const uint8_t u = units[static_cast<unsigned char>(text[i])];
+    if (u == 0) {  // no one-byte unit: the general path weighs the whole text
+      out.resize(at);
+      return false;
+    }
     key[i] = static_cast<char>(u);
-    missing |= static_cast<uint8_t>(u == 0);
-  }
-  if (missing != 0) {
-    out.resize(at);
-    return false;
   }
   const auto space = static_cast<char>(units[' ']);  // a space's weight, 0x20: a one-byte unit
   std::size_t n = size;

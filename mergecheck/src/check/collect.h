@@ -230,7 +230,7 @@ class Collector : public SourceVisitor {
   // values appended in bulk; else row by row, as OnRow.
   void OnRowids(const Table& table, std::span<const int> present, std::size_t width,
                 std::span<const int64_t> rowids) override;
-  // The same for a run of one field's integers (an index of one INTEGER column).
+  // The same for a run of integers of a pass that reads one field of an index.
   void OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
                   std::span<const int64_t> values, uint64_t first) override;
   // True (and the table is then `uncounted`) when every key of `table` is deferred.
@@ -270,7 +270,7 @@ class Collector : public SourceVisitor {
  private:
   void Tick();
   // OnRowids' and OnIntegers' bulk append of `values`, the keys' values at `present`; false,
-  // having done nothing, when some key the pass computes is not one INTEGER column.
+  // having added nothing, when some key the pass computes is not one INTEGER column.
   bool AddIntegerRun(const Table& table, std::span<const int> present,
                      std::span<const int64_t> values);
   // The state of `table`, the table of the row being given (OnRow, OnRowids).

@@ -28,11 +28,12 @@ std::vector<uint64_t> RowDirectory::Select(std::span<const Wanted> wanted) const
     bits.assign(size / 64, 0);
     const auto mask = static_cast<uint32_t>(size - 1);
     for (const uint32_t fp : sorted) bits[(fp & mask) >> 6] |= uint64_t{1} << (fp & 63);
-    const uint32_t* fp = fingerprints_.begin() + w.key;
+    const uint32_t* fps = fingerprints_.begin();
     const uint64_t* filter = bits.data();
-    for (std::size_t row = 0; row < rows; ++row, fp += keys_) {
-      if ((filter[(*fp & mask) >> 6] >> (*fp & 63) & 1) == 0) continue;
-      if (std::binary_search(sorted.begin(), sorted.end(), *fp)) {
+    for (std::size_t row = 0, at = w.key; row < rows; ++row, at += keys_) {
+      const uint32_t fp = fps[at];
+      if ((filter[(fp & mask) >> 6] >> (fp & 63) & 1) == 0) continue;
+      if (std::binary_search(sorted.begin(), sorted.end(), fp)) {
         positions.push_back(positions_.begin()[row]);
       }
     }
