@@ -89,12 +89,17 @@ const UnicodeCiTable& UnicodeCiWeights() {
   return *table;
 }
 
+// Whether `weight` is a one-byte unit of a key (AppendWeight): from 1 to 0x7F, what an ASCII
+// character weighs under general_ci. The ASCII path (MakeGeneralCiAscii) asks the same, so that
+// both paths give a text the same key.
+constexpr bool IsOneByteUnit(uint16_t weight) { return weight - 1U < 0x7FU; }
+
 // Appends one unit of a key: a weight from 1 to 0x7F as its one byte (what an ASCII character
 // weighs under general_ci, so such a key is as long as its text), any other as 0xFE and its two
 // bytes. The units are prefix-free (a unit's first byte says its length), so two keys are equal
 // exactly when their units are.
 void AppendWeight(uint16_t weight, std::string& out) {
-  if (weight - 1U < 0x7FU) {
+  if (IsOneByteUnit(weight)) {
     out.push_back(static_cast<char>(weight));
     return;
   }
@@ -153,7 +158,7 @@ GeneralCiAscii MakeGeneralCiAscii() {
   const std::array<uint16_t, 65536>& weights = GeneralCiWeights();
   GeneralCiAscii ascii;
   for (std::size_t c = 0; c < 0x80; ++c) {
-    if (weights[c] - 1U < 0x7FU) ascii.units[c] = static_cast<uint8_t>(weights[c]);
+    if (IsOneByteUnit(weights[c])) ascii.units[c] = static_cast<uint8_t>(weights[c]);
     if (c > 0 && ascii.units[c] != (c >= 'a' && c <= 'z' ? c - 0x20 : c)) ascii.capitals = false;
   }
   return ascii;

@@ -227,27 +227,18 @@ Value key_set_internal::ApplyAffinity(const Cell& cell, Affinity affinity, Value
 }
 
 void AppendEncoding(const Value& value, std::string& out) {
-  switch (value.tag) {
-    case Tag::kNull:
-      out.push_back(static_cast<char>(value.tag));
-      return;
-    case Tag::kInteger:
-      out.push_back(static_cast<char>(value.tag));
-      AppendU64(static_cast<uint64_t>(value.integer), out);
-      return;
-    case Tag::kReal: {
-      out.push_back(static_cast<char>(value.tag));
-      uint64_t bits;
-      std::memcpy(&bits, &value.real, sizeof bits);
-      AppendU64(bits, out);
-      return;
-    }
-    case Tag::kBigInteger:
-    case Tag::kText:
-    case Tag::kBlob:
-      AppendBytesEncoding(
-          value.tag, [&](std::string& bytes) { bytes.append(value.bytes); }, out);
-      return;
+  if (value.tag == Tag::kBigInteger || value.tag == Tag::kText || value.tag == Tag::kBlob) {
+    AppendBytesEncoding(
+        value.tag, [&](std::string& bytes) { bytes.append(value.bytes); }, out);
+    return;
+  }
+  out.push_back(static_cast<char>(value.tag));
+  if (value.tag == Tag::kInteger) {
+    AppendU64(static_cast<uint64_t>(value.integer), out);
+  } else if (value.tag == Tag::kReal) {
+    uint64_t bits;
+    std::memcpy(&bits, &value.real, sizeof bits);
+    AppendU64(bits, out);
   }
 }
 

@@ -26,24 +26,33 @@ namespace {
 
 }  // namespace
 
-void SourceVisitor::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
-                             std::span<const int64_t> rowids) {
-  std::vector<Cell> cells(width);
-  for (const int i : present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
-  for (const int64_t rowid : rowids) {
-    for (const int i : present) cells[static_cast<std::size_t>(i)].integer = rowid;
-    OnRow(table, cells, static_cast<uint64_t>(rowid));
-  }
-}
+namespace {
 
-void SourceVisitor::OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
-                               std::span<const int64_t> values, uint64_t first) {
+// The default of OnRowids and OnIntegers: one OnRow per value, with the value in every present
+// field. `position(row)` numbers the row as the visitor's OnRow expects.
+template <class Position>
+void IntegersAsRows(SourceVisitor& visitor, const Table& table, std::span<const int> present,
+                    std::size_t width, std::span<const int64_t> values, Position position) {
   std::vector<Cell> cells(width);
   for (const int i : present) cells[static_cast<std::size_t>(i)].type = Cell::Type::kInteger;
   for (std::size_t row = 0; row < values.size(); ++row) {
     for (const int i : present) cells[static_cast<std::size_t>(i)].integer = values[row];
-    OnRow(table, cells, first + row);
+    visitor.OnRow(table, cells, position(row));
   }
+}
+
+}  // namespace
+
+void SourceVisitor::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
+                             std::span<const int64_t> rowids) {
+  IntegersAsRows(*this, table, present, width, rowids,
+                 [&](std::size_t row) { return static_cast<uint64_t>(rowids[row]); });
+}
+
+void SourceVisitor::OnIntegers(const Table& table, std::span<const int> present, std::size_t width,
+                               std::span<const int64_t> values, uint64_t first) {
+  IntegersAsRows(*this, table, present, width, values,
+                 [first](std::size_t row) { return first + row; });
 }
 
 bool Covers(std::span<const int> present, std::span<const int> needed) {
