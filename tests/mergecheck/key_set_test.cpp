@@ -254,6 +254,58 @@ TEST(KeySetTest, IntersectionInTwoHalvesIsTheMergesOnOneThread) {
   }
 }
 
+// The merge steps up to eight lanes at once, each a part of A and the part of B that can meet
+// it: for each kind of key (integers, pairs, hashes) and sizes below, at and past a lane's
+// 4096 values, the count and the values are std::set_intersection's, with shared values placed
+// on the lanes' first values, on the last, and at random, and with any limit.
+template <typename T, typename Make>
+void ExpectLanesIntersectAsStd(std::mt19937_64& rng, Make make) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{4096},
+                              std::size_t{8192}, std::size_t{3 * 4096 + 7}, std::size_t{70001}}) {
+    std::vector<T> a(n);
+    std::vector<T> b(n + n / 3);
+    for (T& v : a) v = make(rng);
+    for (T& v : b) v = make(rng);
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    // Share A's first value of every lane (whatever the lane count), its last, and 1 in 5.
+    for (std::size_t lanes = 1; lanes <= 8; ++lanes) {
+      for (std::size_t k = 0; k < lanes; ++k) b.push_back(a[a.size() * k / lanes]);
+    }
+    b.push_back(a.back());
+    for (std::size_t i = 0; i < a.size(); i += 5) b.push_back(a[i]);
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    std::vector<T> all;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all));
+    for (const uint64_t limit : {uint64_t{0}, uint64_t{1}, uint64_t{all.size() / 3}}) {
+      std::vector<T> common;
+      EXPECT_EQ(key_set_internal::IntersectRange(std::span<const T>(a), std::span<const T>(b),
+                                                 limit, common),
+                all.size())
+          << "n " << n << ", limit " << limit;
+      const std::size_t kept = limit == 0 ? all.size() : std::min<std::size_t>(limit, all.size());
+      EXPECT_TRUE(std::equal(common.begin(), common.end(), all.begin(),
+                             all.begin() + static_cast<std::ptrdiff_t>(kept)) &&
+                  common.size() == kept)
+          << "n " << n << ", limit " << limit;
+    }
+  }
+}
+
+TEST(KeySetTest, IntersectionInLanesIsStdSetIntersection) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  // Values from a narrow range too, so that pairs tie on their first and hashes on their hi.
+  ExpectLanesIntersectAsStd<int64_t>(
+      rng, [](std::mt19937_64& r) { return static_cast<int64_t>(r()) >> (r() % 2 == 0 ? 0 : 40); });
+  ExpectLanesIntersectAsStd<IntegerPair>(rng, [](std::mt19937_64& r) {
+    return IntegerPair{static_cast<int64_t>(r() % 64) - 32, static_cast<int64_t>(r())};
+  });
+  ExpectLanesIntersectAsStd<Hash128>(rng, [](std::mt19937_64& r) {
+    return Hash128{r() % 64 + (uint64_t{1} << 63) * (r() % 2), r()};
+  });
+}
+
 // The memory target: at most 24 bytes per key held, whatever the count.
 TEST(KeySetTest, AtMost24BytesPerKey) {
   for (const std::size_t n :
