@@ -36,10 +36,10 @@ class CountingSource : public Source {
     return done;
   }
   bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
-                        const std::vector<std::string>& collations,
-                        const std::function<void(std::span<const Cell>)>& on_record) override {
+                        const std::vector<std::string>& collations, const RecordsInOrder& on_record,
+                        const IntegersInOrder& on_integers) override {
     ++ordered;
-    const bool done = inner_->ReadInIndexOrder(table, columns, collations, on_record);
+    const bool done = inner_->ReadInIndexOrder(table, columns, collations, on_record, on_integers);
     ordered_done += done ? 1 : 0;
     return done;
   }

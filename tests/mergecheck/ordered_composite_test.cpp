@@ -297,7 +297,7 @@ CheckRun ExpectSameReport(const std::string& a, const std::string& b,
   return run;
 }
 
-// inventory(player_id, slot, item_id): 1,500 rows a side, every 5th of A's in B (every other
+// inventory(player_id, slot, item_id, label): 1,500 rows a side, every 5th of A's in B (every other
 // one with another item), NULL keys in rowid tables; guild_member(guild_id, name NOCASE, note):
 // B's copies of A's names in another case; badge(realm, code RTRIM, level): three columns.
 void MakeComposites(const std::string& path_a, const std::string& path_b, int page_size,
@@ -306,7 +306,7 @@ void MakeComposites(const std::string& path_a, const std::string& path_b, int pa
   const std::string tail = without_rowid ? " WITHOUT ROWID;" : ";";
   const std::string schema =
       "CREATE TABLE inventory(player_id INTEGER NOT NULL, slot BIGINT NOT NULL, item_id INTEGER,"
-      " PRIMARY KEY(player_id, slot))" +
+      " label TEXT, PRIMARY KEY(player_id, slot))" +
       tail +
       " CREATE TABLE guild_member(guild_id INTEGER NOT NULL, name TEXT COLLATE NOCASE NOT NULL,"
       " note TEXT, PRIMARY KEY(guild_id, name))" +
@@ -327,9 +327,12 @@ void MakeComposites(const std::string& path_a, const std::string& path_b, int pa
     const bool shared = r % 5 == 0;
     const V player = !without_rowid && rng() % 40 == 0 ? Null() : Int(RandomInteger(rng));
     const V slot = Int(RandomInteger(rng));
-    a.Insert("inventory", {player, slot, Int(r)});
-    b.Insert("inventory", shared ? std::vector<V>{player, slot, Int(r % 10 == 0 ? r : -r)}
-                                 : std::vector<V>{Int(RandomInteger(rng)), slot, Int(r)});
+    // A WITHOUT ROWID table's record holds the label: one in 8 of 100 to 300 bytes, past the
+    // one-byte payload size and, on pages of 512 bytes, past what a page keeps whole.
+    const V label = Text(std::string(rng() % 8 == 0 ? 100 + rng() % 200 : rng() % 4, 'x'));
+    a.Insert("inventory", {player, slot, Int(r), label});
+    b.Insert("inventory", shared ? std::vector<V>{player, slot, Int(r % 10 == 0 ? r : -r), label}
+                                 : std::vector<V>{Int(RandomInteger(rng)), slot, Int(r), label});
     const V guild = Int(RandomInteger(rng));
     const std::string name = RandomName(rng);
     a.Insert("guild_member", {guild, Text(name), Text("a")});
@@ -358,7 +361,7 @@ TEST(OrderedCompositeTest, CompositeKeysMergeAsSqliteJoinsThem) {
       const CheckRun run = ExpectSameReport(a, b, {"badge", "guild_member", "inventory"});
       ExpectSqlitesAnswer(a, b, run, "inventory", "player_id, slot",
                           "x.player_id = y.player_id AND x.slot = y.slot",
-                          "x.item_id IS y.item_id");
+                          "x.item_id IS y.item_id AND x.label IS y.label");
       ExpectSqlitesAnswer(a, b, run, "guild_member", "guild_id, name",
                           "x.guild_id = y.guild_id AND x.name = y.name COLLATE NOCASE",
                           "x.name = y.name COLLATE BINARY AND x.note IS y.note");
@@ -384,6 +387,38 @@ TEST(OrderedCompositeTest, CompositeKeysMergeAsSqliteJoinsThem) {
                     "guild_member) + (SELECT count(*) FROM badge)")));
     }
   }
+}
+
+// A key of six 8-byte integers in a WITHOUT ROWID table on pages of 512 bytes, its records
+// of 100 to 127 bytes: the one-byte payload size of a record that spills (a page keeps 99 bytes
+// of such a record whole, 38 of one of these), whose last key values lie on the overflow page.
+// The walk decodes small integer records without Cells only when the page holds them whole.
+TEST(OrderedCompositeTest, IntegerKeysOfRecordsThatSpillMergeAsSqliteJoinsThem) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  {
+    std::mt19937_64 rng(steadyflake::testing::TestSeed() + 17);
+    const std::string schema =
+        "CREATE TABLE w(a INTEGER, b INTEGER, c INTEGER, d INTEGER, e INTEGER, f INTEGER, "
+        "label TEXT, PRIMARY KEY(a, b, c, d, e, f)) WITHOUT ROWID;";
+    Db da(a, 512, schema);
+    Db db(b, 512, schema);
+    const auto big = [&] { return Int(static_cast<int64_t>(rng() | (uint64_t{1} << 62))); };
+    for (int r = 0; r < 600; ++r) {
+      std::vector<V> row = {Int(r % 7), big(), big(), big(), big(), big()};
+      row.push_back(Text(std::string(45 + rng() % 25, 'x')));  // records of 100 to 127 bytes
+      da.Insert("w", row);
+      if (r % 4 != 0) row[5] = big();
+      db.Insert("w", row);
+    }
+  }
+  EXPECT_FALSE(testing::PagesOfType(a, "overflow", "w").empty());
+  const CheckRun run = ExpectSameReport(a, b, {"w"});
+  ExpectSqlitesAnswer(a, b, run, "w", "a, b, c, d, e, f",
+                      "x.a = y.a AND x.b = y.b AND x.c = y.c AND x.d = y.d AND x.e = y.e AND "
+                      "x.f = y.f",
+                      "x.label IS y.label");
 }
 
 // More tuples than one batch holds (ordered_merge.cpp's kBatch, 4,096): each batch's first tuple
@@ -428,15 +463,16 @@ TEST(OrderedCompositeTest, ValuesTheMergeCannotOrderGoTheHashedWay) {
     {
       MakeComposites(a, b, 1024, false, steadyflake::testing::TestSeed() + 3);
       Db more_a(a, 1024, "");
-      more_a.Insert("inventory", {Int(1000000), Int(1), Int(0)});
+      more_a.Insert("inventory", {Int(1000000), Int(1), Int(0), Null()});
       more_a.Insert("guild_member", {Int(1000000), Text("stray"), Text("b")});
       Db more_b(b, 1024, "");
-      more_b.Insert("inventory", {stray, Int(1), Int(0)});
+      more_b.Insert("inventory", {stray, Int(1), Int(0), Null()});
       more_b.Insert("guild_member", {stray, Text("stray"), Text("b")});
     }
     const CheckRun run = ExpectSameReport(a, b, {"badge"}, true);
     ExpectSqlitesAnswer(a, b, run, "inventory", "player_id, slot",
-                        "x.player_id = y.player_id AND x.slot = y.slot", "x.item_id IS y.item_id");
+                        "x.player_id = y.player_id AND x.slot = y.slot",
+                        "x.item_id IS y.item_id AND x.label IS y.label");
     ExpectSqlitesAnswer(a, b, run, "guild_member", "guild_id, name",
                         "x.guild_id = y.guild_id AND x.name = y.name COLLATE NOCASE",
                         "x.name = y.name COLLATE BINARY AND x.note IS y.note");

@@ -231,10 +231,12 @@ class IdKeyVisitor : public RecordingVisitor {
 uint64_t ReadNames(
     Source& source, const std::function<void()>& each = [] {}) {
   uint64_t records = 0;
-  EXPECT_TRUE(source.ReadInIndexOrder("player", {"name"}, {"BINARY"}, [&](std::span<const Cell>) {
-    ++records;
-    each();
-  }));
+  EXPECT_TRUE(source.ReadInIndexOrder("player", {"name"}, {"BINARY"},
+                                      [&](std::span<const Cell>) {
+                                        ++records;
+                                        each();
+                                      },
+                                      {}));
   return records;
 }
 

@@ -22,11 +22,10 @@
 #include "check/ordered_merge.h"
 
 #include <algorithm>
-#include <bit>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -35,167 +34,39 @@
 #include <utility>
 #include <vector>
 
-#include "steadyflake/mergecheck/text.h"
+#include "check/ordered_tuples.h"
 
 namespace steadyflake::mergecheck {
 
 namespace {
 
-constexpr std::size_t kBatch = kOrderedMergeBatch;  // tuples per batch
-constexpr std::size_t kDepth = 4;                   // batches a reader may be ahead of the merge
+using ordered_merge_internal::AllIntegers;
+using ordered_merge_internal::Batch;
+using ordered_merge_internal::BytesOf;
+using ordered_merge_internal::CompareBytes;
+using ordered_merge_internal::CompareIntegerTuples;
+using ordered_merge_internal::CompareText;
+using ordered_merge_internal::CompareTuples;
+using ordered_merge_internal::EmptyBatch;
+using ordered_merge_internal::Field;
+using ordered_merge_internal::kBatch;
+using ordered_merge_internal::kBatchBytes;
+using ordered_merge_internal::kBlobBit;
+using ordered_merge_internal::Order;
+using ordered_merge_internal::OrdersOf;
+using ordered_merge_internal::OwnTuple;
+using ordered_merge_internal::TextField;
+using ordered_merge_internal::TextOrder;
+using ordered_merge_internal::TupleRef;
 
-// How the values of one key column sort in its index, and so compare in the merge.
-enum class Order : uint8_t { kInteger, kBinary, kNocase, kRtrim };
+constexpr std::size_t kDepth = 4;  // batches a reader may be ahead of the merge
 
-int Sign(int c) { return c < 0 ? -1 : (c > 0 ? 1 : 0); }
-
-// memcmp's order, then the shorter first. Eight bytes at a time: loaded big-endian, two words
-// compare as unsigned integers in the order their bytes do. Keys sorted next to each other
-// share long prefixes (`hero_3fa0c1…` after `hero_3fa0bd…`), and a byte loop over them was the
-// largest cost of both the readers' order check and the merge (perf, issue 30).
-int CompareBytes(std::string_view a, std::string_view b) {
-  const std::size_t n = std::min(a.size(), b.size());
-  std::size_t i = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    for (; i + 8 <= n; i += 8) {
-      uint64_t x = 0;
-      uint64_t y = 0;
-      std::memcpy(&x, a.data() + i, 8);
-      std::memcpy(&y, b.data() + i, 8);
-      if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
-    }
-  }
-  for (; i < n; ++i) {
-    const auto x = static_cast<unsigned char>(a[i]);
-    const auto y = static_cast<unsigned char>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
-
-unsigned char Lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
-
-int CompareText(Order order, std::string_view a, std::string_view b) {
-  if (order == Order::kNocase) {
-    // SQLite's nocaseCollatingFunc: ASCII letters folded, then the shorter first. Eight bytes
-    // the same are the same folded: those are stepped over a word at a time.
-    const std::size_t n = std::min(a.size(), b.size());
-    std::size_t i = 0;
-    for (; i + 8 <= n && std::memcmp(a.data() + i, b.data() + i, 8) == 0; i += 8) {
-    }
-    for (; i < n; ++i) {
-      const int c =
-          Lower(static_cast<unsigned char>(a[i])) - Lower(static_cast<unsigned char>(b[i]));
-      if (c != 0) return Sign(c);
-    }
-    return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-  }
-  if (order == Order::kRtrim) {
-    while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
-    while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
-  }
-  return CompareBytes(a, b);
-}
-
-Order TextOrder(std::string_view collation) {
-  if (EqualsIgnoreCase(collation, "NOCASE")) return Order::kNocase;
-  if (EqualsIgnoreCase(collation, "RTRIM")) return Order::kRtrim;
-  return Order::kBinary;
-}
-
-// The order of each column of `key`, which Deferrable (collect.cpp) made an integer column or
-// a text one under BINARY, NOCASE or RTRIM.
-std::vector<Order> OrdersOf(const KeyState& key) {
-  std::vector<Order> orders;
-  for (std::size_t i = 0; i < key.affinity.size(); ++i) {
-    orders.push_back(key.affinity[i] == Affinity::kInteger ? Order::kInteger
-                                                           : TextOrder(key.collation_names[i]));
-  }
-  return orders;
-}
-
-// One value of a tuple in a batch, in 64 bits: an integer column's integer as it is; a text
-// column's value as the offset of its bytes in the batch's buffer (bits 0-31), their size (bits
-// 32-62) and whether it is a blob (bit 63). A batch's buffer stays under 4 GiB (kBatchBytes plus
-// one value, at most 2 GiB in SQLite).
-using Field = uint64_t;
-constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
-constexpr Field kBlobBit = Field{1} << 63;
-
-Field TextField(std::size_t offset, std::size_t size, bool blob) {
-  return offset | (Field{size} << 32) | (blob ? kBlobBit : 0);
-}
-std::string_view BytesOf(Field f, const char* bytes) {
-  return {bytes + (f & 0xffffffffu), static_cast<std::size_t>((f & ~kBlobBit) >> 32)};
-}
-
-// A tuple: one Field per key column, the bytes of its text in `bytes`.
-struct TupleRef {
-  const Field* fields = nullptr;
-  const char* bytes = nullptr;
-};
-
-int CompareField(Order order, Field x, const char* xb, Field y, const char* yb) {
-  if (order == Order::kInteger) {
-    const auto a = static_cast<int64_t>(x);
-    const auto b = static_cast<int64_t>(y);
-    return a < b ? -1 : (a > b ? 1 : 0);
-  }
-  const bool blob = (x & kBlobBit) != 0;
-  if (blob != ((y & kBlobBit) != 0)) return blob ? 1 : -1;  // SQLite: text, then blobs
-  const std::string_view a = BytesOf(x, xb);
-  const std::string_view b = BytesOf(y, yb);
-  return blob ? CompareBytes(a, b) : CompareText(order, a, b);
-}
-
-// <0, 0, >0 as the indexes sort the tuples: column by column, in key order.
-int CompareTuples(std::span<const Order> orders, TupleRef a, TupleRef b) {
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const int c = CompareField(orders[i], a.fields[i], a.bytes, b.fields[i], b.bytes);
-    if (c != 0) return c;
-  }
-  return 0;
-}
-
-// CompareTuples for a key whose every column is an integer one.
-int CompareIntegerTuples(std::size_t width, const Field* a, const Field* b) {
-  for (std::size_t i = 0; i < width; ++i) {
-    const auto x = static_cast<int64_t>(a[i]);
-    const auto y = static_cast<int64_t>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-bool AllIntegers(std::span<const Order> orders) {
-  return std::all_of(orders.begin(), orders.end(), [](Order o) { return o == Order::kInteger; });
-}
-
-std::vector<OwnedValue> OwnTuple(std::span<const Order> orders, TupleRef tuple) {
-  std::vector<OwnedValue> values(orders.size());
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const Field f = tuple.fields[i];
-    if (orders[i] == Order::kInteger) {
-      values[i].tag = Value::Tag::kInteger;
-      values[i].integer = static_cast<int64_t>(f);
-    } else {
-      values[i].tag = (f & kBlobBit) != 0 ? Value::Tag::kBlob : Value::Tag::kText;
-      values[i].bytes.assign(BytesOf(f, tuple.bytes));
-    }
-  }
-  return values;
-}
-
-struct Batch {
-  std::string bytes;
-  std::vector<Field> fields;  // a tuple's fields after another's
-};
-
-// An empty batch with room for kBatch tuples of `width` fields.
-Batch EmptyBatch(std::size_t width) {
-  Batch batch;
-  batch.fields.reserve(kBatch * width);
-  return batch;
+// The first 64-byte boundary in `store` (of at least `width` + 16 values), so that the
+// `width` values from there lie on cache lines within `store`.
+int64_t* OnLines(std::vector<int64_t>& store, std::size_t width) {
+  void* at = store.data();
+  std::size_t space = store.size() * sizeof(int64_t);
+  return static_cast<int64_t*>(std::align(64, (width + 8) * sizeof(int64_t), at, space));
 }
 
 // Thrown from the reader's callback to end a read early.
@@ -209,7 +80,9 @@ class Stream {
          std::span<const Order> orders)
       : orders_(orders),
         integers_(AllIntegers(orders)),
-        last_(orders.size()),
+        width_(orders.size()),
+        last_store_(width_ + 16),
+        last_(OnLines(last_store_, width_)),
         filling_(EmptyBatch(orders.size())),
         thread_([this, &source, table, &key] { Read(source, table, key); }) {}
   Stream(const Stream&) = delete;
@@ -263,11 +136,17 @@ class Stream {
  private:
   void Read(Source& source, const std::string& table, const KeyState& key) {
     try {
-      read_ = source.ReadInIndexOrder(table, key.names, key.collation_names,
-                                      [&](std::span<const Cell> record) {
-                                        ++records_;
-                                        Append(record);
-                                      });
+      IntegersInOrder on_integers;
+      if (integers_) {
+        on_integers = [&](std::span<const int64_t> values) { AppendIntegerRun(values); };
+      }
+      read_ = source.ReadInIndexOrder(
+          table, key.names, key.collation_names,
+          [&](std::span<const Cell> record) {
+            ++records_;
+            Append(record);
+          },
+          on_integers);
       if (full_.has_value() && !Hand(std::move(*full_))) throw Abandon{};
       Hand(std::move(filling_));
     } catch (const Abandon&) {
@@ -288,7 +167,7 @@ class Stream {
   // Abandon on a value the merge does not order or a tuple out of order.
   void Append(std::span<const Cell> record) {
     if (integers_) {
-      switch (last_.size()) {
+      switch (width_) {
         case 1:
           return AppendIntegers<1>(record);
         case 2:
@@ -378,12 +257,11 @@ class Stream {
   }
 
   // Append for a key whose every column is an integer one (WITHOUT ROWID tables, composite
-  // keys of ids), the commonest, in far fewer steps: the tuple compared with a copy of the one
-  // before as it is stored, a full batch handed over at once. kWidth: the key's columns, known
-  // when it is 1 or 2 (0: last_.size()).
+  // keys of ids), the commonest, in far fewer steps. kWidth: the key's columns, known when it
+  // is 1 or 2 (0: width_).
   template <std::size_t kWidth>
   void AppendIntegers(std::span<const Cell> record) {
-    const std::size_t width = kWidth != 0 ? kWidth : last_.size();
+    const std::size_t width = kWidth != 0 ? kWidth : width_;
     if (record.size() != width) Refuse();
     for (std::size_t i = 0; i < width; ++i) {
       if (record[i].type != Cell::Type::kInteger) {
@@ -394,13 +272,65 @@ class Stream {
         Refuse();
       }
     }
+    AppendIntegerTuple<kWidth>([&](std::size_t i) { return record[i].integer; });
+  }
+
+  // The records of a run of integers (IntegersInOrder), each as AppendIntegers appends it.
+  void AppendIntegerRun(std::span<const int64_t> values) {
+    switch (width_) {
+      case 1:
+        return AppendRun<1>(values);
+      case 2:
+        return AppendRun<2>(values);
+      default:
+        return AppendRun<0>(values);
+    }
+  }
+
+  // AppendIntegerRun for tuples of kWidth values (0: width_). Each tuple is compared with the
+  // one kept before it, in the run itself; last_ is written once, at the run's end.
+  template <std::size_t kWidth>
+  void AppendRun(std::span<const int64_t> values) {
+    const std::size_t width = kWidth != 0 ? kWidth : width_;
+    const std::size_t tuples = values.size() / width;
+    records_ += tuples;
+    rows_ += tuples;
+    const int64_t* before = any_last_ ? last_ : nullptr;
+    for (std::size_t at = 0; at < values.size(); at += width) {
+      const int64_t* const tuple = values.data() + at;
+      if (before != nullptr) {
+        int order = 0;
+        for (std::size_t i = 0; i < width && order == 0; ++i) {
+          order = tuple[i] < before[i] ? 1 : (tuple[i] > before[i] ? -1 : 0);
+        }
+        if (order > 0) Refuse();
+        if (order == 0) continue;  // a key twice (an index that is not unique): once is enough
+      }
+      filling_.fields.insert(filling_.fields.end(), tuple, tuple + width);
+      before = tuple;
+      if (filling_.fields.size() >= kBatch * width) {
+        if (!Hand(std::exchange(filling_, EmptyBatch(width)))) throw Abandon{};
+      }
+    }
+    if (before != nullptr && before != last_) {
+      std::copy(before, before + width, last_);
+      any_last_ = true;
+    }
+  }
+
+  // Appends the tuple of value(0), value(1), ...: compared with a copy of the one before as it
+  // is stored, a full batch handed over at once.
+  template <std::size_t kWidth, typename Value>
+  void AppendIntegerTuple(const Value& value) {
+    const std::size_t width = kWidth != 0 ? kWidth : width_;
     ++rows_;
     Batch& batch = filling_;
+    int64_t* const last = last_;
     int order = any_last_ ? 0 : -1;
     for (std::size_t i = 0; i < width; ++i) {
-      const int64_t value = record[i].integer;
-      if (order == 0 && value != last_[i]) order = last_[i] < value ? -1 : 1;
-      batch.fields.push_back(static_cast<Field>(value));
+      const int64_t v = value(i);
+      if (order == 0 && v != last[i]) order = last[i] < v ? -1 : 1;
+      batch.fields.push_back(static_cast<Field>(v));
     }
     if (order >= 0) {
       if (order > 0) Refuse();
@@ -408,8 +338,7 @@ class Stream {
       return;
     }
     any_last_ = true;
-    std::copy(batch.fields.end() - static_cast<std::ptrdiff_t>(width), batch.fields.end(),
-              last_.begin());
+    std::copy(batch.fields.end() - static_cast<std::ptrdiff_t>(width), batch.fields.end(), last);
     if (batch.fields.size() >= kBatch * width) {
       if (!Hand(std::exchange(filling_, EmptyBatch(width)))) throw Abandon{};
     }
@@ -431,10 +360,19 @@ class Stream {
   }
 
   const std::span<const Order> orders_;
-  const bool integers_;        // every column an integer one: AppendIntegers
-  std::vector<int64_t> last_;  // AppendIntegers': the tuple appended last
-  bool any_last_ = false;
-  std::mutex mu_;
+  const bool integers_;  // every column an integer one: AppendIntegers
+  // What one thread writes lies on cache lines the other threads do not write: the reader
+  // writes its last tuple for every record, the merge at_ for every tuple, and a line two
+  // cores write in turn passes between them at each write. The two streams' objects lie side
+  // by side, and their readers' tuples were 16-byte blocks side by side too: together that
+  // made a WITHOUT ROWID check twice as slow, or not, as the stack and heap fell (perf).
+  const std::size_t width_;
+  // AppendIntegers' tuple appended last (width_ values), in last_store_ from its first 64-byte
+  // boundary on: on cache lines of its own.
+  std::vector<int64_t> last_store_;
+  int64_t* last_ = nullptr;
+  alignas(64) bool any_last_ = false;
+  alignas(64) std::mutex mu_;
   std::condition_variable ready_;  // a batch was queued, or the reader is done
   std::condition_variable room_;   // a batch was taken, or the merge stopped
   std::deque<Batch> queue_;        // guarded by mu_
@@ -451,9 +389,11 @@ class Stream {
   Batch filling_;
   std::optional<Batch> full_;
   // The merge's side (the calling thread only).
-  Batch current_;
+  alignas(64) Batch current_;
   std::size_t at_ = 0;
   std::thread thread_;  // last: it starts once the members above exist
+  // Nothing of the next object on this line.
+  alignas(64) char end_[1] = {};
 };
 
 // Merges key `ka` / `kb` of `table` from both inputs, their columns ordered as `orders`; false,

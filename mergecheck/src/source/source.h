@@ -134,6 +134,10 @@ class PassKeys {
   std::vector<char> done_;
 };
 
+// Source::ReadInIndexOrder's callbacks: one record's Cells; a run of integer records.
+using RecordsInOrder = std::function<void(std::span<const Cell>)>;
+using IntegersInOrder = std::function<void(std::span<const int64_t>)>;
+
 class Source {
  public:
   virtual ~Source() = default;
@@ -193,10 +197,15 @@ class Source {
   // Within one read transaction, and like Scan fails when the input changed since the first
   // Scan. Returns false, having called nothing, when this source cannot (a dump; no such index;
   // the index cannot be read directly now).
+  //
+  // With on_integers (may be empty): records whose every value is an integer may instead be
+  // given to it in runs, `columns.size()` values a record, one record after another, in their
+  // place among the records given to on_record. So an integer key costs no Cell a value.
   virtual bool ReadInIndexOrder(const std::string& /*table*/,
                                 const std::vector<std::string>& /*columns*/,
                                 const std::vector<std::string>& /*collations*/,
-                                const std::function<void(std::span<const Cell>)>& /*on_record*/) {
+                                const RecordsInOrder& /*on_record*/,
+                                const IntegersInOrder& /*on_integers*/) {
     return false;
   }
 

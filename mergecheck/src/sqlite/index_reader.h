@@ -39,7 +39,11 @@ class IndexReader {
 
   // Calls on_record(std::span<const Cell> cells) for every record of the index b-tree rooted at
   // `root`: cells[i] is field fields[i] of the record (kNull when the record has fewer fields).
-  // Text and blobs point into the page or the reader's buffers, valid during the call. Returns
+  // Text and blobs point into the page or the reader's buffers, valid during the call. When
+  // on_record has `int64_t* IntegerTuple()` and `void TakeIntegerTuple()` and `fields` are
+  // 0, 1, ...: a leaf record whose fields are all small integers may be written to
+  // IntegerTuple() (fields.size() values) and TakeIntegerTuple() called instead, in order
+  // among the other records. Returns
   // the number of pages visited. With `check`, also shows it every page of the tree as it reads
   // it (BtreeChecker::Page), so the structure check costs no second read: the records come in
   // order (an interior cell's after its left child's subtree), but each page is read once, on
@@ -88,6 +92,7 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
   uint32_t page = root;
   const uint32_t usable = pages_.file().usable();
   const uint32_t page_size = pages_.file().page_size();
+  const uint64_t max_local = page_file_internal::MaxLocal(true, usable);
   decoder_.Want(fields);
   if (check != nullptr) check->StartTree();
   // The page of frame `d` (a copy) and its header, cell count and cell `i`'s offset.
@@ -118,7 +123,17 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
         Fail(page, "a cell lies outside the page");
       }
       if (leaf) {
-        on_record(Record(page, base + offset, end));
+        const unsigned char* const cell = base + offset;
+        if constexpr (requires { on_record.IntegerTuple(); }) {
+          // A record of small integers (an integer key's), all on the page: decoded straight
+          // into the caller's tuple, with no Cells (DecodeIntegerPrefix; else as any other).
+          if (*cell < 0x80 && *cell <= max_local && *cell < end - cell &&
+              DecodeIntegerPrefix(cell + 1, *cell, fields.size(), on_record.IntegerTuple())) {
+            on_record.TakeIntegerTuple();
+            continue;
+          }
+        }
+        on_record(Record(page, cell, end));
       }
     }
     if (!leaf) {

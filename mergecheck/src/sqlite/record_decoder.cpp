@@ -63,6 +63,27 @@ constexpr std::array<PrefixType, 256> kPrefixTypes = PrefixTypes();
 
 }  // namespace
 
+bool DecodeIntegerPrefix(const unsigned char* record, uint64_t size, std::size_t width,
+                         int64_t* out) {
+  if (size == 0) return false;
+  const uint64_t header_size = record[0];
+  if (header_size >= 0x80 || header_size > size || header_size < width + 1) return false;
+  uint64_t offset = header_size;
+  for (std::size_t i = 0; i < width; ++i) {
+    const PrefixType t = kPrefixTypes[record[1 + i]];
+    if (t.bytes > size - offset) return false;
+    if (t.kind == Kind::kInteger) {
+      out[i] = BigEndian(record + offset, t.bytes);
+    } else if (t.kind == Kind::kConstant) {
+      out[i] = record[1 + i] - 8;
+    } else {
+      return false;
+    }
+    offset += t.bytes;
+  }
+  return true;
+}
+
 void RecordDecoder::Want(std::span<const int> fields) {
   fields_.assign(fields.begin(), fields.end());
   cells_.resize(fields.size());

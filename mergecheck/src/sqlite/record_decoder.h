@@ -26,6 +26,14 @@
 
 namespace steadyflake::mergecheck {
 
+// The first `width` fields of the record of `size` bytes at `record` (all on its page) as
+// integers into out[0..width): true when the header is one byte long and so is each of those
+// fields' serial types, each an integer (1-6, 8, 9), all within the record. False, writing part
+// of `out` perhaps, for any other record (a NULL, a text, fewer fields, damage): the general
+// path (RecordDecoder) then decodes or judges it. For readers that want integer keys only.
+bool DecodeIntegerPrefix(const unsigned char* record, uint64_t size, std::size_t width,
+                         int64_t* out);
+
 class RecordDecoder {
  public:
   explicit RecordDecoder(const PageFile& file)

@@ -61,6 +61,9 @@ namespace steadyflake::mergecheck {
 
 namespace {
 
+// Integer records ReadInIndexOrder hands over at once (IntegersInOrder).
+constexpr std::size_t kIntegerRun = 1024;
+
 // What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
 // direct readers over them, made on first use.
 struct DirectReaders {
@@ -116,8 +119,8 @@ class SqliteSource final : public Source {
   }
 
   bool ReadInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
-                        const std::vector<std::string>& collations,
-                        const std::function<void(std::span<const Cell>)>& on_record) override {
+                        const std::vector<std::string>& collations, const RecordsInOrder& on_record,
+                        const IntegersInOrder& on_integers) override {
     bool read = false;
     InTransaction([&] {
       std::vector<Btree> trees;
@@ -139,7 +142,8 @@ class SqliteSource final : public Source {
         DirectReaders direct = OpenPages();
         if (index == nullptr || !direct.utf8) break;
         // What on_record threw, rethrown once the walk finished the structure check it carried.
-        const std::exception_ptr stopped = WalkInIndexOrder(direct, *index, key.size(), on_record);
+        const std::exception_ptr stopped =
+            WalkInIndexOrder(direct, *index, key.size(), on_record, on_integers);
         read = true;
         if (stopped) std::rethrow_exception(stopped);
       }
@@ -351,27 +355,56 @@ class SqliteSource final : public Source {
   // transaction. When the first scan left the index's structure check to it, the walk does it
   // too; then a walk on_record stops (the merge abandons the stream) still walks the rest of the
   // tree for the check, and returns what on_record threw, for the caller to rethrow once the
-  // check is done. Else throws what on_record throws.
+  // check is done. Else throws what on_record throws. With on_integers, the records of small
+  // integers go to it in runs of up to kIntegerRun (IndexReader::Walk decodes them).
   std::exception_ptr WalkInIndexOrder(DirectReaders& direct, const Structure& index,
-                                      std::size_t width,
-                                      const std::function<void(std::span<const Cell>)>& on_record) {
+                                      std::size_t width, const RecordsInOrder& on_record,
+                                      const IntegersInOrder& on_integers) {
     BtreeChecker* const check = structure_.Walk(index.root);
     IndexReader reader(*direct.pages);
     std::vector<int> fields(width);
     for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
     std::exception_ptr stopped;
-    const auto give = [&](std::span<const Cell> record) {
+    const auto guarded = [&](const auto& call) {
       if (stopped) return;
       try {
-        on_record(record);
+        call();
       } catch (...) {
         if (check == nullptr) throw;
         stopped = std::current_exception();
       }
     };
+    const auto give = [&](std::span<const Cell> record) { guarded([&] { on_record(record); }); };
+    const auto give_run = [&](std::span<const int64_t> run) { guarded([&] { on_integers(run); }); };
+    // The run of integer records being filled, handed over before any other record.
+    struct Runs {
+      std::vector<int64_t> values;
+      std::size_t width;
+      const decltype(give)& record;
+      const decltype(give_run)& run;
+      std::size_t used = 0;
+      int64_t* IntegerTuple() { return values.data() + used; }
+      void TakeIntegerTuple() {
+        used += width;
+        if (used == values.size()) Flush();
+      }
+      void operator()(std::span<const Cell> cells) {
+        Flush();
+        record(cells);
+      }
+      void Flush() {
+        if (used == 0) return;
+        const std::span<const int64_t> full(values.data(), used);
+        used = 0;
+        run(full);
+      }
+    };
+    Runs runs{std::vector<int64_t>(kIntegerRun * width), width, give, give_run};
     try {
       // Counted as part of the scan before it: the index a pass would have read.
-      const uint64_t pages = reader.Walk(index.root, fields, give, check);
+      const uint64_t pages = on_integers ? reader.Walk(index.root, fields, runs, check)
+                                         : reader.Walk(index.root, fields, give, check);
+      runs.Flush();
       progress_.FinishPass(0, pages, reader.page_size());
     } catch (const DamagedPage& corrupt) {
       if (check != nullptr) Unfinished();

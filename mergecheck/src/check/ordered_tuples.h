@@ -1,0 +1,187 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Internal functions that may change between releases.
+//
+// The tuples of the merge in index order (ordered_merge.cpp): how each key column's values
+// sort in its index, a tuple's values packed in a batch, and their comparison, column by column
+// as the indexes sort them. In a header, inline: the merge compares tuples for every row.
+
+#ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_TUPLES_H_
+#define STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_TUPLES_H_
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check/collect.h"
+#include "check/ordered_merge.h"
+#include "steadyflake/mergecheck/text.h"
+
+namespace steadyflake::mergecheck::ordered_merge_internal {
+
+constexpr std::size_t kBatch = kOrderedMergeBatch;  // tuples per batch
+
+// How the values of one key column sort in its index, and so compare in the merge.
+enum class Order : uint8_t { kInteger, kBinary, kNocase, kRtrim };
+
+inline int Sign(int c) { return c < 0 ? -1 : (c > 0 ? 1 : 0); }
+
+// memcmp's order, then the shorter first. Eight bytes at a time: loaded big-endian, two words
+// compare as unsigned integers in the order their bytes do. Keys sorted next to each other
+// share long prefixes (`hero_3fa0c1…` after `hero_3fa0bd…`), and a byte loop over them was the
+// largest cost of both the readers' order check and the merge (perf, issue 30).
+inline int CompareBytes(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x = 0;
+      uint64_t y = 0;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    }
+  }
+  for (; i < n; ++i) {
+    const auto x = static_cast<unsigned char>(a[i]);
+    const auto y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+inline unsigned char Lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
+inline int CompareText(Order order, std::string_view a, std::string_view b) {
+  if (order == Order::kNocase) {
+    // SQLite's nocaseCollatingFunc: ASCII letters folded, then the shorter first. Eight bytes
+    // the same are the same folded: those are stepped over a word at a time.
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    for (; i + 8 <= n && std::memcmp(a.data() + i, b.data() + i, 8) == 0; i += 8) {
+    }
+    for (; i < n; ++i) {
+      const int c =
+          Lower(static_cast<unsigned char>(a[i])) - Lower(static_cast<unsigned char>(b[i]));
+      if (c != 0) return Sign(c);
+    }
+    return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+  }
+  if (order == Order::kRtrim) {
+    while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
+    while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
+  }
+  return CompareBytes(a, b);
+}
+
+inline Order TextOrder(std::string_view collation) {
+  if (EqualsIgnoreCase(collation, "NOCASE")) return Order::kNocase;
+  if (EqualsIgnoreCase(collation, "RTRIM")) return Order::kRtrim;
+  return Order::kBinary;
+}
+
+// The order of each column of `key`, which Deferrable (collect.cpp) made an integer column or
+// a text one under BINARY, NOCASE or RTRIM.
+inline std::vector<Order> OrdersOf(const KeyState& key) {
+  std::vector<Order> orders;
+  for (std::size_t i = 0; i < key.affinity.size(); ++i) {
+    orders.push_back(key.affinity[i] == Affinity::kInteger ? Order::kInteger
+                                                           : TextOrder(key.collation_names[i]));
+  }
+  return orders;
+}
+
+// One value of a tuple in a batch, in 64 bits: an integer column's integer as it is; a text
+// column's value as the offset of its bytes in the batch's buffer (bits 0-31), their size (bits
+// 32-62) and whether it is a blob (bit 63). A batch's buffer stays under 4 GiB (kBatchBytes plus
+// one value, at most 2 GiB in SQLite).
+using Field = uint64_t;
+constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
+constexpr Field kBlobBit = Field{1} << 63;
+
+inline Field TextField(std::size_t offset, std::size_t size, bool blob) {
+  return offset | (Field{size} << 32) | (blob ? kBlobBit : 0);
+}
+inline std::string_view BytesOf(Field f, const char* bytes) {
+  return {bytes + (f & 0xffffffffu), static_cast<std::size_t>((f & ~kBlobBit) >> 32)};
+}
+
+// A tuple: one Field per key column, the bytes of its text in `bytes`.
+struct TupleRef {
+  const Field* fields = nullptr;
+  const char* bytes = nullptr;
+};
+
+inline int CompareField(Order order, Field x, const char* xb, Field y, const char* yb) {
+  if (order == Order::kInteger) {
+    const auto a = static_cast<int64_t>(x);
+    const auto b = static_cast<int64_t>(y);
+    return a < b ? -1 : (a > b ? 1 : 0);
+  }
+  const bool blob = (x & kBlobBit) != 0;
+  if (blob != ((y & kBlobBit) != 0)) return blob ? 1 : -1;  // SQLite: text, then blobs
+  const std::string_view a = BytesOf(x, xb);
+  const std::string_view b = BytesOf(y, yb);
+  return blob ? CompareBytes(a, b) : CompareText(order, a, b);
+}
+
+// <0, 0, >0 as the indexes sort the tuples: column by column, in key order.
+inline int CompareTuples(std::span<const Order> orders, TupleRef a, TupleRef b) {
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const int c = CompareField(orders[i], a.fields[i], a.bytes, b.fields[i], b.bytes);
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+// CompareTuples for a key whose every column is an integer one.
+inline int CompareIntegerTuples(std::size_t width, const Field* a, const Field* b) {
+  for (std::size_t i = 0; i < width; ++i) {
+    const auto x = static_cast<int64_t>(a[i]);
+    const auto y = static_cast<int64_t>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+inline bool AllIntegers(std::span<const Order> orders) {
+  return std::all_of(orders.begin(), orders.end(), [](Order o) { return o == Order::kInteger; });
+}
+
+inline std::vector<OwnedValue> OwnTuple(std::span<const Order> orders, TupleRef tuple) {
+  std::vector<OwnedValue> values(orders.size());
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const Field f = tuple.fields[i];
+    if (orders[i] == Order::kInteger) {
+      values[i].tag = Value::Tag::kInteger;
+      values[i].integer = static_cast<int64_t>(f);
+    } else {
+      values[i].tag = (f & kBlobBit) != 0 ? Value::Tag::kBlob : Value::Tag::kText;
+      values[i].bytes.assign(BytesOf(f, tuple.bytes));
+    }
+  }
+  return values;
+}
+
+struct Batch {
+  std::string bytes;
+  std::vector<Field> fields;  // a tuple's fields after another's
+};
+
+// An empty batch with room for kBatch tuples of `width` fields.
+inline Batch EmptyBatch(std::size_t width) {
+  Batch batch;
+  batch.fields.reserve(kBatch * width);
+  return batch;
+}
+
+}  // namespace steadyflake::mergecheck::ordered_merge_internal
+
+#endif  // STEADYFLAKE_MERGECHECK_SRC_CHECK_ORDERED_TUPLES_H_
