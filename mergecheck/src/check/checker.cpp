@@ -64,6 +64,7 @@ Report CheckSources(
   report.inputs[0] = DescribeInput(path_a, a, ca);
   report.inputs[1] = DescribeInput(path_b, b, cb);
   Comparison comparison = Compare(ca, cb, options, report);
+  PrepareDirectories(ca, cb, comparison.rows);
   Reread(a, ca, comparison.targets);
   LendValues(comparison);
   CompareRows(a, ca, b, cb, comparison.rows);

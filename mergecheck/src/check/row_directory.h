@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,7 @@ class RowDirectory {
   // Starts again, empty, for rows of `keys` keys; `on` false keeps nothing (the input cannot
   // read rows by position, or the table needs no later pass).
   void Reset(std::size_t keys, bool on) {
+    prepared_.reset();
     on_ = on;
     keys_ = keys;
     positions_.Truncate(0);
@@ -59,15 +61,36 @@ class RowDirectory {
     std::vector<uint32_t> fingerprints;
   };
   // The positions, ascending, of every row whose fingerprint of some key of `wanted` is one of
-  // that key's: a superset of the rows with those values.
+  // that key's: a superset of the rows with those values. From the rows Prepare kept when every
+  // wanted fingerprint was one Prepare was given for its key; else from every row.
   std::vector<uint64_t> Select(std::span<const Wanted> wanted) const;
+
+  // Keeps aside the rows Select(`wanted`) would give (their positions and fingerprints), for the
+  // Selects that follow whose wanted fingerprints are among these: the passes after the
+  // comparison each want some of the values in both inputs, and one scan for all of them costs
+  // what one of theirs did. A cache: it changes no answer, only the rows Select scans. Not
+  // thread-safe against a concurrent Select of the same directory.
+  void Prepare(std::span<const Wanted> wanted) const;
 
  private:
   bool on_ = false;
   std::size_t keys_ = 0;
+  // The rows of `rows` (their positions and keys_ fingerprints each) whose fingerprint of some
+  // key of `wanted` is one of that key's.
+  std::vector<uint64_t> Scan(std::span<const Wanted> wanted, std::span<const uint64_t> positions,
+                             const uint32_t* fingerprints, std::vector<uint32_t>* kept) const;
+
   // ValueArray, not std::vector: a push per row and per key, and std::vector's was a call.
   ValueArray<uint64_t> positions_;     // per row
   ValueArray<uint32_t> fingerprints_;  // keys_ per row
+  // Prepare's: each key's fingerprints given (sorted), and the rows they selected.
+  struct Prepared {
+    uint64_t rows = 0;                          // the directory's rows then (more: stale)
+    std::vector<std::vector<uint32_t>> wanted;  // by key index
+    std::vector<uint64_t> positions;
+    std::vector<uint32_t> fingerprints;  // keys_ per row
+  };
+  mutable std::optional<Prepared> prepared_;
 };
 
 }  // namespace steadyflake::mergecheck

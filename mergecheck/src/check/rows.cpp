@@ -280,6 +280,46 @@ KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple) {
   return IdOfHash(HashOfValues(key, tuple));
 }
 
+namespace {
+
+// PrepareDirectories for input `input` (0: A) of the Collector that read it.
+void PrepareDirectory(int input, const Collector& collected, const RowTargets& targets) {
+  for (const auto& [table, list] : targets) {
+    const TableState* t = collected.Find(table);
+    const RowDirectory* directory = FullDirectory(t);
+    if (directory == nullptr) continue;
+    std::vector<RowDirectory::Wanted> wanted;
+    for (const RowTarget& target : list) {
+      RowDirectory::Wanted& w = wanted.emplace_back();
+      w.key = KeyIndex(*t, *target.key[input]);
+      for (const KeyId& id : target.common) w.fingerprints.push_back(Fingerprint(id.bits));
+    }
+    directory->Prepare(wanted);
+  }
+}
+
+}  // namespace
+
+void PrepareDirectories(const Collector& ca, const Collector& cb, const RowTargets& targets) {
+  if (targets.empty()) return;
+  std::exception_ptr error_b;
+  std::thread thread_b([&] {
+    try {
+      PrepareDirectory(1, cb, targets);
+    } catch (...) {
+      error_b = std::current_exception();
+    }
+  });
+  try {
+    PrepareDirectory(0, ca, targets);
+  } catch (...) {
+    thread_b.join();
+    throw;
+  }
+  thread_b.join();
+  if (error_b) std::rethrow_exception(error_b);
+}
+
 void CompareRows(Source& a, const Collector& ca, Source& b, const Collector& cb,
                  RowTargets& targets) {
   if (targets.empty()) return;

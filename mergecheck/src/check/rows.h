@@ -60,6 +60,12 @@ inline bool LookUpPays(uint64_t values, uint64_t rows) { return values <= rows /
 // The targets by table name.
 using RowTargets = std::map<std::string, std::vector<RowTarget>>;
 
+// Prepares the row directories of `ca` and `cb` (RowDirectory::Prepare) for every value in
+// both of every target's key, A's on the calling thread and B's on another: the passes after
+// the comparison (Reread, CompareRows) read rows of some of those values by position, and one
+// scan of each directory then serves them all.
+void PrepareDirectories(const Collector& ca, const Collector& cb, const RowTargets& targets);
+
 // Reads the tables `targets` names again from both inputs, whole rows, on two threads, and
 // fills each target's `identical`: the common values whose row in A equals their row in B in
 // every column (matched by name, values after affinity, text compared as bytes). `ca` and `cb`

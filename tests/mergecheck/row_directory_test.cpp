@@ -1,0 +1,105 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// RowDirectory (check/row_directory.h): Select gives a superset of the rows with the wanted
+// values, and Prepare, a cache, changes none of its answers: a Select whose values Prepare was
+// given scans the rows it kept, any other (a value it was not given, rows added since) every row.
+
+#include "check/row_directory.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+// A directory of two keys: key 0 an integer shared by a few rows, key 1 a hash of its own; one
+// row in 50 has no key 0 (NULL).
+void AddRows(RowDirectory& directory, std::mt19937_64& rng, uint64_t from, uint64_t count) {
+  for (uint64_t row = from; row < from + count; ++row) {
+    directory.Row(row * 7 + 3);
+    if (rng() % 50 == 0) {
+      directory.NoKey();
+    } else {
+      directory.Key(Hash128{0, row % 4000});
+    }
+    directory.Key(Hash128{rng(), rng()});
+  }
+}
+
+// The wanted fingerprints of `count` values of key 0 (0 to 3,999) and of as many of key 1 (its
+// values taken from rows of `directory` at random are not known here: fingerprints at random,
+// each one a row's by chance about never).
+std::vector<RowDirectory::Wanted> Want(std::mt19937_64& rng, std::size_t count) {
+  std::vector<RowDirectory::Wanted> wanted(2);
+  wanted[0].key = 0;
+  wanted[1].key = 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    wanted[0].fingerprints.push_back(Fingerprint(Hash128{0, rng() % 4000}));
+    wanted[1].fingerprints.push_back(static_cast<uint32_t>(rng()));
+  }
+  return wanted;
+}
+
+// The part of `wanted` that keeps one value in `keep`.
+std::vector<RowDirectory::Wanted> Part(std::vector<RowDirectory::Wanted> wanted, std::size_t keep) {
+  for (RowDirectory::Wanted& w : wanted) {
+    std::vector<uint32_t> part;
+    for (std::size_t i = 0; i < w.fingerprints.size(); i += keep) part.push_back(w.fingerprints[i]);
+    w.fingerprints = part;
+  }
+  return wanted;
+}
+
+// The directory of AddRows' first `rows` rows, drawn from `seed`.
+void Fill(RowDirectory& directory, uint64_t rows, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  directory.Reset(2, true);
+  AddRows(directory, rng, 0, rows);
+}
+
+TEST(RowDirectoryTest, PreparedSelectionsGiveWhatTheWholeScanGives) {
+  const uint64_t seed = ::steadyflake::testing::TestSeed();
+  RowDirectory whole;  // never prepared: the answers
+  Fill(whole, 30000, seed);
+  RowDirectory directory;
+  Fill(directory, 30000, seed);
+  std::mt19937_64 rng(seed + 1);
+  const std::vector<RowDirectory::Wanted> all = Want(rng, 300);
+  const std::vector<RowDirectory::Wanted> half = Part(all, 2);
+  const std::vector<RowDirectory::Wanted> key0 = {all[0]};
+  // A value of key 0 Prepare is not given (rows 7 + 4000k hold it, or the first such).
+  uint64_t other = 7;
+  const std::vector<uint32_t>& given = all[0].fingerprints;
+  while (std::find(given.begin(), given.end(), Fingerprint(Hash128{0, other})) != given.end()) {
+    ++other;
+  }
+  std::vector<RowDirectory::Wanted> beyond = half;
+  beyond[0].fingerprints.push_back(Fingerprint(Hash128{0, other}));
+
+  EXPECT_GT(whole.Select(all).size(), 1000u);  // something to lose
+  directory.Prepare(all);
+  using Wants = const std::vector<RowDirectory::Wanted>*;
+  for (const Wants wanted : {Wants{&all}, Wants{&half}, Wants{&key0}, Wants{&beyond}}) {
+    EXPECT_EQ(directory.Select(*wanted), whole.Select(*wanted));
+  }
+  const std::vector<uint64_t> found = directory.Select(beyond);
+  EXPECT_TRUE(std::binary_search(found.begin(), found.end(), other * 7 + 3));
+
+  // Rows added after Prepare are found too.
+  std::mt19937_64 more(seed + 2);
+  AddRows(directory, more, 30000, 5000);
+  more.seed(seed + 2);
+  AddRows(whole, more, 30000, 5000);
+  EXPECT_EQ(directory.Select(half), whole.Select(half));
+  EXPECT_GT(directory.Select(half).back(), uint64_t{30000 * 7});
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
