@@ -217,6 +217,18 @@ bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Ce
   return true;
 }
 
+// The fingerprints of `list`'s common values, by key, in table `t` of input `input`.
+std::vector<RowDirectory::Wanted> WantedOf(int input, const TableState& t,
+                                           const std::vector<RowTarget>& list) {
+  std::vector<RowDirectory::Wanted> wanted;
+  for (const RowTarget& target : list) {
+    RowDirectory::Wanted& w = wanted.emplace_back();
+    w.key = KeyIndex(t, *target.key[input]);
+    for (const KeyId& id : target.common) w.fingerprints.push_back(Fingerprint(id.bits));
+  }
+  return wanted;
+}
+
 // Reads the rows of `list`'s common values in table `table` of input `input` by their positions,
 // where the input kept them (a plain dump); false, having read nothing, when it did not.
 bool ReadByPosition(int input, Source& source, const Collector& collected, RowHasher& hasher,
@@ -224,13 +236,16 @@ bool ReadByPosition(int input, Source& source, const Collector& collected, RowHa
   const TableState* t = collected.Find(table);
   const RowDirectory* directory = FullDirectory(t);
   if (directory == nullptr) return false;
-  std::vector<RowDirectory::Wanted> wanted;
-  for (const RowTarget& target : list) {
-    RowDirectory::Wanted& w = wanted.emplace_back();
-    w.key = KeyIndex(*t, *target.key[input]);
-    for (const KeyId& id : target.common) w.fingerprints.push_back(Fingerprint(id.bits));
+  return source.ReadRowsAt(hasher, table, directory->Select(WantedOf(input, *t, list)));
+}
+
+// PrepareDirectories for input `input` (0: A) of the Collector that read it.
+void PrepareDirectory(int input, const Collector& collected, const RowTargets& targets) {
+  for (const auto& [table, list] : targets) {
+    const TableState* t = collected.Find(table);
+    const RowDirectory* directory = FullDirectory(t);
+    if (directory != nullptr) directory->Prepare(WantedOf(input, *t, list));
   }
-  return source.ReadRowsAt(hasher, table, directory->Select(wanted));
 }
 
 // Fills `hasher` from input `input`: a table whose common values are all known by an indexed
@@ -279,26 +294,6 @@ KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple) {
   }
   return IdOfHash(HashOfValues(key, tuple));
 }
-
-namespace {
-
-// PrepareDirectories for input `input` (0: A) of the Collector that read it.
-void PrepareDirectory(int input, const Collector& collected, const RowTargets& targets) {
-  for (const auto& [table, list] : targets) {
-    const TableState* t = collected.Find(table);
-    const RowDirectory* directory = FullDirectory(t);
-    if (directory == nullptr) continue;
-    std::vector<RowDirectory::Wanted> wanted;
-    for (const RowTarget& target : list) {
-      RowDirectory::Wanted& w = wanted.emplace_back();
-      w.key = KeyIndex(*t, *target.key[input]);
-      for (const KeyId& id : target.common) w.fingerprints.push_back(Fingerprint(id.bits));
-    }
-    directory->Prepare(wanted);
-  }
-}
-
-}  // namespace
 
 void PrepareDirectories(const Collector& ca, const Collector& cb, const RowTargets& targets) {
   if (targets.empty()) return;
