@@ -77,30 +77,40 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
     to.progress.CountRows(unpublished, run.size(), direct, start);
     run.clear();
   };
+  const auto integer = [&](int64_t value) {
+    run.push_back(value);
+    ++ordinal;
+    if (run.size() == ScanProgress::kBatch) flush();
+  };
+  const auto each_record = [&](std::span<const Cell> record) {
+    if (runs && record[0].type == Cell::Type::kInteger) return integer(record[0].integer);
+    flush();
+    for (std::size_t i = 0; i < record.size(); ++i) {
+      Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
+      cell = record[i];
+      if (real[i] && cell.type == Cell::Type::kInteger) {
+        cell.type = Cell::Type::kReal;
+        cell.real = static_cast<double>(cell.integer);
+        cell.bytes = RealLiteral(cell.real, real_text[i]);
+      }
+    }
+    to.visitor.OnRow(to.table, cells, ordinal++);
+    to.progress.CountRow(unpublished, direct, start);
+  };
+  // The walk decodes a record of one small integer straight into `value` (no Cell) when the
+  // pass gives runs and reads the records' first field (IndexReader::Walk).
+  struct Records {
+    const decltype(each_record)& each;
+    const decltype(integer)& take;
+    const bool integers;
+    int64_t value = 0;
+    int64_t* IntegerTuple() { return integers ? &value : nullptr; }
+    void TakeIntegerTuple() { take(value); }
+    void operator()(std::span<const Cell> cells) const { each(cells); }
+  };
+  Records records{each_record, integer, runs && pass.fields[0] == 0};
   const uint64_t pages = Walking(pass, to.file, [&] {
-    return direct.Walk(
-        pass.structure->root, pass.fields,
-        [&](std::span<const Cell> record) {
-          if (runs && record[0].type == Cell::Type::kInteger) {
-            run.push_back(record[0].integer);
-            ++ordinal;
-            if (run.size() == ScanProgress::kBatch) flush();
-            return;
-          }
-          flush();
-          for (std::size_t i = 0; i < record.size(); ++i) {
-            Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
-            cell = record[i];
-            if (real[i] && cell.type == Cell::Type::kInteger) {
-              cell.type = Cell::Type::kReal;
-              cell.real = static_cast<double>(cell.integer);
-              cell.bytes = RealLiteral(cell.real, real_text[i]);
-            }
-          }
-          to.visitor.OnRow(to.table, cells, ordinal++);
-          to.progress.CountRow(unpublished, direct, start);
-        },
-        check);
+    return direct.Walk(pass.structure->root, pass.fields, records, check);
   });
   flush();
   to.progress.FinishPass(unpublished, pages, direct.page_size());

@@ -43,7 +43,7 @@ class IndexReader {
   // on_record has `int64_t* IntegerTuple()` and `void TakeIntegerTuple()` and `fields` are
   // 0, 1, ...: a leaf record whose fields are all small integers may be written to
   // IntegerTuple() (fields.size() values) and TakeIntegerTuple() called instead, in order
-  // among the other records. Returns
+  // among the other records; never while IntegerTuple() gives nullptr. Returns
   // the number of pages visited. With `check`, also shows it every page of the tree as it reads
   // it (BtreeChecker::Page), so the structure check costs no second read: the records come in
   // order (an interior cell's after its left child's subtree), but each page is read once, on
@@ -127,8 +127,9 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
         if constexpr (requires { on_record.IntegerTuple(); }) {
           // A record of small integers (an integer key's), all on the page: decoded straight
           // into the caller's tuple, with no Cells (DecodeIntegerPrefix; else as any other).
-          if (*cell < 0x80 && *cell <= max_local && *cell < end - cell &&
-              DecodeIntegerPrefix(cell + 1, *cell, fields.size(), on_record.IntegerTuple())) {
+          int64_t* const tuple = on_record.IntegerTuple();
+          if (tuple != nullptr && *cell < 0x80 && *cell <= max_local && *cell < end - cell &&
+              DecodeIntegerPrefix(cell + 1, *cell, fields.size(), tuple)) {
             on_record.TakeIntegerTuple();
             continue;
           }
