@@ -383,7 +383,7 @@ class SqliteSource final : public Source {
       const decltype(give)& record;
       const decltype(give_run)& run;
       std::size_t used = 0;
-      int64_t* IntegerTuple() { return values.data() + used; }
+      int64_t* IntegerTuple() { return values.empty() ? nullptr : values.data() + used; }
       void TakeIntegerTuple() {
         used += width;
         if (used == values.size()) Flush();
@@ -399,11 +399,11 @@ class SqliteSource final : public Source {
         run(full);
       }
     };
-    Runs runs{std::vector<int64_t>(kIntegerRun * width), width, give, give_run};
+    // No run without on_integers: the walk then decodes every record into Cells.
+    Runs runs{std::vector<int64_t>(on_integers ? kIntegerRun * width : 0), width, give, give_run};
     try {
       // Counted as part of the scan before it: the index a pass would have read.
-      const uint64_t pages = on_integers ? reader.Walk(index.root, fields, runs, check)
-                                         : reader.Walk(index.root, fields, give, check);
+      const uint64_t pages = reader.Walk(index.root, fields, runs, check);
       runs.Flush();
       progress_.FinishPass(0, pages, reader.page_size());
     } catch (const DamagedPage& corrupt) {
