@@ -6,7 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <random>
@@ -326,6 +331,68 @@ TEST(KeySetTest, AtMost24BytesPerKey) {
     std::cout << "[ memory ] " << n << " keys: " << per_int << " B/integer key, " << per_hash
               << " B/hashed key\n";
   }
+}
+
+// A large array moves into a region of its own (huge_pages.h), 2 MiB aligned, then into a
+// larger one when it outgrows that: every move keeps every value, and moving the array hands
+// the region over (a region freed twice, or as malloc's, crashes here or under ASan).
+TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
+  // 128 bytes: malloc's up to 8,000 of them, then a region of 64x the 1.28 MB of 10,000,
+  // then, from 640,000, a second region.
+  using Block = std::array<int64_t, 16>;
+  constexpr std::size_t kCount = 700'000;
+  ValueArray<Block> array;
+  Block block{};
+  for (std::size_t i = 0; i < kCount; ++i) {
+    block[0] = static_cast<int64_t>(i);
+    block[15] = -static_cast<int64_t>(i);
+    array.push_back(block);
+    if (i == 20'000) {
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(array.begin()) % (std::size_t{2} << 20), 0u)
+          << "an array of 2.5 MB is not in a region of its own";
+    }
+  }
+  ValueArray<Block> moved(std::move(array));
+  ValueArray<Block> assigned;
+  assigned = std::move(moved);
+  ASSERT_EQ(assigned.size(), kCount);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < kCount; ++i) {
+    const Block& b = assigned.begin()[i];
+    wrong += b[0] != static_cast<int64_t>(i) || b[15] != -static_cast<int64_t>(i);
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+// The region is advised to huge pages: the kernel marks its mapping THP-eligible wherever
+// transparent huge pages are not switched off altogether.
+TEST(ValueArrayTest, ALargeArrayIsEligibleForHugePages) {
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(mode, modes);
+  if (modes.empty() || modes.find("[never]") != std::string::npos) {
+    GTEST_SKIP() << "transparent huge pages are off on this kernel (" << modes << ")";
+  }
+  ValueArray<int64_t> array;
+  for (int64_t i = 0; i < (int64_t{1} << 20); ++i) array.push_back(i);  // 8 MiB
+  const auto at = reinterpret_cast<std::uintptr_t>(array.begin());
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  int eligible = -1;
+  while (std::getline(smaps, line)) {
+    std::uintptr_t low = 0;
+    std::uintptr_t high = 0;
+    const std::string first = line.substr(0, line.find(' '));
+    if (first.find(':') == std::string::npos &&
+        std::sscanf(first.c_str(), "%lx-%lx", &low, &high) == 2) {
+      inside = low <= at && at < high;
+    } else if (inside && line.starts_with("THPeligible:")) {
+      eligible = std::atoi(line.c_str() + 12);
+    }
+  }
+  if (eligible < 0) GTEST_SKIP() << "this kernel's smaps has no THPeligible";
+  EXPECT_EQ(eligible, 1) << "the array's mapping is not advised to huge pages";
 }
 
 }  // namespace

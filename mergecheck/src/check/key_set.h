@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "source/huge_pages.h"
 #include "source/schema.h"
 #include "source/source.h"
 
@@ -130,10 +131,12 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
 // when 0).
 void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
-// A growable array of trivially copyable values in memory from malloc. It grows with realloc,
-// which moves a large block by remapping its pages (mremap) instead of copying them into fresh
-// pages as std::vector does: growing to millions of keys then costs neither copies nor page
-// faults on the part already filled. Move-only.
+// A growable array of trivially copyable values. It starts in memory from malloc and grows
+// with realloc, which moves a large block by remapping its pages (mremap) instead of copying
+// them into fresh pages as std::vector does. From kHugeRegionFrom bytes it moves once into a
+// region of address space reserved for it (huge_pages.h), where it grows in place in huge
+// pages: growing to millions of keys then costs neither copies nor a page fault per 4 KiB.
+// Move-only.
 template <typename T>
 class ValueArray {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -148,7 +151,7 @@ class ValueArray {
     Swap(gone);
     return *this;
   }
-  ~ValueArray() { std::free(data_); }
+  ~ValueArray() { Free(); }
 
   void push_back(const T& value) {
     if (size_ == capacity_) Grow();
@@ -172,23 +175,58 @@ class ValueArray {
   std::span<const T> span() const { return {data_, size_}; }
 
  private:
+  // A region this many times the array's size when it moves into one: 64 MB of address space
+  // for an array of 1 MB, a copy only if it outgrows that too.
+  static constexpr std::size_t kRegionGrowth = 64;
+
   // Out of line, so that push_back, called per row, is inlined.
   [[gnu::noinline]] void Grow() { Reserve(capacity_ < 4096 ? 4096 : capacity_ + capacity_ / 4); }
   void Reserve(std::size_t capacity) {
-    void* grown = std::realloc(data_, capacity * sizeof(T));
+    const std::size_t bytes = capacity * sizeof(T);
+    if (region_ >= bytes) {  // room in the region: its pages are memory once written
+      capacity_ = capacity;
+      return;
+    }
+    if (bytes >= kHugeRegionFrom) {
+      void* moved = ReserveHugeRegion(bytes * kRegionGrowth);
+      std::size_t region = bytes * kRegionGrowth;
+      if (moved == nullptr) {  // a limit on address space: no more than it needs
+        moved = ReserveHugeRegion(bytes);
+        region = bytes;
+      }
+      if (moved != nullptr) {
+        if (size_ != 0) std::memcpy(moved, data_, size_ * sizeof(T));
+        Free();
+        data_ = static_cast<T*>(moved);
+        region_ = region;
+        capacity_ = capacity;
+        return;
+      }
+      if (region_ != 0) throw std::bad_alloc();  // realloc cannot move a region
+    }
+    void* grown = std::realloc(data_, bytes);
     if (grown == nullptr) throw std::bad_alloc();
     data_ = static_cast<T*>(grown);
     capacity_ = capacity;
+  }
+  void Free() noexcept {
+    if (region_ != 0) {
+      ReleaseHugeRegion(data_, region_);
+    } else {
+      std::free(data_);
+    }
   }
   void Swap(ValueArray& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
+    std::swap(region_, other.region_);
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: data_ is malloc's
 };
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.
