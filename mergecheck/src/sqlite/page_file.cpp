@@ -71,26 +71,33 @@ PageReader::PageReader(const PageFile& file)
     : file_(file),
       // A run is at most the whole file: a small file gets a small buffer.
       window_pages_(static_cast<uint32_t>(std::max<std::size_t>(
-          1, std::min<std::size_t>(kRunBytes / file.page_size(), file.pages())))),
-      buffer_(std::size_t{window_pages_} * file.page_size()) {}
+          1, std::min<std::size_t>(kRunBytes / file.page_size(), file.pages())))) {}
 
 const unsigned char* PageReader::Page(uint32_t number) {
-  const bool in_order = number == last_ + 1;
+  const bool in_order = number > last_ && number - last_ <= kNearPages;
   last_ = number;
   if (first_ == 0 || number < first_ || number - first_ >= count_) {
     // Pages asked for in order are read ahead; a page out of order is read alone, so a
-    // scattered tree costs no more than its own pages.
+    // scattered tree costs no more than its own pages. A run of pages with gaps reads the
+    // gaps too: for a table's and its index's pages every other page, half the bytes read
+    // are not wanted, but the system calls, ~1.5 us each on the 2-core CI machine against
+    // ~0.5 us to copy a page, are 32 times fewer.
     uint32_t count = 1;
     if (in_order && number >= 1 && number <= file_.pages()) {
       count = std::min(window_pages_, file_.pages() - number + 1);
     }
     first_ = 0;
-    file_.Read(number, count, buffer_.data());
+    if (buffer_ == nullptr) {
+      buffer_ = std::make_unique_for_overwrite<unsigned char[]>(std::size_t{window_pages_} *
+                                                                file_.page_size());
+    }
+    file_.Read(number, count, buffer_.get());
     bytes_read_ += uint64_t{count} * file_.page_size();
+    ++reads_;
     first_ = number;
     count_ = count;
   }
-  return buffer_.data() + std::size_t{number - first_} * file_.page_size();
+  return buffer_.get() + std::size_t{number - first_} * file_.page_size();
 }
 
 }  // namespace steadyflake::mergecheck

@@ -19,9 +19,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace steadyflake::mergecheck {
 
@@ -60,8 +60,10 @@ class PageFile {
   uint32_t text_encoding_ = 0;
 };
 
-// Pages of a PageFile one at a time, read ahead in runs when they are asked for in order (the
-// leaves of a table written in key order, or VACUUMed, lie in order in the file).
+// Pages of a PageFile one at a time, read ahead in runs when they are asked for in order: each
+// a little after the one before (kNearPages at most). The leaves of a table written in key
+// order, or VACUUMed, lie in order in the file; those of a table and its index written at once
+// lie in order too, each tree's every other page or so, and were then a read of 4 KiB each.
 class PageReader {
  public:
   explicit PageReader(const PageFile& file);
@@ -72,15 +74,24 @@ class PageReader {
   const PageFile& file() const { return file_; }
   // Bytes read from the file so far (whole runs, read-ahead included), for progress.
   uint64_t bytes_read() const { return bytes_read_; }
+  // Reads from the file so far (each one pread(2), or a few for a short one).
+  uint64_t reads() const { return reads_; }
+
+  // A page at most this far after the one asked for last starts a run.
+  static constexpr uint32_t kNearPages = 16;
 
  private:
   const PageFile& file_;
   uint64_t bytes_read_ = 0;
+  uint64_t reads_ = 0;
   uint32_t window_pages_;  // pages read at once in a run
   uint32_t first_ = 0;     // the first page in buffer_ (0: none)
   uint32_t count_ = 0;     // pages in buffer_
   uint32_t last_ = 0;      // the page asked for last
-  std::vector<unsigned char> buffer_;
+  // window_pages_ pages, allocated at the first read and never zeroed: a reader of overflow
+  // pages a table may not have costs nothing, and one of pages out of order writes (and so
+  // faults in) only the first of them.
+  std::unique_ptr<unsigned char[]> buffer_;
 };
 
 namespace page_file_internal {

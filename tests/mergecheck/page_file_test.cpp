@@ -1,0 +1,93 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// PageReader: which pages come from one read and which alone, and that each is the right one.
+
+#include "sqlite/page_file.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+constexpr uint32_t kPageSize = 4096;
+constexpr uint32_t kPages = 400;
+
+// A file of kPages pages with a SQLite header's page size, each page's bytes 4..7 its number.
+class PageFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string bytes(std::size_t{kPages} * kPageSize, '\0');
+    bytes.replace(0, 16, "SQLite format 3", 16);
+    bytes[16] = static_cast<char>(kPageSize >> 8);
+    bytes[17] = static_cast<char>(kPageSize & 0xff);
+    for (uint32_t page = 1; page <= kPages; ++page) {
+      for (int i = 0; i < 4; ++i) {
+        bytes[std::size_t{page - 1} * kPageSize + 200 + i] = static_cast<char>(page >> (8 * i));
+      }
+    }
+    path_ = dir_.path() + "/pages.db";
+    ::steadyflake::testing::WriteFile(path_, bytes);
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd_, 0);
+  }
+  void TearDown() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // Reads `pages` in that order; fails on any page that is not the one asked for.
+  static void ReadAll(PageReader& reader, const std::vector<uint32_t>& pages) {
+    for (const uint32_t page : pages) {
+      const unsigned char* bytes = reader.Page(page);
+      uint32_t number = 0;
+      for (int i = 0; i < 4; ++i) number |= uint32_t{bytes[200 + i]} << (8 * i);
+      ASSERT_EQ(number, page);
+    }
+  }
+
+  ::steadyflake::testing::TempDir dir_;
+  std::string path_;
+  int fd_ = -1;
+};
+
+TEST_F(PageFileTest, PagesInOrderWithSmallGapsComeFromOneRead) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  std::vector<uint32_t> pages;
+  for (uint32_t page = 100; page < 160; page += 2) pages.push_back(page);  // every other page
+  ReadAll(reader, pages);
+  EXPECT_EQ(reader.reads(), 2u);  // 100 alone (the first), then 102 to 165 in one run
+  pages.clear();
+  for (uint32_t page = 200; page < 400; page += PageReader::kNearPages) pages.push_back(page);
+  PageReader gapped(file);
+  ReadAll(gapped, pages);
+  EXPECT_EQ(gapped.reads(), 4u);  // 200 alone, then 216, 280 and 344 each start a run of 64
+}
+
+TEST_F(PageFileTest, PagesOutOfOrderOrFarApartAreReadAlone) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  const std::vector<uint32_t> scattered = {300, 120, 250, 40, 41 + PageReader::kNearPages + 1,
+                                           390, 2};
+  ReadAll(reader, scattered);
+  EXPECT_EQ(reader.reads(), scattered.size());
+  EXPECT_EQ(reader.bytes_read(), scattered.size() * kPageSize);
+}
+
+TEST_F(PageFileTest, APageBeyondTheEndIsDamage) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  ReadAll(reader, {kPages - 1, kPages});  // a run cut at the end of the file
+  EXPECT_THROW(reader.Page(kPages + 1), DamagedPage);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
