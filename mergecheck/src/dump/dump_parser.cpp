@@ -31,11 +31,51 @@
 #include "dump/literal_decoder.h"
 #include "dump/row_reader.h"
 #include "dump/statement_scanner.h"
+#include "source/huge_pages.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck::dump {
 
 namespace {
+
+// The parser's buffer: twice a chunk, in a region of huge pages (huge_pages.h) from
+// kHugeRegionFrom bytes where the kernel gives one, else from new[]. The default 8 MB in 4 KiB
+// pages were 2,048 page faults a pass, 44% of a dump check's on a VM where each costs ~11 us.
+class ChunkBuffer {
+ public:
+  ChunkBuffer() = default;
+  explicit ChunkBuffer(size_t bytes) : bytes_(bytes) {
+    if (bytes >= kHugeRegionFrom) data_ = static_cast<char*>(ReserveHugeRegion(bytes));
+    if (data_ == nullptr) {
+      heap_ = std::make_unique_for_overwrite<char[]>(bytes);
+      data_ = heap_.get();
+    }
+  }
+  ChunkBuffer(const ChunkBuffer&) = delete;
+  ChunkBuffer& operator=(const ChunkBuffer&) = delete;
+  ChunkBuffer(ChunkBuffer&& other) noexcept { Swap(other); }
+  ChunkBuffer& operator=(ChunkBuffer&& other) noexcept {
+    ChunkBuffer gone(std::move(other));
+    Swap(gone);
+    return *this;
+  }
+  ~ChunkBuffer() {
+    if (heap_ == nullptr && data_ != nullptr) ReleaseHugeRegion(data_, bytes_);
+  }
+
+  char* get() const { return data_; }
+
+ private:
+  void Swap(ChunkBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    std::swap(heap_, other.heap_);
+  }
+
+  char* data_ = nullptr;
+  size_t bytes_ = 0;
+  std::unique_ptr<char[]> heap_;  // the buffer when it is not a region
+};
 
 class Parser {
  public:
@@ -56,7 +96,7 @@ class Parser {
   void Run() {
     in_ = OpenByteStream(path_, gzip_);
     cap_ = std::max<size_t>(chunk_ * 2, 64);
-    buf_ = std::make_unique_for_overwrite<char[]>(cap_);
+    buf_ = ChunkBuffer(cap_);
     for (;;) {
       const char* p = buf_.get() + pos_;
       need_ = {p, "a statement"};
@@ -114,7 +154,7 @@ class Parser {
     }
     if (cap_ - len_ < chunk_) {
       const size_t cap = std::max(cap_ * 2, len_ + chunk_);
-      auto bigger = std::make_unique_for_overwrite<char[]>(cap);
+      ChunkBuffer bigger(cap);
       std::memcpy(bigger.get(), buf_.get(), len_);
       buf_ = std::move(bigger);
       cap_ = cap;
@@ -415,7 +455,7 @@ class Parser {
   InsertIndex* index_;  // nullptr: no index kept
 
   std::unique_ptr<ByteStream> in_;
-  std::unique_ptr<char[]> buf_;
+  ChunkBuffer buf_;
   size_t cap_ = 0;
   size_t len_ = 0;     // bytes in buf_
   size_t pos_ = 0;     // first unread byte in buf_
