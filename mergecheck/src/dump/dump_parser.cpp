@@ -41,41 +41,26 @@ namespace {
 // The parser's buffer: twice a chunk, in a region of huge pages (huge_pages.h) from
 // kHugeRegionFrom bytes where the kernel gives one, else from new[]. The default 8 MB in 4 KiB
 // pages were 2,048 page faults a pass, 44% of a dump check's on a VM where each costs ~11 us.
-class ChunkBuffer {
- public:
-  ChunkBuffer() = default;
-  explicit ChunkBuffer(size_t bytes) : bytes_(bytes) {
-    if (bytes >= kHugeRegionFrom) data_ = static_cast<char*>(ReserveHugeRegion(bytes));
-    if (data_ == nullptr) {
-      heap_ = std::make_unique_for_overwrite<char[]>(bytes);
-      data_ = heap_.get();
+struct ReleaseChunk {
+  size_t region = 0;  // bytes of the region the buffer is; 0: it is new[]'s
+  void operator()(char* buffer) const {
+    if (region != 0) {
+      ReleaseHugeRegion(buffer, region);
+    } else {
+      delete[] buffer;
     }
   }
-  ChunkBuffer(const ChunkBuffer&) = delete;
-  ChunkBuffer& operator=(const ChunkBuffer&) = delete;
-  ChunkBuffer(ChunkBuffer&& other) noexcept { Swap(other); }
-  ChunkBuffer& operator=(ChunkBuffer&& other) noexcept {
-    ChunkBuffer gone(std::move(other));
-    Swap(gone);
-    return *this;
-  }
-  ~ChunkBuffer() {
-    if (heap_ == nullptr && data_ != nullptr) ReleaseHugeRegion(data_, bytes_);
-  }
-
-  char* get() const { return data_; }
-
- private:
-  void Swap(ChunkBuffer& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(bytes_, other.bytes_);
-    std::swap(heap_, other.heap_);
-  }
-
-  char* data_ = nullptr;
-  size_t bytes_ = 0;
-  std::unique_ptr<char[]> heap_;  // the buffer when it is not a region
 };
+using ChunkBuffer = std::unique_ptr<char[], ReleaseChunk>;
+
+ChunkBuffer NewChunkBuffer(size_t bytes) {
+  if (bytes >= kHugeRegionFrom) {
+    if (void* region = ReserveHugeRegion(bytes)) {
+      return ChunkBuffer(static_cast<char*>(region), ReleaseChunk{bytes});
+    }
+  }
+  return ChunkBuffer(new char[bytes]);  // not zeroed, as make_unique_for_overwrite
+}
 
 class Parser {
  public:
@@ -96,7 +81,7 @@ class Parser {
   void Run() {
     in_ = OpenByteStream(path_, gzip_);
     cap_ = std::max<size_t>(chunk_ * 2, 64);
-    buf_ = ChunkBuffer(cap_);
+    buf_ = NewChunkBuffer(cap_);
     for (;;) {
       const char* p = buf_.get() + pos_;
       need_ = {p, "a statement"};
@@ -154,7 +139,7 @@ class Parser {
     }
     if (cap_ - len_ < chunk_) {
       const size_t cap = std::max(cap_ * 2, len_ + chunk_);
-      ChunkBuffer bigger(cap);
+      ChunkBuffer bigger = NewChunkBuffer(cap);
       std::memcpy(bigger.get(), buf_.get(), len_);
       buf_ = std::move(bigger);
       cap_ = cap;
