@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -103,6 +104,44 @@ TEST(RowDirectoryTest, PreparedSelectionsGiveWhatTheWholeScanGives) {
   AddRows(whole, more, 30000, 5000);
   EXPECT_EQ(directory.Select(half), whole.Select(half));
   EXPECT_GT(directory.Select(half).back(), uint64_t{30000 * 7});
+}
+
+// Positions past 4 GiB (kept as 32 bits and the rows where the high bits change), in any order:
+// each row selected gives its own position back, before and after Prepare.
+TEST(RowDirectoryTest, GivesBackPositionsPastFourGibibytes) {
+  const uint64_t seed = ::steadyflake::testing::TestSeed();
+  std::mt19937_64 rng(seed);
+  RowDirectory directory;
+  directory.Reset(1, true);
+  std::vector<uint64_t> positions;
+  for (uint64_t row = 0; row < 20000; ++row) {
+    // Runs of rows under one high part, as a dump gives them, and jumps up and down between.
+    const uint64_t position =
+        row % 100 == 0 ? rng() % (uint64_t{1} << 40) : positions.back() + 1 + rng() % 4096;
+    positions.push_back(position);
+    directory.Row(position);
+    directory.Key(Hash128{0, row});
+  }
+  std::vector<RowDirectory::Wanted> wanted(1);
+  wanted[0].key = 0;
+  std::vector<uint64_t> expected;
+  for (uint64_t row = 0; row < positions.size(); row += 1 + rng() % 40) {
+    wanted[0].fingerprints.push_back(Fingerprint(Hash128{0, row}));
+    expected.push_back(positions[row]);
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_GT(expected.back(), uint64_t{1} << 36);  // past 4 GiB, far
+  const auto found = [&] {
+    std::vector<uint64_t> all = directory.Select(wanted);
+    // Rows of other values whose fingerprint matches by chance (about never): left out.
+    std::vector<uint64_t> kept;
+    std::set_intersection(all.begin(), all.end(), expected.begin(), expected.end(),
+                          std::back_inserter(kept));
+    return kept;
+  };
+  EXPECT_EQ(found(), expected);
+  directory.Prepare(wanted);
+  EXPECT_EQ(found(), expected);
 }
 
 }  // namespace

@@ -14,14 +14,10 @@
 
 namespace steadyflake::mergecheck {
 
-std::vector<uint64_t> RowDirectory::Scan(std::span<const Wanted> wanted,
-                                         std::span<const uint64_t> positions,
-                                         const uint32_t* fingerprints,
-                                         std::vector<uint32_t>* kept) const {
-  std::vector<uint64_t> found;
+std::vector<std::size_t> RowDirectory::Scan(std::span<const Wanted> wanted, std::size_t rows,
+                                            const uint32_t* fingerprints) const {
   std::vector<uint32_t> sorted;
   std::vector<uint64_t> bits;
-  const std::size_t rows = positions.size();
   // One key at a time, each a loop of a few instructions a row over its fingerprints; a row
   // found by two keys is listed twice, then once.
   std::vector<std::size_t> hits;  // row indexes
@@ -42,12 +38,19 @@ std::vector<uint64_t> RowDirectory::Scan(std::span<const Wanted> wanted,
   }
   std::sort(hits.begin(), hits.end());
   hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
-  for (const std::size_t row : hits) {
-    found.push_back(positions[row]);
-    if (kept != nullptr)
-      kept->insert(kept->end(), fingerprints + row * keys_, fingerprints + (row + 1) * keys_);
+  return hits;
+}
+
+std::vector<uint64_t> RowDirectory::PositionsOf(std::span<const std::size_t> rows) const {
+  std::vector<uint64_t> positions;
+  positions.reserve(rows.size());
+  auto high = highs_.begin();  // the rows ascend: so do the High entries that apply
+  uint64_t bits = 0;
+  for (const std::size_t row : rows) {
+    for (; high != highs_.end() && high->first <= row; ++high) bits = uint64_t{high->high} << 32;
+    positions.push_back(bits | low_.begin()[row]);
   }
-  return found;
+  return positions;
 }
 
 std::vector<uint64_t> RowDirectory::Select(std::span<const Wanted> wanted) const {
@@ -64,9 +67,12 @@ std::vector<uint64_t> RowDirectory::Select(std::span<const Wanted> wanted) const
   };
   std::vector<uint64_t> positions;
   if (covered()) {
-    positions = Scan(wanted, prepared_->positions, prepared_->fingerprints.data(), nullptr);
+    const Prepared& p = *prepared_;
+    for (const std::size_t row : Scan(wanted, p.positions.size(), p.fingerprints.data())) {
+      positions.push_back(p.positions[row]);
+    }
   } else {
-    positions = Scan(wanted, positions_.span(), fingerprints_.begin(), nullptr);
+    positions = PositionsOf(Scan(wanted, rows(), fingerprints_.begin()));
   }
   std::sort(positions.begin(), positions.end());
   positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
@@ -86,7 +92,12 @@ void RowDirectory::Prepare(std::span<const Wanted> wanted) const {
     std::sort(given.begin(), given.end());
     given.erase(std::unique(given.begin(), given.end()), given.end());
   }
-  p.positions = Scan(wanted, positions_.span(), fingerprints_.begin(), &p.fingerprints);
+  const std::vector<std::size_t> rows = Scan(wanted, this->rows(), fingerprints_.begin());
+  p.positions = PositionsOf(rows);
+  for (const std::size_t row : rows) {
+    const uint32_t* at = fingerprints_.begin() + row * keys_;
+    p.fingerprints.insert(p.fingerprints.end(), at, at + keys_);
+  }
   prepared_ = std::move(p);
 }
 

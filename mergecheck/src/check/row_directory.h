@@ -8,8 +8,10 @@
 // values. The passes after the comparison want the rows of a few key values (the overlap): with
 // a directory they read the rows whose fingerprints match, by position, instead of parsing the
 // whole input again (design section 10: one scan of a dump serves every pass). A fingerprint
-// may match a row of another value; the pass computes each row's key and skips it. 12 bytes a
-// row for a table of one key, 4 more per further key.
+// may match a row of another value; the pass computes each row's key and skips it. 8 bytes a
+// row for a table of one key, 4 more per further key: a position is kept as its low 32 bits,
+// with the rows where its high bits change noted aside (a dump of under 4 GiB has none). Each
+// byte a row is 2 MB of fresh memory a side at 2M rows, which a VM may make costly to touch.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
@@ -39,7 +41,9 @@ class RowDirectory {
     prepared_.reset();
     on_ = on;
     keys_ = keys;
-    positions_.Truncate(0);
+    low_.Truncate(0);
+    highs_.clear();
+    high_ = 0;
     fingerprints_.Truncate(0);
   }
   bool on() const { return on_; }
@@ -48,12 +52,19 @@ class RowDirectory {
   void Drop() { Reset(0, false); }
 
   // A row at `position`, then one Key() per key, in the keys' order.
-  void Row(uint64_t position) { positions_.push_back(position); }
+  void Row(uint64_t position) {
+    const auto high = static_cast<uint32_t>(position >> 32);
+    if (high != high_) [[unlikely]] {
+      highs_.push_back(High{low_.size(), high});
+      high_ = high;
+    }
+    low_.push_back(static_cast<uint32_t>(position));
+  }
   void Key(const Hash128& bits) { fingerprints_.push_back(Fingerprint(bits)); }
   void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
 
   // Rows kept.
-  uint64_t rows() const { return positions_.size(); }
+  uint64_t rows() const { return low_.size(); }
 
   // One key's wanted values: the key's index (in the table's keys) and the values' fingerprints.
   struct Wanted {
@@ -75,13 +86,22 @@ class RowDirectory {
  private:
   bool on_ = false;
   std::size_t keys_ = 0;
-  // The rows of `rows` (their positions and keys_ fingerprints each) whose fingerprint of some
-  // key of `wanted` is one of that key's.
-  std::vector<uint64_t> Scan(std::span<const Wanted> wanted, std::span<const uint64_t> positions,
-                             const uint32_t* fingerprints, std::vector<uint32_t>* kept) const;
+  // The indexes, ascending, of the rows among `rows` (keys_ fingerprints each, from
+  // `fingerprints` on) whose fingerprint of some key of `wanted` is one of that key's.
+  std::vector<std::size_t> Scan(std::span<const Wanted> wanted, std::size_t rows,
+                                const uint32_t* fingerprints) const;
+  // The positions of `rows` (indexes, ascending) of this directory.
+  std::vector<uint64_t> PositionsOf(std::span<const std::size_t> rows) const;
 
+  // Where the high 32 bits of the rows' positions become `high`: from row `first` on.
+  struct High {
+    std::size_t first;
+    uint32_t high;
+  };
   // ValueArray, not std::vector: a push per row and per key, and std::vector's was a call.
-  ValueArray<uint64_t> positions_;     // per row
+  ValueArray<uint32_t> low_;           // per row: its position's low 32 bits
+  std::vector<High> highs_;            // ascending by row; the rows before the first: 0
+  uint32_t high_ = 0;                  // the high bits of the last row's position
   ValueArray<uint32_t> fingerprints_;  // keys_ per row
   // Prepare's: each key's fingerprints given (sorted), and the rows they selected.
   struct Prepared {
