@@ -651,6 +651,9 @@ TEST(SqliteSourceTest, DamagedHeaderIsAnErrorNamingTheFile) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(db), std::string::npos) << e.what();
+    // What failed is the reading of its schema (not a setting made before it).
+    EXPECT_NE(std::string(e.what()).find(": cannot read the schema: "), std::string::npos)
+        << e.what();
   }
 }
 

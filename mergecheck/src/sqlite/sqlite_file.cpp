@@ -76,6 +76,12 @@ SqliteFile::SqliteFile(const std::string& path) : path_(path), real_(RealPath(pa
   try {
     if (rc != SQLITE_OK) Fail("cannot open", rc);
     sqlite3_extended_result_codes(db_, 1);
+    // Validates the header and schema now, so a bad file fails at open with its name.
+    Statement stmt;
+    Prepare("SELECT count(*) FROM sqlite_master", stmt);
+    const int step = sqlite3_step(stmt.get());
+    if (step != SQLITE_ROW) Fail("cannot read the schema", step);
+    // SQLite's page cache, set after that read (which names what a damaged file fails at).
     // SQLite reads only the schema, the whole rows of the overlapping values by lookup and the
     // tables no b-tree walk serves. A cache of 64 pages keeps the upper interior pages the
     // lookups pass through again, is soon full and then reuses its pages; SQLite's default (2 MB)
@@ -83,11 +89,6 @@ SqliteFile::SqliteFile(const std::string& path) : path_(path), real_(RealPath(pa
     // allocator's lock, shared with the other input's thread: 2,000 lookups a side took 35 ms
     // with it, 17 ms with 64 pages (docs/merging.md section 7, "The seventh session").
     Exec("PRAGMA cache_size = 64");
-    // Validates the header and schema now, so a bad file fails at open with its name.
-    Statement stmt;
-    Prepare("SELECT count(*) FROM sqlite_master", stmt);
-    const int step = sqlite3_step(stmt.get());
-    if (step != SQLITE_ROW) Fail("cannot read the schema", step);
   } catch (...) {
     // No destructor runs for a constructor that throws: close here (stmt is finalized).
     sqlite3_close_v2(db_);
