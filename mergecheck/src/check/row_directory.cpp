@@ -94,9 +94,9 @@ void RowDirectory::Prepare(std::span<const Wanted> wanted) const {
     std::sort(given.begin(), given.end());
     given.erase(std::unique(given.begin(), given.end()), given.end());
   }
-  const std::vector<std::size_t> rows = Scan(wanted, this->rows(), fingerprints_.begin());
-  p.positions = PositionsOf(rows);
-  for (const std::size_t row : rows) {
+  const std::vector<std::size_t> hits = Scan(wanted, rows(), fingerprints_.begin());
+  p.positions = PositionsOf(hits);
+  for (const std::size_t row : hits) {
     const uint32_t* at = fingerprints_.begin() + row * keys_;
     p.fingerprints.insert(p.fingerprints.end(), at, at + keys_);
   }
