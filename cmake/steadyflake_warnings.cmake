@@ -24,7 +24,11 @@ set(STEADYFLAKE_SANITIZE "" CACHE STRING
 set(STEADYFLAKE_SANITIZE_LINES $<$<NOT:$<CONFIG:Debug,RelWithDebInfo>>:-g1>)
 function(steadyflake_sanitize target)
   if(STEADYFLAKE_SANITIZE STREQUAL "thread")
-    target_compile_options(${target} PRIVATE -fsanitize=thread ${STEADYFLAKE_SANITIZE_LINES})
+    # GCC warns (-Wtsan) at each of Boost.Asio's fenced blocks (std::atomic_thread_fence, which
+    # TSan does not model): 243 lines in a build of the server and the registry. The handlers
+    # they guard are ordered by Asio's scheduler lock too, which TSan does see.
+    target_compile_options(${target} PRIVATE -fsanitize=thread ${STEADYFLAKE_SANITIZE_LINES}
+                                             $<$<CXX_COMPILER_ID:GNU>:-Wno-tsan>)
     target_link_options(${target} PRIVATE -fsanitize=thread)
   elseif(STEADYFLAKE_SANITIZE STREQUAL "address")
     # float-cast-overflow by name: GCC leaves it out of -fsanitize=undefined (clang does not), and

@@ -392,8 +392,8 @@ class Stream {
   alignas(64) Batch current_;
   std::size_t at_ = 0;
   std::thread thread_;  // last: it starts once the members above exist
-  // Nothing of the next object on this line.
-  alignas(64) char end_[1] = {};
+  // Nothing of the next object on this line (padding only: never read).
+  [[maybe_unused]] alignas(64) char end_[1] = {};
 };
 
 // Merges key `ka` / `kb` of `table` from both inputs, their columns ordered as `orders`; false,
