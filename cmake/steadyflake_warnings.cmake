@@ -34,7 +34,8 @@ function(steadyflake_sanitize target)
     # float-cast-overflow by name: GCC leaves it out of -fsanitize=undefined (clang does not), and
     # a double beyond the integer it is converted to is undefined behaviour all the same.
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined,float-cast-overflow
-                                             -fno-sanitize-recover=all -fno-omit-frame-pointer ${STEADYFLAKE_SANITIZE_LINES})
+                                             -fno-sanitize-recover=all -fno-omit-frame-pointer
+                                             ${STEADYFLAKE_SANITIZE_LINES})
     target_link_options(${target} PRIVATE -fsanitize=address,undefined,float-cast-overflow)
   elseif(STEADYFLAKE_SANITIZE STREQUAL "fuzz")
     if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
@@ -42,7 +43,8 @@ function(steadyflake_sanitize target)
                           "CXX=clang++, as scripts/fuzz does")
     endif()
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
-                                             -fno-sanitize-recover=all -fno-omit-frame-pointer ${STEADYFLAKE_SANITIZE_LINES})
+                                             -fno-sanitize-recover=all -fno-omit-frame-pointer
+                                             ${STEADYFLAKE_SANITIZE_LINES})
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
   elseif(NOT STEADYFLAKE_SANITIZE STREQUAL "")
     message(FATAL_ERROR "STEADYFLAKE_SANITIZE must be thread, address, fuzz or empty, not '${STEADYFLAKE_SANITIZE}'")
