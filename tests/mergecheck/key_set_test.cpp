@@ -221,6 +221,30 @@ TEST(KeySetTest, HashesSortAsStdSortSortsThem) {
   }
 }
 
+// The fingerprints resolve.h sorts (32 bits each) sort as std::sort sorts them, through the
+// same distribution as hashes: uniform, one top byte, repeated, descending, bunched.
+TEST(KeySetTest, FingerprintsSortAsStdSortSortsThem) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{64}, std::size_t{4095},
+                              std::size_t{4097}, std::size_t{300000}}) {
+    for (int spread = 0; spread < 5; ++spread) {
+      std::vector<uint32_t> values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        auto v = static_cast<uint32_t>(rng());
+        if (spread == 1) v = (uint32_t{0x5a} << 24) | (v >> 8);       // one top byte
+        if (spread == 2) v = static_cast<uint32_t>(rng() % 7) << 28;  // few values, repeated
+        if (spread == 3) v = ~static_cast<uint32_t>(i);               // descending
+        if (spread == 4) v &= 0xff0000ffu;                            // bunched in slots
+        values[i] = v;
+      }
+      std::vector<uint32_t> sorted = values;
+      SortUniform(sorted.data(), sorted.size());
+      std::sort(values.begin(), values.end());
+      ASSERT_EQ(sorted, values) << n << " values, spread " << spread;
+    }
+  }
+}
+
 // From a million values on, the intersection is split in two halves merged on two threads: the
 // same count and the same first `limit` values as a merge on one thread, wherever the limit
 // falls (in the lower half, at the split, in the upper half), whatever the overlap's spread

@@ -144,5 +144,56 @@ TEST(RowDirectoryTest, GivesBackPositionsPastFourGibibytes) {
   EXPECT_EQ(found(), expected);
 }
 
+// ForEachFingerprint gives each row's fingerprint of one key in the rows' order, NULLs left
+// out; no value's fingerprint is a NULL's 0.
+TEST(RowDirectoryTest, ForEachFingerprintGivesOneKeysFingerprintsInRowOrder) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  RowDirectory directory;
+  directory.Reset(2, true);
+  std::vector<uint32_t> expected[2];
+  for (uint64_t row = 0; row < 5000; ++row) {
+    directory.Row(row * 5);
+    for (std::vector<uint32_t>& keys : expected) {
+      if (rng() % 10 == 0) {
+        directory.NoKey();
+        continue;
+      }
+      const Hash128 value{rng() % 3, rng()};
+      directory.Key(value);
+      keys.push_back(Fingerprint(value));
+      EXPECT_NE(keys.back(), 0u);
+    }
+  }
+  for (std::size_t key = 0; key < 2; ++key) {
+    std::vector<uint32_t> given;
+    directory.ForEachFingerprint(key, [&](uint32_t fp) { given.push_back(fp); });
+    EXPECT_EQ(given, expected[key]) << "key " << key;
+  }
+}
+
+// A FingerprintFilter holds every fingerprint added, and passes others about one time in its
+// bits per value (here 8: between 1 in 16 and 1 in 6 of 100,000 others, far from all of them).
+TEST(RowDirectoryTest, AFingerprintFilterPassesWhatItHoldsAndFewOthers) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  constexpr std::size_t kValues = 20000;
+  FingerprintFilter filter(kValues, 8);
+  std::vector<uint32_t> held;
+  for (std::size_t i = 0; i < kValues; ++i) {
+    held.push_back(Fingerprint(Hash128{rng(), rng()}));
+    filter.Add(held.back());
+  }
+  for (const uint32_t fp : held) ASSERT_TRUE(filter.MayHold(fp));
+  std::sort(held.begin(), held.end());
+  std::size_t passed = 0, others = 0;
+  while (others < 100000) {
+    const uint32_t fp = Fingerprint(Hash128{rng(), rng()});
+    if (std::binary_search(held.begin(), held.end(), fp)) continue;
+    ++others;
+    passed += filter.MayHold(fp) ? 1 : 0;
+  }
+  EXPECT_GT(passed, others / 16);
+  EXPECT_LT(passed, others / 6);
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

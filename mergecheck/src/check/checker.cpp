@@ -5,6 +5,8 @@
 //   1. collect.cpp: reads both inputs into key sets, one thread per input, and decodes integer
 //      IDs into server ids; ordered_merge.cpp: compares the text keys both inputs' indexes sort
 //      as the keys compare by walking the two indexes in order, one thread per input;
+//      resolve.cpp: the hashes a dump's first pass kept as fingerprints, of the rows whose
+//      fingerprints are in both inputs, read again by position (one thread per input);
 //   2. compare.cpp: matches tables and keys (drift) and intersects the key sets;
 //   3. reread.cpp: reads input A again for the values behind hashed keys in both inputs;
 //      rows.cpp: reads both inputs again, the tables with keys in both, for whether the rows
@@ -25,6 +27,7 @@
 #include "check/ordered_merge.h"
 #include "check/references.h"
 #include "check/reread.h"
+#include "check/resolve.h"
 #include "check/verdict.h"
 #include "steadyflake/error.h"
 
@@ -59,6 +62,8 @@ Report CheckSources(
   // B's text compares under A's collations where the schemas differ: B is merged into A.
   const std::vector<Collector::Recollation> recollations = Recollations(ca, cb, options);
   if (!recollations.empty()) cb.Recollate(recollations, options.layout, cutoff_ms);
+  // The hashes a dump's first pass kept only as fingerprints, where both inputs have them.
+  ResolveFingerprints(a, ca, b, cb);
 
   Report report;
   report.inputs[0] = DescribeInput(path_a, a, ca);

@@ -378,8 +378,12 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
         break;
       case KeyKind::kHash:
         if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
-        k.set.AddHash(hash);
-        if (keep) directory.Key(hash);
+        if (keep) {                 // the fingerprint stands for the hash until ResolveFingerprints
+          k.set.CountHash();
+          directory.Key(hash);
+        } else {
+          k.set.AddHash(hash);
+        }
         break;
     }
   }

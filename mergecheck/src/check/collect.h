@@ -264,6 +264,11 @@ class Collector : public SourceVisitor {
     const auto it = index_.find(name);
     return it == index_.end() ? nullptr : &tables_[it->second];
   }
+  // The same, to change (resolve.h: the hashes a first pass kept as fingerprints).
+  TableState* Find(const std::string& name) {
+    const auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &tables_[it->second];
+  }
   // Rows read by the first pass (of every table, selected or not).
   uint64_t rows() const { return rows_; }
 

@@ -340,12 +340,17 @@ void SortUnlessSorted(ValueArray<T>& values) {
   if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
 }
 
-// Sorts the `n` hashes at `first`, which share their top `used` bits: each goes to a slot by
-// its next bits, about one slot per hash (the hashes are uniform: XXH3's), through `spare`; then
-// an insertion sort of what is then nearly sorted finishes, in the cache for the few thousand
-// values a bucket of SortHashes holds. Values bunched in a slot (repeated ones, or any not
-// uniform) go to std::sort instead.
-void SortBucket(Hash128* first, std::size_t n, int used, std::vector<Hash128>& spare,
+// The top 64 bits of a value SortUniform sorts, by which it distributes them.
+uint64_t High(const Hash128& v) { return v.hi; }
+uint64_t High(uint32_t v) { return uint64_t{v} << 32; }
+
+// Sorts the `n` values at `first`, which share their top `used` bits: each goes to a slot by
+// its next bits, about one slot per value (the values are uniform: XXH3's hashes or their
+// fingerprints), through `spare`; then an insertion sort of what is then nearly sorted
+// finishes, in the cache for the few thousand values a bucket of SortUniform holds. Values
+// bunched in a slot (repeated ones, or any not uniform) go to std::sort instead.
+template <typename T>
+void SortBucket(T* first, std::size_t n, int used, std::vector<T>& spare,
                 std::vector<uint32_t>& ends) {
   constexpr std::size_t kSmall = 64;  // std::sort is as fast below
   constexpr uint32_t kBunched = 16;   // more in one slot: not uniform
@@ -354,7 +359,7 @@ void SortBucket(Hash128* first, std::size_t n, int used, std::vector<Hash128>& s
     return;
   }
   const int bits = static_cast<int>(std::bit_width(n));  // 2^bits slots: n to 2n
-  const auto slot = [used, bits](const Hash128& v) { return (v.hi << used) >> (64 - bits); };
+  const auto slot = [used, bits](const T& v) { return (High(v) << used) >> (64 - bits); };
   ends.assign((std::size_t{1} << bits) + 1, 0);
   for (std::size_t i = 0; i < n; ++i) ++ends[slot(first[i]) + 1];
   uint32_t most = 0;
@@ -367,10 +372,10 @@ void SortBucket(Hash128* first, std::size_t n, int used, std::vector<Hash128>& s
     return;
   }
   spare.resize(n);
-  Hash128* to = spare.data();
+  T* to = spare.data();
   for (std::size_t i = 0; i < n; ++i) to[ends[slot(first[i])]++] = first[i];
   for (std::size_t i = 1; i < n; ++i) {
-    const Hash128 v = to[i];
+    const T v = to[i];
     std::size_t j = i;
     for (; j > 0 && v < to[j - 1]; --j) to[j] = to[j - 1];
     to[j] = v;
@@ -378,20 +383,21 @@ void SortBucket(Hash128* first, std::size_t n, int used, std::vector<Hash128>& s
   std::copy(to, to + n, first);
 }
 
-// Sorts `hashes`: an in-place distribution by their top byte (an American flag sort: each
-// value swapped straight into its bucket), then each bucket by SortBucket, in the cache. At 1M
-// to 5M values that is about 2-3x as fast as std::sort of the whole, which misses the cache,
-// and twice as fast as distributing by a second byte and std::sort of the buckets of a few
-// dozen values that leaves.
-void SortHashes(Hash128* first, std::size_t n) {
+// An in-place distribution by the values' top byte (an American flag sort: each value swapped
+// straight into its bucket), then each bucket by SortBucket, in the cache. At 1M to 5M hashes
+// that is about 2-3x as fast as std::sort of the whole, which misses the cache, and twice as
+// fast as distributing by a second byte and std::sort of the buckets of a few dozen values
+// that leaves.
+template <typename T>
+void SortUniformValues(T* first, std::size_t n) {
   constexpr std::size_t kDistributed = 4096;  // below, one bucket of all
-  std::vector<Hash128> spare;
+  std::vector<T> spare;
   std::vector<uint32_t> ends;
   if (n < kDistributed) {
     SortBucket(first, n, 0, spare, ends);
     return;
   }
-  const auto bucket = [](const Hash128& v) { return v.hi >> 56; };
+  const auto bucket = [](const T& v) { return High(v) >> 56; };
   std::array<std::size_t, 257> start{};
   for (std::size_t i = 0; i < n; ++i) ++start[bucket(first[i]) + 1];
   for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
@@ -399,7 +405,7 @@ void SortHashes(Hash128* first, std::size_t n) {
   std::copy(start.begin(), start.end() - 1, next.begin());
   for (std::size_t b = 0; b < 256; ++b) {
     while (next[b] < start[b + 1]) {
-      Hash128 v = first[next[b]];
+      T v = first[next[b]];
       std::size_t to = bucket(v);
       while (to != b) {  // carry v to its bucket, taking up what was there
         // The next value of bucket `to`, the next this chain may load, lies a cache line on:
@@ -429,7 +435,7 @@ void KeySet::Sort() {
   // a clustered table); hashes never do.
   SortUnlessSorted(integers_);
   SortUnlessSorted(pairs_);
-  SortHashes(hashes_.begin(), hashes_.size());
+  SortUniform(hashes_.begin(), hashes_.size());
 }
 
 void KeySet::Dedupe() {
@@ -438,11 +444,21 @@ void KeySet::Dedupe() {
   Unique(hashes_);
 }
 
+void KeySet::FinishFound() {
+  SortUniform(hashes_.begin(), hashes_.size());
+  Unique(hashes_);
+  elided_ = 0;
+}
+
 void KeySet::Clear() {
   integers_ = {};
   pairs_ = {};
   hashes_ = {};
   rows_ = 0;
+  elided_ = 0;
 }
+
+void SortUniform(Hash128* first, std::size_t n) { SortUniformValues(first, n); }
+void SortUniform(uint32_t* first, std::size_t n) { SortUniformValues(first, n); }
 
 }  // namespace steadyflake::mergecheck

@@ -15,7 +15,8 @@
 //    the commonest composite key of a game); every other value, and every other composite key,
 //    is kept as a 128-bit hash of its canonical encoding (16 bytes). Memory is therefore
 //    independent of row width, and the values of integers and pairs in both inputs are known
-//    without reading an input again.
+//    without reading an input again. An input that can read rows again by position (a plain
+//    dump) keeps no hash at first, only a 4-byte fingerprint per row (CountHash, resolve.h).
 // 3. KeySet arrays grow by 1.25x, so a set holds at most 10 bytes per integer key and 20 bytes
 //    per pair or hashed key (the target is 24).
 
@@ -242,6 +243,18 @@ class KeySet {
   }
   void AddPair(const IntegerPair& pair) { Push(pairs_, pair); }
   void AddHash(const Hash128& hash) { Push(hashes_, hash); }
+  // Counts a row whose key is hashed without keeping the hash: the input keeps the row's
+  // fingerprint in its row directory instead (row_directory.h), and only the hashes of the rows
+  // whose fingerprints the other input has too are added later (AddFoundHash; resolve.h).
+  void CountHash() {
+    ++rows_;
+    ++elided_;
+  }
+  // Adds the hash of a row counted by CountHash (rows() is unchanged). Then FinishFound.
+  void AddFoundHash(const Hash128& hash) { hashes_.push_back(hash); }
+  // Sorts and dedupes the hashes AddFoundHash added; the set then holds every hash that can be
+  // in the other input's set too, and elided() is 0.
+  void FinishFound();
 
   // Sorts the arrays, keeping duplicates (rows() counts them).
   void Sort();
@@ -252,6 +265,8 @@ class KeySet {
 
   // Rows added (NULL keys are never added).
   uint64_t rows() const { return rows_; }
+  // Rows counted by CountHash since the set was cleared or last finished (FinishFound).
+  uint64_t elided() const { return elided_; }
   std::span<const int64_t> integers() const { return integers_.span(); }
   std::span<const IntegerPair> pairs() const { return pairs_.span(); }
   std::span<const Hash128> hashes() const { return hashes_.span(); }
@@ -272,7 +287,14 @@ class KeySet {
   ValueArray<IntegerPair> pairs_;
   ValueArray<Hash128> hashes_;
   uint64_t rows_ = 0;
+  uint64_t elided_ = 0;
 };
+
+// Sorts `n` values at `first` spread evenly over their range (hashes, fingerprints of hashes)
+// by distributing them by their top bits, in place; 2-3x std::sort's speed on millions. Any
+// values sort correctly; bunched ones only at std::sort's speed.
+void SortUniform(Hash128* first, std::size_t n);
+void SortUniform(uint32_t* first, std::size_t n);
 
 namespace key_set_internal {
 
@@ -280,6 +302,7 @@ namespace key_set_internal {
 // cmov): the merge below must not hinge on a comparison of random ids.
 inline int Order3(int64_t a, int64_t b) { return (a > b) - (a < b); }
 inline int Order3(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+inline int Order3(uint32_t a, uint32_t b) { return (a > b) - (a < b); }
 inline int Order3(const IntegerPair& a, const IntegerPair& b) {
   const int first = Order3(a.first, b.first);
   return first != 0 ? first : Order3(a.second, b.second);

@@ -19,7 +19,6 @@ namespace steadyflake::mergecheck {
 std::vector<std::size_t> RowDirectory::Scan(std::span<const Wanted> wanted, std::size_t rows,
                                             const uint32_t* fingerprints) const {
   std::vector<uint32_t> sorted;
-  std::vector<uint64_t> bits;
   // One key at a time, each a loop of a few instructions a row over its fingerprints; a row
   // found by two keys is listed twice, then once.
   std::vector<std::size_t> hits;  // row indexes
@@ -27,14 +26,11 @@ std::vector<std::size_t> RowDirectory::Scan(std::span<const Wanted> wanted, std:
     if (w.fingerprints.empty() || w.key >= keys_) continue;
     sorted = w.fingerprints;
     std::sort(sorted.begin(), sorted.end());
-    const std::size_t size = std::bit_ceil(std::max<std::size_t>(64, sorted.size() * 128));
-    bits.assign(size / 64, 0);
-    const auto mask = static_cast<uint32_t>(size - 1);
-    for (const uint32_t fp : sorted) bits[(fp & mask) >> 6] |= uint64_t{1} << (fp & 63);
-    const uint64_t* filter = bits.data();
+    FingerprintFilter filter(sorted.size(), 128);
+    for (const uint32_t fp : sorted) filter.Add(fp);
     for (std::size_t row = 0, at = w.key; row < rows; ++row, at += keys_) {
       const uint32_t fp = fingerprints[at];
-      if ((filter[(fp & mask) >> 6] >> (fp & 63) & 1) == 0) continue;
+      if (!filter.MayHold(fp)) continue;
       if (std::binary_search(sorted.begin(), sorted.end(), fp)) hits.push_back(row);
     }
   }

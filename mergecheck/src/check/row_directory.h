@@ -11,7 +11,8 @@
 // may match a row of another value; the pass computes each row's key and skips it. 8 bytes a
 // row for a table of one key, 4 more per further key: a position is kept as its low 32 bits,
 // with the rows where its high bits change noted aside (a dump of under 4 GiB has none). Each
-// byte a row is 2 MB of fresh memory a side at 2M rows, which a VM may make costly to touch.
+// byte a row is 2 MB of fresh memory a side at 2M rows, which a VM may make costly to touch:
+// so a hashed key's fingerprints here are all the first pass keeps of it (resolve.h).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
@@ -27,11 +28,35 @@
 namespace steadyflake::mergecheck {
 
 // The fingerprint of a key value given as its 128 bits (KeyId::bits in rows.h: an integer as
-// {0, value}, a pair as {first, second}, a hash as it is).
+// {0, value}, a pair as {first, second}, a hash as it is). Never 0, a NULL's (NoKey).
 inline uint32_t Fingerprint(const Hash128& bits) {
   const uint64_t x = (bits.lo ^ ((bits.hi << 32) | (bits.hi >> 32))) * 0x9E3779B97F4A7C15ULL;
-  return static_cast<uint32_t>(x >> 32);
+  const auto fingerprint = static_cast<uint32_t>(x >> 32);
+  return fingerprint | static_cast<uint32_t>(fingerprint == 0);
 }
+
+// A set of fingerprints as a bitmap of `bits_per_value` bits (rounded up to a power of two) a
+// value: a fingerprint of the set always passes; one of another value about one time in
+// `bits_per_value` (more often when more values were added than it was made for).
+class FingerprintFilter {
+ public:
+  FingerprintFilter(std::size_t values, std::size_t bits_per_value) {
+    std::size_t size = 64;
+    while (size < values * bits_per_value) size *= 2;
+    bits_.assign(size / 64, 0);
+    mask_ = static_cast<uint32_t>(size - 1);
+  }
+  void Add(uint32_t fingerprint) {
+    bits_[(fingerprint & mask_) >> 6] |= uint64_t{1} << (fingerprint & 63);
+  }
+  bool MayHold(uint32_t fingerprint) const {
+    return (bits_[(fingerprint & mask_) >> 6] >> (fingerprint & 63) & 1) != 0;
+  }
+
+ private:
+  std::vector<uint64_t> bits_;
+  uint32_t mask_ = 0;
+};
 
 class RowDirectory {
  public:
@@ -65,6 +90,16 @@ class RowDirectory {
 
   // Rows kept.
   uint64_t rows() const { return low_.size(); }
+  // Calls `f` with the fingerprint of key `key` (an index into the table's keys) of each row
+  // kept, in the rows' order, a NULL's 0 left out.
+  template <typename F>
+  void ForEachFingerprint(std::size_t key, F&& f) const {
+    if (key >= keys_) return;
+    const uint32_t* at = fingerprints_.begin() + key;
+    for (std::size_t row = 0; row < low_.size(); ++row, at += keys_) {
+      if (*at != 0) f(*at);
+    }
+  }
 
   // One key's wanted values: the key's index (in the table's keys) and the values' fingerprints.
   struct Wanted {

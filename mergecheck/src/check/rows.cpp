@@ -14,10 +14,9 @@
 #include "check/rows.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 #include <utility>
 
+#include "check/both_inputs.h"
 #include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
@@ -297,44 +296,16 @@ KeyId IdOfValues(const KeyState& key, const std::vector<OwnedValue>& tuple) {
 
 void PrepareDirectories(const Collector& ca, const Collector& cb, const RowTargets& targets) {
   if (targets.empty()) return;
-  std::exception_ptr error_b;
-  std::thread thread_b([&] {
-    try {
-      PrepareDirectory(1, cb, targets);
-    } catch (...) {
-      error_b = std::current_exception();
-    }
-  });
-  try {
-    PrepareDirectory(0, ca, targets);
-  } catch (...) {
-    thread_b.join();
-    throw;
-  }
-  thread_b.join();
-  if (error_b) std::rethrow_exception(error_b);
+  OnBothInputs([&] { PrepareDirectory(0, ca, targets); },
+               [&] { PrepareDirectory(1, cb, targets); });
 }
 
 void CompareRows(Source& a, const Collector& ca, Source& b, const Collector& cb,
                  RowTargets& targets) {
   if (targets.empty()) return;
   RowHasher hashers[2] = {RowHasher(0, targets), RowHasher(1, targets)};
-  std::exception_ptr errors[2];
-  std::thread thread_b([&] {
-    try {
-      Gather(1, b, cb, hashers[1], targets);
-    } catch (...) {
-      errors[1] = std::current_exception();
-    }
-  });
-  try {
-    Gather(0, a, ca, hashers[0], targets);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
-  thread_b.join();
-  if (errors[0]) std::rethrow_exception(errors[0]);
-  if (errors[1]) std::rethrow_exception(errors[1]);
+  OnBothInputs([&] { Gather(0, a, ca, hashers[0], targets); },
+               [&] { Gather(1, b, cb, hashers[1], targets); });
   for (auto& [name, list] : targets) {
     auto& in_a = hashers[0].found()[name];
     auto& in_b = hashers[1].found()[name];
