@@ -100,7 +100,7 @@ std::string Inserts(const std::string& table, const std::vector<std::vector<std:
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
 struct Shard {
-  std::vector<std::vector<std::string>> player, inv, late, log, mail;
+  std::vector<std::vector<std::string>> player, inv, late, log, mail, bag;
 };
 
 // Two shards with overlaps of every kind: player ids in both (some rows identical), names in
@@ -150,6 +150,28 @@ void MakeShards(std::mt19937_64& rng, Shard& a, Shard& b) {
                          Quote("hi" + std::to_string(rng() % 3))});
     }
   }
+  // Bags: an integer key alone, its rows in no order (so the row directory keeps their
+  // fingerprints), a tenth of A's rows in B as they are and as many under their ids only.
+  for (int i = 0; i < n / 2; ++i) {
+    for (Shard* s : {&a, &b}) {
+      // `ref`: unique integers, a NULL now and then (the directory then keeps their
+      // fingerprints from that row on), the same in both shards for every fifth row.
+      const bool null = rng() % 40 == 0;
+      s->bag.push_back({std::to_string(rng() % (1 << 30) + (s == &b ? (1 << 30) : 0)),
+                        Quote("bag" + std::to_string(rng() % 5)),
+                        null ? "NULL" : std::to_string(i % 5 == 0 ? i : i + (s == &b) * n)});
+    }
+  }
+  for (int i = 0; i < n / 10; ++i) {
+    b.bag[rng() % b.bag.size()] = a.bag[rng() % a.bag.size()];
+    b.bag[rng() % b.bag.size()][0] = a.bag[rng() % a.bag.size()][0];
+  }
+  for (Shard* s : {&a, &b}) {
+    std::set<std::string> ids, refs;
+    std::erase_if(s->bag, [&](const auto& row) {
+      return !ids.insert(row[0]).second || (row[2] != "NULL" && !refs.insert(row[2]).second);
+    });
+  }
   for (Shard* s : {&a, &b}) {
     // Unique keys within each shard: first row of each key wins.
     for (auto* rows : {&s->player, &s->inv}) {
@@ -183,7 +205,10 @@ std::string Dump(std::mt19937_64& rng, const Shard& s) {
       ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;\n"
       "CREATE TABLE `log` (\n  `msg` varchar(10) NOT NULL\n) ENGINE=InnoDB;\n"
       "CREATE TABLE `mail` (\n  `id` bigint(20) NOT NULL,\n  `body` text,\n"
-      "  PRIMARY KEY (`id`)\n) ENGINE=InnoDB;\n";
+      "  PRIMARY KEY (`id`)\n) ENGINE=InnoDB;\n"
+      "CREATE TABLE `bag` (\n  `id` bigint(20) NOT NULL,\n  `item` varchar(10) NOT NULL,\n"
+      "  `ref` bigint(20) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `ref` (`ref`)\n"
+      ") ENGINE=InnoDB;\n";
   // Half the time the player rows name their columns in another order.
   std::vector<std::vector<std::string>> player = s.player;
   std::string listed;
@@ -196,6 +221,7 @@ std::string Dump(std::mt19937_64& rng, const Shard& s) {
   out += Inserts("late", s.late, per, "");
   out += Inserts("log", s.log, per, "");
   out += Inserts("mail", s.mail, 1 + rng() % 100, "");
+  out += Inserts("bag", s.bag, 1 + rng() % 100, "");
   out += "ALTER TABLE `late` ADD PRIMARY KEY (`id`), ADD UNIQUE KEY `code` (`code`);\n";
   return out + "-- Dump completed on 2026-11-26  9:00:00\n";
 }

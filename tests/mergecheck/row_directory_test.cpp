@@ -195,5 +195,73 @@ TEST(RowDirectoryTest, AFingerprintFilterPassesWhatItHoldsAndFewOthers) {
   EXPECT_LT(passed, others / 6);
 }
 
+// A key kept in row order (an INTEGER column's values, RowDirectory::Implicit) gives the same
+// fingerprints and selections as one kept in the directory: attached at the end, or kept in the
+// directory from a row that gives it none (Materialize within the row, after the keys before
+// it) or before its values are sorted (after the last row).
+TEST(RowDirectoryTest, KeysInRowOrderSelectAsKeptOnes) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  constexpr uint64_t kRows = 3000;
+  for (int shape = 0; shape < 3; ++shape) {
+    RowDirectory directory;
+    directory.Reset(3, true, {false, true, true});
+    std::vector<int64_t> integers[3];           // keys 1 and 2, in row order while implicit
+    std::vector<uint32_t> expected(kRows * 3);  // every key's fingerprint, by row
+    const uint64_t null_at = shape == 0 ? kRows : 1 + rng() % (kRows - 2);
+    for (uint64_t row = 0; row < kRows; ++row) {
+      directory.Row(row * 11 + 1);
+      const Hash128 text{rng(), rng()};
+      directory.Key(text);
+      expected[row * 3] = Fingerprint(text);
+      for (std::size_t key = 1; key < 3; ++key) {
+        const auto value = static_cast<int64_t>(rng() % 500);
+        const bool null = key == 1 && row == null_at;
+        expected[row * 3 + key] = null ? 0 : Fingerprint(Hash128{0, static_cast<uint64_t>(value)});
+        if (directory.Implicit(key) && !null) {
+          integers[key].push_back(value);
+          continue;
+        }
+        directory.Materialize(key, integers[key]);
+        if (null) {
+          directory.NoKey();
+        } else {
+          directory.Key(Hash128{0, static_cast<uint64_t>(value)});
+        }
+      }
+    }
+    EXPECT_EQ(directory.Implicit(1), shape == 0);
+    if (shape == 2) directory.Materialize(2, integers[2]);  // about to be sorted
+    for (std::size_t key = 1; key < 3; ++key) directory.Attach(key, integers[key]);
+    for (uint64_t row = 0; row < kRows; ++row) {
+      for (std::size_t key = 0; key < 3; ++key) {
+        ASSERT_EQ(directory.FingerprintAt(row, key), expected[row * 3 + key])
+            << "shape " << shape << " row " << row << " key " << key;
+      }
+    }
+    std::vector<RowDirectory::Wanted> wanted(3);
+    std::vector<uint64_t> rows;
+    for (std::size_t key = 0; key < 3; ++key) {
+      wanted[key].key = key;
+      for (int i = 0; i < 20; ++i) {
+        const uint64_t row = rng() % kRows;
+        if (expected[row * 3 + key] == 0) continue;
+        wanted[key].fingerprints.push_back(expected[row * 3 + key]);
+      }
+    }
+    for (uint64_t row = 0; row < kRows; ++row) {
+      for (std::size_t key = 0; key < 3; ++key) {
+        const std::vector<uint32_t>& w = wanted[key].fingerprints;
+        if (std::find(w.begin(), w.end(), expected[row * 3 + key]) != w.end()) {
+          rows.push_back(row * 11 + 1);
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(directory.Select(wanted), rows) << "shape " << shape;
+    directory.Prepare(wanted);
+    EXPECT_EQ(directory.Select(wanted), rows) << "shape " << shape << ", prepared";
+  }
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
+#include <span>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -186,12 +188,12 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
   for (TableState& t : tables_) {
     if (!t.stale) continue;
     stale.push_back(t.table.name);
-    ResetDirectory(t);
     for (KeyState& k : t.keys) {
       k.set.Clear();
       k.legacy = 0;
       k.ids = 0;
     }
+    ResetDirectory(t);  // after the sets are cleared (in row order from the first row)
     t.whole_rows.Clear();
   }
   if (!stale.empty()) {
@@ -206,12 +208,21 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
     t.stale = false;
     t.whole_rows.Sort();
     t.whole_rows.Dedupe();
-    for (KeyState& k : t.keys) {
+    for (std::size_t i = 0; i < t.keys.size(); ++i) {
+      KeyState& k = t.keys[i];
+      // Integers the directory reads in row order stay so only if sorting and deduping leave
+      // them as they are (a dump of a clustered table gives its primary key ascending).
+      const std::span<const int64_t> integers = k.set.integers();
+      if (std::adjacent_find(integers.begin(), integers.end(), std::greater_equal<>()) !=
+          integers.end()) {
+        t.directory.Materialize(i, integers);
+      }
       k.set.Sort();
       if (k.decoded) {
         DecodeIds(k.set.integers(), layout, cutoff_ms, k.ids, k.legacy, k.servers);
       }
       k.set.Dedupe();
+      t.directory.Attach(i, k.set.integers());
     }
   }
   sorted_ = true;
@@ -357,12 +368,17 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
   const std::size_t keys = t.keys.size();  // once: the sets' appends may alias t.keys
   for (std::size_t i = 0; i < keys; ++i) {
     KeyState& k = t.keys[i];
-    if (!pass_keys_.Computes(i) || k.deferred) {  // another pass, or the merge, gives this key
-      if (keep) directory.NoKey();
-      continue;
+    const bool computed = pass_keys_.Computes(i) && !k.deferred;
+    const KeyKind kind = computed ? KeyOf(k, cells, scratch_, integer, pair, hash) : KeyKind::kNull;
+    if (keep && directory.Implicit(i)) {
+      if (kind == KeyKind::kInteger) {  // its fingerprint is its integer's, in row order
+        k.set.AddInteger(integer);
+        continue;
+      }
+      directory.Materialize(i, k.set.integers());
     }
-    switch (KeyOf(k, cells, scratch_, integer, pair, hash)) {
-      case KeyKind::kNull:
+    switch (kind) {
+      case KeyKind::kNull:  // or another pass, or the merge, gives this key
         if (keep) directory.NoKey();
         break;
       case KeyKind::kInteger:
@@ -390,7 +406,14 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
 }
 
 void Collector::ResetDirectory(TableState& t) {
-  t.directory.Reset(t.keys.size(), source_.ReadsRowsAt() && t.selected && !t.keyless);
+  // A key of one INTEGER column keeps its integers in row order as it reads them (the sets are
+  // empty now): the directory need not keep their fingerprints too while they stay so.
+  std::vector<bool> in_row_order;
+  for (const KeyState& k : t.keys) {
+    in_row_order.push_back(k.cell.size() == 1 && k.affinity[0] == Affinity::kInteger &&
+                           k.set.rows() == 0);
+  }
+  t.directory.Reset(t.keys.size(), source_.ReadsRowsAt() && t.selected && !t.keyless, in_row_order);
 }
 
 void Collector::Tick() {

@@ -16,8 +16,9 @@
 
 namespace steadyflake::mergecheck {
 
+template <typename Columns>
 std::vector<std::size_t> RowDirectory::Scan(std::span<const Wanted> wanted, std::size_t rows,
-                                            const uint32_t* fingerprints) const {
+                                            Columns column) const {
   std::vector<uint32_t> sorted;
   // One key at a time, each a loop of a few instructions a row over its fingerprints; a row
   // found by two keys is listed twice, then once.
@@ -28,15 +29,58 @@ std::vector<std::size_t> RowDirectory::Scan(std::span<const Wanted> wanted, std:
     std::sort(sorted.begin(), sorted.end());
     FingerprintFilter filter(sorted.size(), 128);
     for (const uint32_t fp : sorted) filter.Add(fp);
-    for (std::size_t row = 0, at = w.key; row < rows; ++row, at += keys_) {
-      const uint32_t fp = fingerprints[at];
-      if (!filter.MayHold(fp)) continue;
-      if (std::binary_search(sorted.begin(), sorted.end(), fp)) hits.push_back(row);
+    const auto test = [&](std::size_t row, uint32_t fp) {
+      if (filter.MayHold(fp) && std::binary_search(sorted.begin(), sorted.end(), fp)) {
+        hits.push_back(row);
+      }
+    };
+    const Column c = column(w.key);
+    if (c.integers != nullptr) {
+      for (std::size_t row = 0; row < rows; ++row) {
+        test(row, Fingerprint(Hash128{0, static_cast<uint64_t>(c.integers[row])}));
+      }
+    } else {
+      for (std::size_t row = 0; row < rows; ++row) test(row, c.fingerprints[row * c.stride]);
     }
   }
   std::sort(hits.begin(), hits.end());
   hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
   return hits;
+}
+
+RowDirectory::Column RowDirectory::ColumnOf(std::size_t key) const {
+  if (implicit_[key]) return Column{nullptr, 0, attached_[key].data()};
+  return Column{fingerprints_.begin() + slot_[key], stored_, nullptr};
+}
+
+void RowDirectory::Slots() {
+  slot_.assign(keys_, 0);
+  stored_ = 0;
+  for (std::size_t key = 0; key < keys_; ++key) {
+    slot_[key] = stored_;
+    stored_ += implicit_[key] ? 0 : 1;
+  }
+}
+
+void RowDirectory::Materialize(std::size_t key, std::span<const int64_t> values) {
+  if (!Implicit(key)) return;
+  // The rows with a value: every row before, and the current one's fingerprints so far (those
+  // of the keys before `key`, as the caller gives them in order), if it began.
+  const std::size_t complete = values.size();
+  const std::size_t begun = fingerprints_.size() - complete * stored_;
+  ValueArray<uint32_t> grown;
+  const uint32_t* from = fingerprints_.begin();
+  const std::size_t slot = slot_[key];
+  for (std::size_t row = 0; row < complete; ++row, from += stored_) {
+    grown.append(std::span(from, slot));
+    grown.push_back(Fingerprint(Hash128{0, static_cast<uint64_t>(values[row])}));
+    grown.append(std::span(from + slot, stored_ - slot));
+  }
+  grown.append(std::span(from, begun));
+  fingerprints_ = std::move(grown);
+  implicit_[key] = false;
+  attached_[key] = {};
+  Slots();
 }
 
 std::vector<uint64_t> RowDirectory::PositionsOf(std::span<const std::size_t> rows) const {
@@ -66,11 +110,15 @@ std::vector<uint64_t> RowDirectory::Select(std::span<const Wanted> wanted) const
   std::vector<uint64_t> positions;
   if (covered()) {
     const Prepared& p = *prepared_;
-    for (const std::size_t row : Scan(wanted, p.positions.size(), p.fingerprints.data())) {
+    const auto column = [&](std::size_t key) {
+      return Column{p.fingerprints.data() + key, keys_, nullptr};
+    };
+    for (const std::size_t row : Scan(wanted, p.positions.size(), column)) {
       positions.push_back(p.positions[row]);
     }
   } else {
-    positions = PositionsOf(Scan(wanted, rows(), fingerprints_.begin()));
+    positions =
+        PositionsOf(Scan(wanted, rows(), [this](std::size_t key) { return ColumnOf(key); }));
   }
   std::sort(positions.begin(), positions.end());
   positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
@@ -90,11 +138,11 @@ void RowDirectory::Prepare(std::span<const Wanted> wanted) const {
     std::sort(given.begin(), given.end());
     given.erase(std::unique(given.begin(), given.end()), given.end());
   }
-  const std::vector<std::size_t> hits = Scan(wanted, rows(), fingerprints_.begin());
+  const std::vector<std::size_t> hits =
+      Scan(wanted, rows(), [this](std::size_t key) { return ColumnOf(key); });
   p.positions = PositionsOf(hits);
   for (const std::size_t row : hits) {
-    const uint32_t* at = fingerprints_.begin() + row * keys_;
-    p.fingerprints.insert(p.fingerprints.end(), at, at + keys_);
+    for (std::size_t key = 0; key < keys_; ++key) p.fingerprints.push_back(FingerprintAt(row, key));
   }
   prepared_ = std::move(p);
 }

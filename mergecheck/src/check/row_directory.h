@@ -8,11 +8,13 @@
 // values. The passes after the comparison want the rows of a few key values (the overlap): with
 // a directory they read the rows whose fingerprints match, by position, instead of parsing the
 // whole input again (design section 10: one scan of a dump serves every pass). A fingerprint
-// may match a row of another value; the pass computes each row's key and skips it. 8 bytes a
-// row for a table of one key, 4 more per further key: a position is kept as its low 32 bits,
-// with the rows where its high bits change noted aside (a dump of under 4 GiB has none). Each
-// byte a row is 2 MB of fresh memory a side at 2M rows, which a VM may make costly to touch:
-// so a hashed key's fingerprints here are all the first pass keeps of it (resolve.h).
+// may match a row of another value; the pass computes each row's key and skips it. 4 bytes a
+// row for the position (its low 32 bits, with the rows where its high bits change noted aside:
+// a dump of under 4 GiB has none), and 4 per key but for a key of one INTEGER column whose
+// values the key set holds in row order (a clustered table's primary key, dumped ascending):
+// its fingerprints are computed from them. Each byte a row is 2 MB of fresh memory a side at 2M
+// rows, which a VM may make costly to touch: so a hashed key's fingerprints here are all the
+// first pass keeps of it (resolve.h).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_ROW_DIRECTORY_H_
@@ -61,8 +63,12 @@ class FingerprintFilter {
 class RowDirectory {
  public:
   // Starts again, empty, for rows of `keys` keys; `on` false keeps nothing (the input cannot
-  // read rows by position, or the table needs no later pass).
-  void Reset(std::size_t keys, bool on) {
+  // read rows by position, or the table needs no later pass). `in_row_order[i]` true: key i is
+  // one INTEGER column whose values the caller keeps in row order (its KeySet's integers), so
+  // its fingerprints are not kept while every row gives it an integer (the caller then calls
+  // neither Key nor NoKey for it); a row that gives it none (NULL, text) calls Materialize
+  // first, and once the values are final the caller calls Attach or Materialize.
+  void Reset(std::size_t keys, bool on, const std::vector<bool>& in_row_order = {}) {
     prepared_.reset();
     on_ = on;
     keys_ = keys;
@@ -70,13 +76,20 @@ class RowDirectory {
     highs_.clear();
     high_ = 0;
     fingerprints_.Truncate(0);
+    implicit_.assign(keys, false);
+    for (std::size_t i = 0; on && i < keys && i < in_row_order.size(); ++i) {
+      implicit_[i] = in_row_order[i];
+    }
+    attached_.assign(keys, {});
+    Slots();
   }
   bool on() const { return on_; }
   // Stops keeping rows and drops those kept: the table was read in a way that gives no
   // position (passes over an index).
   void Drop() { Reset(0, false); }
 
-  // A row at `position`, then one Key() per key, in the keys' order.
+  // A row at `position`, then one Key() or NoKey() per key, in the keys' order, but for the keys
+  // kept in row order (Implicit).
   void Row(uint64_t position) {
     const auto high = static_cast<uint32_t>(position >> 32);
     if (high != high_) [[unlikely]] {
@@ -88,16 +101,41 @@ class RowDirectory {
   void Key(const Hash128& bits) { fingerprints_.push_back(Fingerprint(bits)); }
   void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
 
+  // Whether key `key`'s fingerprints are its integers' in row order, not kept here.
+  bool Implicit(std::size_t key) const { return key < keys_ && implicit_[key]; }
+  // Keeps key `key`'s fingerprints from now on, those of the rows before from `values` (the
+  // key's integers in row order, one a row): called between a row's Row() and its Key() for
+  // `key` when that row gives the key no integer, or after the last row when the values are
+  // to be sorted. A no-op for a key not Implicit.
+  void Materialize(std::size_t key, std::span<const int64_t> values);
+  // Names the integers of key `key` (one a row, in row order, and they must outlive every
+  // query), once they are final. A no-op for a key not Implicit.
+  void Attach(std::size_t key, std::span<const int64_t> values) {
+    if (Implicit(key)) attached_[key] = values;
+  }
+
   // Rows kept.
   uint64_t rows() const { return low_.size(); }
+  // The fingerprint of key `key` of row `row` (0: NULL). REQUIRES: an Implicit key Attached.
+  uint32_t FingerprintAt(std::size_t row, std::size_t key) const {
+    if (implicit_[key]) return Fingerprint(Hash128{0, static_cast<uint64_t>(attached_[key][row])});
+    return fingerprints_.begin()[row * stored_ + slot_[key]];
+  }
   // Calls `f` with the fingerprint of key `key` (an index into the table's keys) of each row
   // kept, in the rows' order, a NULL's 0 left out.
   template <typename F>
   void ForEachFingerprint(std::size_t key, F&& f) const {
     if (key >= keys_) return;
-    const uint32_t* at = fingerprints_.begin() + key;
-    for (std::size_t row = 0; row < low_.size(); ++row, at += keys_) {
-      if (*at != 0) f(*at);
+    const Column c = ColumnOf(key);
+    if (c.integers != nullptr) {
+      for (std::size_t row = 0; row < low_.size(); ++row) {
+        f(Fingerprint(Hash128{0, static_cast<uint64_t>(c.integers[row])}));
+      }
+      return;
+    }
+    for (std::size_t row = 0; row < low_.size(); ++row) {
+      const uint32_t fingerprint = c.fingerprints[row * c.stride];
+      if (fingerprint != 0) f(fingerprint);
     }
   }
 
@@ -121,10 +159,21 @@ class RowDirectory {
  private:
   bool on_ = false;
   std::size_t keys_ = 0;
-  // The indexes, ascending, of the rows among `rows` (keys_ fingerprints each, from
-  // `fingerprints` on) whose fingerprint of some key of `wanted` is one of that key's.
+  // A key's fingerprints: `stride` apart from `fingerprints` on, or of `integers` (in row order).
+  struct Column {
+    const uint32_t* fingerprints = nullptr;
+    std::size_t stride = 0;
+    const int64_t* integers = nullptr;
+  };
+  // The indexes, ascending, of the rows among `rows` whose fingerprint of some key of `wanted`
+  // (in `column(key)`) is one of that key's.
+  template <typename Columns>
   std::vector<std::size_t> Scan(std::span<const Wanted> wanted, std::size_t rows,
-                                const uint32_t* fingerprints) const;
+                                Columns column) const;
+  // Key `key`'s Column of the rows kept.
+  Column ColumnOf(std::size_t key) const;
+  // Each key's place among a row's kept fingerprints (slot_), and how many a row keeps.
+  void Slots();
   // The positions of `rows` (indexes, ascending) of this directory.
   std::vector<uint64_t> PositionsOf(std::span<const std::size_t> rows) const;
 
@@ -137,7 +186,11 @@ class RowDirectory {
   ValueArray<uint32_t> low_;           // per row: its position's low 32 bits
   std::vector<High> highs_;            // ascending by row; the rows before the first: 0
   uint32_t high_ = 0;                  // the high bits of the last row's position
-  ValueArray<uint32_t> fingerprints_;  // keys_ per row
+  ValueArray<uint32_t> fingerprints_;  // stored_ per row: those of the keys not implicit
+  std::vector<bool> implicit_;         // by key: Implicit
+  std::vector<std::span<const int64_t>> attached_;  // by key: Attach's
+  std::vector<std::size_t> slot_;                   // by key: its place in a row's fingerprints
+  std::size_t stored_ = 0;                          // fingerprints a row keeps
   // Prepare's: each key's fingerprints given (sorted), and the rows they selected.
   struct Prepared {
     uint64_t rows = 0;                          // the directory's rows then (more: stale)
