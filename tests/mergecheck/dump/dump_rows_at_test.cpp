@@ -59,8 +59,9 @@ TEST(DumpRowsAt, GivesTheRowsTheScanGaveAtThosePositions) {
   }
 }
 
-// A row of 100 KB (more than the 16 KiB first window), column lists in two orders, and the
-// file's last row right before its end (no trailer after it).
+// A row of 100 KB (more than the 1 KiB first window), short rows after it (read with the window
+// it left, then a smaller one), column lists in two orders, and the file's last row right
+// before its end (no trailer after it).
 TEST(DumpRowsAt, ReadsLongRowsAndTheLastRowOfTheFile) {
   TempDir dir;
   const std::string path = dir.path() + "/" + "long.sql";
