@@ -56,16 +56,18 @@ std::vector<KeyPair> PairsToResolve(const Collector& ca, const Collector& cb) {
   for (const TableState& ta : ca.tables()) {
     const TableState* tb = cb.Find(ta.table.name);
     if (tb == nullptr || !ta.selected || !tb->selected) continue;
+    // compare.cpp pairs keys by their columns' lowercase names; every such pair here, so that
+    // a key it pairs with any of several alike finds the hashes it shares with each.
     for (std::size_t i = 0; i < ta.keys.size(); ++i) {
-      const KeyState& ka = ta.keys[i];
-      // Paired as compare.cpp pairs them: by their columns' lowercase names.
-      const auto kb = std::find_if(tb->keys.begin(), tb->keys.end(),
-                                   [&](const KeyState& k) { return k.lower == ka.lower; });
-      if (kb == tb->keys.end() || (ka.set.elided() == 0 && kb->set.elided() == 0)) continue;
-      KeyPair& pair = pairs.emplace_back();
-      pair.table = ta.table.name;
-      pair.key[0] = i;
-      pair.key[1] = static_cast<std::size_t>(kb - tb->keys.begin());
+      for (std::size_t j = 0; j < tb->keys.size(); ++j) {
+        const KeyState& ka = ta.keys[i];
+        const KeyState& kb = tb->keys[j];
+        if (kb.lower != ka.lower || (ka.set.elided() == 0 && kb.set.elided() == 0)) continue;
+        KeyPair& pair = pairs.emplace_back();
+        pair.table = ta.table.name;
+        pair.key[0] = i;
+        pair.key[1] = j;
+      }
     }
   }
   return pairs;
