@@ -4,15 +4,14 @@
 #include "merge/verify_rewrite.h"
 
 #include <algorithm>
-#include <exception>
 #include <functional>
 #include <map>
 #include <set>
 #include <string>
-#include <thread>
 #include <unordered_set>
 #include <vector>
 
+#include "check/both_inputs.h"
 #include "check/collation.h"
 #include "merge/transform.h"
 #include "steadyflake/error.h"
@@ -87,7 +86,8 @@ class TableCheck {
     std::vector<RowHash> have;
     MergeReport::Table again;
     std::vector<uint64_t> ignored(changed_.size(), 0);
-    Both(
+    // Two connections, two cores.
+    OnBothInputs(
         [&] {
           ReadB(again, ignored, [&](const RowHash& h) { want.push_back(h); });
           std::sort(want.begin(), want.end());
@@ -106,26 +106,6 @@ class TableCheck {
   }
 
  private:
-  // Runs `b` here and `b2` on a thread of its own: two connections, two cores.
-  static void Both(const std::function<void()>& b, const std::function<void()>& b2) {
-    std::exception_ptr failed;
-    std::thread reader([&] {
-      try {
-        b2();
-      } catch (...) {
-        failed = std::current_exception();
-      }
-    });
-    try {
-      b();
-    } catch (...) {
-      reader.join();
-      throw;
-    }
-    reader.join();
-    if (failed) std::rethrow_exception(failed);
-  }
-
   void ReadB2(const std::function<void(const RowHash&)>& add) {
     std::string scratch;
     Statement after = out_.Prepare(Select("b", table_, columns_));
