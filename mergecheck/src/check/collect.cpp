@@ -213,8 +213,8 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
       // Integers the directory reads in row order stay so only if sorting and deduping leave
       // them as they are (a dump of a clustered table gives its primary key ascending).
       const std::span<const int64_t> integers = k.set.integers();
-      if (std::adjacent_find(integers.begin(), integers.end(), std::greater_equal<>()) !=
-          integers.end()) {
+      if (t.directory.Implicit(i) && std::adjacent_find(integers.begin(), integers.end(),
+                                                        std::greater_equal<>()) != integers.end()) {
         t.directory.Materialize(i, integers);
       }
       k.set.Sort();
