@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "source/huge_pages.h"
 #include "test_util.h"
 
 namespace steadyflake::mergecheck {
@@ -361,8 +362,8 @@ TEST(KeySetTest, AtMost24BytesPerKey) {
 // larger one when it outgrows that: every move keeps every value, and moving the array hands
 // the region over (a region freed twice, or as malloc's, crashes here or under ASan).
 TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
-  // 128 bytes: malloc's up to 8,000 of them, then a region of 64x the 1.28 MB of 10,000,
-  // then, from 640,000, a second region.
+  // 128 bytes: malloc's up to 2,000 of them (256 KiB), then a region of 64x the 512 KiB of
+  // 4,096, then, from 262,144, a second region.
   using Block = std::array<int64_t, 16>;
   constexpr std::size_t kCount = 700'000;
   ValueArray<Block> array;
@@ -417,6 +418,32 @@ TEST(ValueArrayTest, ALargeArrayIsEligibleForHugePages) {
   }
   if (eligible < 0) GTEST_SKIP() << "this kernel's smaps has no THPeligible";
   EXPECT_EQ(eligible, 1) << "the array's mapping is not advised to huge pages";
+}
+
+// A ZeroedArray starts all zero, small (calloc's) or large (a region of huge pages, 2 MiB
+// aligned), also where the memory held values before (malloc's reuse of a freed block); moving it
+// hands its memory over.
+TEST(ZeroedArrayTest, StartsZeroAtEverySizeAndMovesItsMemory) {
+  for (const std::size_t size : {std::size_t{1}, std::size_t{1000}, kHugeRegionFrom}) {
+    for (int round = 0; round < 2; ++round) {  // the second round gets memory the first dirtied
+      ZeroedArray<uint64_t> array(size);
+      ASSERT_EQ(array.size(), size);
+      std::size_t nonzero = 0;
+      for (std::size_t i = 0; i < size; ++i) nonzero += array[i] != 0;
+      EXPECT_EQ(nonzero, 0u) << size << " values, round " << round;
+      if (size * sizeof(uint64_t) >= kHugeRegionFrom) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(&array[0]) % (std::size_t{2} << 20), 0u)
+            << "an array of " << size * sizeof(uint64_t) << " bytes is not in a region";
+      }
+      for (std::size_t i = 0; i < size; ++i) array[i] = ~uint64_t{0} - i;
+      ZeroedArray<uint64_t> moved(std::move(array));
+      ZeroedArray<uint64_t> assigned(3);
+      assigned = std::move(moved);
+      EXPECT_EQ(moved.size(), 0u);
+      ASSERT_EQ(assigned.size(), size);
+      EXPECT_EQ(assigned[size - 1], ~uint64_t{0} - (size - 1));
+    }
+  }
 }
 
 }  // namespace

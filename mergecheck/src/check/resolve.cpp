@@ -30,7 +30,7 @@ struct KeyPair {
   // Each input's fingerprints, as a filter, then those of them that pass the other input's
   // filter (distinct, ascending), and the fingerprints in both.
   std::optional<FingerprintFilter> filter[2];
-  std::vector<uint32_t> candidates[2];
+  ValueArray<uint32_t> candidates[2];  // in huge pages once large, as a key set's values
   std::vector<uint32_t> common;
 };
 
@@ -170,12 +170,13 @@ void FilterFingerprints(int side, Source& source, Collector& collector,
 void FindCandidates(int side, const Collector& collector, std::vector<KeyPair>& pairs) {
   for (KeyPair& p : pairs) {
     const FingerprintFilter& other = *p.filter[1 - side];
-    std::vector<uint32_t>& candidates = p.candidates[side];
+    ValueArray<uint32_t>& candidates = p.candidates[side];
     ForEachFingerprint(*collector.Find(p.table), p.key[side], [&](uint32_t fingerprint) {
       if (other.MayHold(fingerprint)) candidates.push_back(fingerprint);
     });
-    SortUniform(candidates.data(), candidates.size());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    SortUniform(candidates.begin(), candidates.size());
+    candidates.Truncate(static_cast<std::size_t>(std::unique(candidates.begin(), candidates.end()) -
+                                                 candidates.begin()));
   }
 }
 
@@ -212,7 +213,7 @@ void ResolveFingerprints(Source& a, Collector& ca, Source& b, Collector& cb) {
   for (KeyPair& p : pairs) {
     p.filter[0].reset();
     p.filter[1].reset();
-    Intersect<uint32_t>(p.candidates[0], p.candidates[1], 0, p.common);
+    Intersect<uint32_t>(p.candidates[0].span(), p.candidates[1].span(), 0, p.common);
     p.candidates[0] = {};
     p.candidates[1] = {};
   }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "check/key_set.h"
+#include "source/huge_pages.h"
 
 namespace steadyflake::mergecheck {
 
@@ -45,7 +46,7 @@ class FingerprintFilter {
   FingerprintFilter(std::size_t values, std::size_t bits_per_value) {
     std::size_t size = 64;
     while (size < values * bits_per_value) size *= 2;
-    bits_.assign(size / 64, 0);
+    bits_ = ZeroedArray<uint64_t>(size / 64);
     mask_ = static_cast<uint32_t>(size - 1);
   }
   void Add(uint32_t fingerprint) {
@@ -56,7 +57,7 @@ class FingerprintFilter {
   }
 
  private:
-  std::vector<uint64_t> bits_;
+  ZeroedArray<uint64_t> bits_;
   uint32_t mask_ = 0;
 };
 

@@ -16,11 +16,18 @@
 #define STEADYFLAKE_MERGECHECK_SRC_SOURCE_HUGE_PAGES_H_
 
 #include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+#include <utility>
 
 namespace steadyflake::mergecheck {
 
-// Arrays smaller than this stay in malloc's memory.
-inline constexpr std::size_t kHugeRegionFrom = std::size_t{1} << 20;
+// Arrays smaller than this stay in malloc's memory. 256 KiB: the 64 faults of the last 4 KiB
+// pages before it cost less than the 2 MiB page a region's first write takes (memory, for an
+// array that may stay small), and the 192 of the next 768 KiB, which 1 MiB cost each array of a
+// large table (a quarter of a 2M-row dump check's faults with the rest fixed), more.
+inline constexpr std::size_t kHugeRegionFrom = std::size_t{1} << 18;
 
 // `bytes` of address space (rounded up to 2 MiB), aligned to 2 MiB, readable and writable,
 // uncommitted until written (MAP_NORESERVE) and advised to huge pages (MADV_HUGEPAGE); nullptr if
@@ -30,6 +37,56 @@ void* ReserveHugeRegion(std::size_t bytes);
 
 // Returns a region of ReserveHugeRegion(bytes) to the kernel.
 void ReleaseHugeRegion(void* region, std::size_t bytes);
+
+// `size` values of T, all zero bits, that never move: from kHugeRegionFrom bytes in a region of
+// huge pages (the kernel's zeroed pages: no memset, which would fault in every 4 KiB page, and a
+// fault per 2 MiB as the values are first written), else calloc's memory. For bitmaps written at
+// random. Move-only.
+template <typename T>
+class ZeroedArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  ZeroedArray() = default;
+  explicit ZeroedArray(std::size_t size) : size_(size) {
+    const std::size_t bytes = size * sizeof(T);
+    if (bytes >= kHugeRegionFrom && (data_ = static_cast<T*>(ReserveHugeRegion(bytes)))) {
+      region_ = bytes;
+      return;
+    }
+    data_ = static_cast<T*>(std::calloc(size == 0 ? 1 : size, sizeof(T)));
+    if (data_ == nullptr) throw std::bad_alloc();
+  }
+  ZeroedArray(const ZeroedArray&) = delete;
+  ZeroedArray& operator=(const ZeroedArray&) = delete;
+  ZeroedArray(ZeroedArray&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        region_(std::exchange(other.region_, 0)) {}
+  ZeroedArray& operator=(ZeroedArray&& other) noexcept {
+    ZeroedArray gone(std::move(other));
+    std::swap(data_, gone.data_);
+    std::swap(size_, gone.size_);
+    std::swap(region_, gone.region_);
+    return *this;
+  }
+  ~ZeroedArray() {
+    if (region_ != 0) {
+      ReleaseHugeRegion(data_, region_);
+    } else {
+      std::free(data_);
+    }
+  }
+
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: data_ is calloc's
+};
 
 }  // namespace steadyflake::mergecheck
 
