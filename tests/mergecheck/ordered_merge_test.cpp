@@ -294,6 +294,19 @@ TEST(OrderedMergeTest, IndexOrderAgreesWithSqliteBeyondLongSharedPrefixes) {
   });
 }
 
+// Many batches a side (kOrderedMergeBatch tuples each), more than the readers may queue ahead:
+// the merge hands the batches it is done with back to the readers, which fill them again.
+TEST(OrderedMergeTest, MergedTextKeysOfManyBatchesGiveSqlitesAnswer) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const int rows = static_cast<int>(12 * kOrderedMergeBatch);
+  MakeShards(a, b, 4096, "NOCASE", "NOCASE", rows, steadyflake::testing::TestSeed());
+  const CheckRun run = Check(a, b);
+  EXPECT_TRUE(run.merged);
+  ExpectSqlitesAnswer(a, b, "NOCASE", run);
+}
+
 TEST(OrderedMergeTest, MergedTextKeysGiveSqlitesAnswer) {
   for (const std::string collation : {"BINARY", "NOCASE", "RTRIM"}) {
     for (const int page_size : {512, 4096, 65536}) {

@@ -89,5 +89,22 @@ TEST_F(PageFileTest, APageBeyondTheEndIsDamage) {
   EXPECT_THROW(reader.Page(kPages + 1), DamagedPage);
 }
 
+// A reader's run buffer goes back to the process's pool when the reader is done and serves the
+// next one, whose reads then fault in no fresh pages; the pool's buffers lie on kRunBytes
+// boundaries of regions of huge pages. Readers alive at once hold buffers of their own.
+TEST_F(PageFileTest, AReaderTakesTheBufferOfOneDoneBeforeIt) {
+  PageFile file(fd_);
+  const unsigned char* first = nullptr;
+  {
+    PageReader reader(file);
+    first = reader.Page(10);  // a run from page 10: the page is at the buffer's start
+  }
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % PageReader::kRunBytes, 0u);
+  PageReader next(file);
+  EXPECT_EQ(next.Page(50), first);  // page 50 read alone, at the start of the same buffer
+  PageReader beside(file);
+  EXPECT_NE(beside.Page(90), next.Page(50));
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

@@ -105,6 +105,9 @@ class Stream {
       std::unique_lock lock(mu_);
       ready_.wait(lock, [&] { return !queue_.empty() || done_; });
       if (queue_.empty()) return false;
+      // The batch merged last goes back to the reader, its memory with it: a batch allocated
+      // afresh each time faulted its pages in again once malloc had returned them.
+      if (current_.fields.capacity() != 0) spare_.push_back(std::move(current_));
       current_ = std::move(queue_.front());
       queue_.pop_front();
       at_ = 0;
@@ -218,7 +221,7 @@ class Stream {
     }
     if (batch.fields.size() >= kBatch * width || batch.bytes.size() >= kBatchBytes) {
       full_ = std::move(filling_);
-      filling_ = EmptyBatch(width);
+      filling_ = Spare();
     }
   }
   // Append for a key of one text column (a UNIQUE name), as Append does it for any key, in
@@ -252,7 +255,7 @@ class Stream {
     }
     if (batch.fields.size() >= kBatch || batch.bytes.size() >= kBatchBytes) {
       full_ = std::move(filling_);
-      filling_ = EmptyBatch(1);
+      filling_ = Spare();
     }
   }
 
@@ -309,7 +312,7 @@ class Stream {
       filling_.fields.insert(filling_.fields.end(), tuple, tuple + width);
       before = tuple;
       if (filling_.fields.size() >= kBatch * width) {
-        if (!Hand(std::exchange(filling_, EmptyBatch(width)))) throw Abandon{};
+        if (!Hand(std::exchange(filling_, Spare()))) throw Abandon{};
       }
     }
     if (before != nullptr && before != last_) {
@@ -340,8 +343,23 @@ class Stream {
     any_last_ = true;
     std::copy(batch.fields.end() - static_cast<std::ptrdiff_t>(width), batch.fields.end(), last);
     if (batch.fields.size() >= kBatch * width) {
-      if (!Hand(std::exchange(filling_, EmptyBatch(width)))) throw Abandon{};
+      if (!Hand(std::exchange(filling_, Spare()))) throw Abandon{};
     }
+  }
+
+  // An empty batch to fill: one the merge is done with, else a new one.
+  Batch Spare() {
+    {
+      std::lock_guard lock(mu_);
+      if (!spare_.empty()) {
+        Batch batch = std::move(spare_.back());
+        spare_.pop_back();
+        batch.bytes.clear();
+        batch.fields.clear();
+        return batch;
+      }
+    }
+    return EmptyBatch(width_);
   }
 
   [[noreturn]] void Refuse() {
@@ -376,6 +394,7 @@ class Stream {
   std::condition_variable ready_;  // a batch was queued, or the reader is done
   std::condition_variable room_;   // a batch was taken, or the merge stopped
   std::deque<Batch> queue_;        // guarded by mu_
+  std::vector<Batch> spare_;       // guarded by mu_: batches merged, for the reader to fill again
   bool done_ = false;              // guarded by mu_: the reader will queue nothing more
   bool stop_ = false;              // guarded by mu_: the merge wants nothing more
   // Written by the reader thread only, read after join() (which orders them).

@@ -77,6 +77,10 @@ class PageReader {
   // Reads from the file so far (each one pread(2), or a few for a short one).
   uint64_t reads() const { return reads_; }
 
+  // Bytes read ahead in one run: large enough that a run costs one system call per 256 KiB,
+  // small enough to stay in the CPU's L2 cache until it is read (1 MiB measured slower, 128 KiB
+  // too).
+  static constexpr std::size_t kRunBytes = std::size_t{1} << 18;
   // A page at most this far after the one asked for last starts a run.
   static constexpr uint32_t kNearPages = 16;
 
@@ -88,10 +92,14 @@ class PageReader {
   uint32_t first_ = 0;     // the first page in buffer_ (0: none)
   uint32_t count_ = 0;     // pages in buffer_
   uint32_t last_ = 0;      // the page asked for last
-  // window_pages_ pages, allocated at the first read and never zeroed: a reader of overflow
-  // pages a table may not have costs nothing, and one of pages out of order writes (and so
-  // faults in) only the first of them.
-  std::unique_ptr<unsigned char[]> buffer_;
+  // Gives a run buffer back to the process's pool (page_file.cpp) for the next reader.
+  struct GiveBack {
+    void operator()(unsigned char* buffer) const noexcept;
+  };
+  // kRunBytes, at least window_pages_ pages, taken from the pool at the first read and never
+  // zeroed: a reader of overflow pages a table may not have costs nothing, and one of pages out
+  // of order writes (and so faults in) only the first of them.
+  std::unique_ptr<unsigned char[], GiveBack> buffer_;
 };
 
 namespace page_file_internal {
