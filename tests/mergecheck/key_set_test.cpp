@@ -362,8 +362,8 @@ TEST(KeySetTest, AtMost24BytesPerKey) {
 // larger one when it outgrows that: every move keeps every value, and moving the array hands
 // the region over (a region freed twice, or as malloc's, crashes here or under ASan).
 TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
-  // 128 bytes: malloc's up to 2,000 of them (256 KiB), then a region of 64x the 512 KiB of
-  // 4,096, then, from 262,144, a second region.
+  // 128 bytes: malloc's up to 8,000 of them, then a region of 64x the 1.28 MB of 10,000,
+  // then, from 640,000, a second region.
   using Block = std::array<int64_t, 16>;
   constexpr std::size_t kCount = 700'000;
   ValueArray<Block> array;
@@ -387,6 +387,17 @@ TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
     wrong += b[0] != static_cast<int64_t>(i) || b[15] != -static_cast<int64_t>(i);
   }
   EXPECT_EQ(wrong, 0u);
+}
+
+// An array under kHugeRegionFrom stays in malloc's memory: a region's first write takes a whole
+// 2 MiB page, which many tables of a few tens of thousands of rows would each hold.
+TEST(ValueArrayTest, AnArrayUnderAMebibyteStaysInMallocsMemory) {
+  ValueArray<int64_t> array;
+  constexpr int64_t count = (int64_t{768} << 10) / 8;  // 768 KiB
+  for (int64_t i = 0; i < count; ++i) array.push_back(i);
+  EXPECT_NE(reinterpret_cast<std::uintptr_t>(array.begin()) % (std::size_t{2} << 20), 0u)
+      << "an array of " << count * 8 << " bytes moved into a region";
+  EXPECT_EQ(array.begin()[count - 1], count - 1);
 }
 
 // The region is advised to huge pages: the kernel marks its mapping THP-eligible wherever

@@ -23,11 +23,10 @@
 
 namespace steadyflake::mergecheck {
 
-// Arrays smaller than this stay in malloc's memory. 256 KiB: the 64 faults of the last 4 KiB
-// pages before it cost less than the 2 MiB page a region's first write takes (memory, for an
-// array that may stay small), and the 192 of the next 768 KiB, which 1 MiB cost each array of a
-// large table (a quarter of a 2M-row dump check's faults with the rest fixed), more.
-inline constexpr std::size_t kHugeRegionFrom = std::size_t{1} << 18;
+// Arrays smaller than this stay in malloc's memory. Not less: a region's first write takes a
+// whole 2 MiB page, and a database of many tables of some 50,000 rows then held 3.6 times the
+// memory (40 tables of 60,000 rows a side: 49 -> 177 MB at 256 KiB) for no less time.
+inline constexpr std::size_t kHugeRegionFrom = std::size_t{1} << 20;
 
 // `bytes` of address space (rounded up to 2 MiB), aligned to 2 MiB, readable and writable,
 // uncommitted until written (MAP_NORESERVE) and advised to huge pages (MADV_HUGEPAGE); nullptr if
