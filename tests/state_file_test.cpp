@@ -188,13 +188,31 @@ TEST(StateFileTest, PauseLongerThanTheReservationRenewsIt) {
   EXPECT_EQ(generator.layout().Decode(after).unix_ms, kJune2026 / kMs + 60'000);
 }
 
+// A simulated clock whose SleepFor, once frozen, never returns: a generator waiting for a tick
+// then waits until it is killed. (SimulatedClock's SleepFor moves the clock on and returns at
+// once, so a child that was to be killed waiting could instead issue the next ID and exit first
+// when the parent was slow to kill it, as on a loaded CI machine.)
+class FrozenClock : public SimulatedClock {
+ public:
+  using SimulatedClock::SimulatedClock;
+  void SleepFor(int64_t nanos) override {
+    if (!frozen) {
+      SimulatedClock::SleepFor(nanos);
+      return;
+    }
+    for (;;) ::pause();  // until SIGKILL
+  }
+  bool frozen = false;
+};
+
 TEST(StateFileTest, CrashRightAfterStartStillCoversEverything) {
   TempDir dir;
   const Id largest = LargestIdReportedBeforeKill(
       [&](auto report) {
-        SimulatedClock clock(kJune2026);
+        FrozenClock clock(kJune2026);
         Generator generator(WithState(&clock, dir.path()));
         report(generator.next_batch(generator.max_batch()).back());  // max_lead used up
+        clock.frozen = true;
         report(generator.next());  // waits for a tick that never comes: killed in there
       },
       1);
