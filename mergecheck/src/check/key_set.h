@@ -133,12 +133,11 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
 void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
 // A growable array of trivially copyable values. It starts in memory from malloc and grows
-// with realloc; from kPopulatedFrom bytes in a mapping of its own, grown by remapping its pages
-// (mremap) instead of copying them into fresh pages as std::vector does, each growth's new pages
-// made present by one system call rather than a fault each (GrowPopulated). From
-// kHugeRegionFrom bytes it moves once into a region of address space reserved for it
-// (huge_pages.h), where it grows in place in huge pages: growing to millions of keys then costs
-// neither copies nor a page fault per 4 KiB. Move-only.
+// with realloc, which moves a large block by remapping its pages (mremap) instead of copying
+// them into fresh pages as std::vector does. From kHugeRegionFrom bytes it moves once into a
+// region of address space reserved for it (huge_pages.h), where it grows in place in huge
+// pages: growing to millions of keys then costs neither copies nor a page fault per 4 KiB.
+// Move-only.
 template <typename T>
 class ValueArray {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -201,25 +200,10 @@ class ValueArray {
         Free();
         data_ = static_cast<T*>(moved);
         region_ = region;
-        mapped_ = 0;
         capacity_ = capacity;
         return;
       }
-      if (region_ != 0) throw std::bad_alloc();  // nothing else can hold a region's values
-    }
-    if (bytes >= kPopulatedFrom) {  // below kHugeRegionFrom, or no region was to be had
-      void* grown = GrowPopulated(mapped_ != 0 ? data_ : nullptr, mapped_, bytes);
-      if (grown != nullptr) {
-        if (mapped_ == 0) {  // out of malloc's memory
-          if (size_ != 0) std::memcpy(grown, data_, size_ * sizeof(T));
-          std::free(data_);
-        }
-        data_ = static_cast<T*>(grown);
-        mapped_ = bytes;
-        capacity_ = capacity;
-        return;
-      }
-      if (mapped_ != 0) throw std::bad_alloc();  // realloc cannot grow a mapping of its own
+      if (region_ != 0) throw std::bad_alloc();  // realloc cannot move a region
     }
     void* grown = std::realloc(data_, bytes);
     if (grown == nullptr) throw std::bad_alloc();
@@ -229,8 +213,6 @@ class ValueArray {
   void Free() noexcept {
     if (region_ != 0) {
       ReleaseHugeRegion(data_, region_);
-    } else if (mapped_ != 0) {
-      ReleasePopulated(data_, mapped_);
     } else {
       std::free(data_);
     }
@@ -240,14 +222,12 @@ class ValueArray {
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
     std::swap(region_, other.region_);
-    std::swap(mapped_, other.mapped_);
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
-  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: none
-  std::size_t mapped_ = 0;  // bytes of GrowPopulated's mapping data_ is; 0: none (malloc's)
+  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: data_ is malloc's
 };
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.

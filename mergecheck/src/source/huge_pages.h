@@ -37,20 +37,6 @@ void* ReserveHugeRegion(std::size_t bytes);
 // Returns a region of ReserveHugeRegion(bytes) to the kernel.
 void ReleaseHugeRegion(void* region, std::size_t bytes);
 
-// Arrays from this size up to kHugeRegionFrom lie in a mapping of their own whose new pages are
-// made present as it grows, one system call a growth (GrowPopulated); smaller ones in malloc's.
-inline constexpr std::size_t kPopulatedFrom = std::size_t{128} << 10;
-
-// Grows the anonymous mapping `old` of `old_bytes` (nullptr and 0: a new one) to `bytes`, keeping
-// what it holds (mremap(2), which may move it), and makes the new pages present at once
-// (MADV_POPULATE_WRITE): on the 2-core CI machine ~7 us a page, against ~14 us for the fault a
-// first write takes, with no more memory than the pages asked for. Returns the mapping, nullptr
-// if the kernel refuses (`old` is then unchanged). Sizes are rounded up to whole pages.
-void* GrowPopulated(void* old, std::size_t old_bytes, std::size_t bytes);
-
-// Returns a mapping of GrowPopulated(…, bytes) to the kernel.
-void ReleasePopulated(void* at, std::size_t bytes);
-
 // `size` values of T, all zero bits, that never move: from kHugeRegionFrom bytes in a region of
 // huge pages (the kernel's zeroed pages: no memset, which would fault in every 4 KiB page, and a
 // fault per 2 MiB as the values are first written), else calloc's memory. For bitmaps written at
