@@ -4,6 +4,8 @@
 #include "check/key_set.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -362,8 +364,8 @@ TEST(KeySetTest, AtMost24BytesPerKey) {
 // larger one when it outgrows that: every move keeps every value, and moving the array hands
 // the region over (a region freed twice, or as malloc's, crashes here or under ASan).
 TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
-  // 128 bytes: malloc's up to 8,000 of them, then a region of 64x the 1.28 MB of 10,000,
-  // then, from 640,000, a second region.
+  // 128 bytes: from the first 4,096 (512 KiB) a range made present as it grows, up to 8,000,
+  // then a region of 64x the 1.28 MB of 10,000, then, from 640,000, a second region.
   using Block = std::array<int64_t, 16>;
   constexpr std::size_t kCount = 700'000;
   ValueArray<Block> array;
@@ -389,15 +391,76 @@ TEST(ValueArrayTest, KeepsItsValuesThroughEveryMove) {
   EXPECT_EQ(wrong, 0u);
 }
 
-// An array under kHugeRegionFrom stays in malloc's memory: a region's first write takes a whole
-// 2 MiB page, which many tables of a few tens of thousands of rows would each hold.
-TEST(ValueArrayTest, AnArrayUnderAMebibyteStaysInMallocsMemory) {
+// The field `field` (like "THPeligible" or "AnonHugePages") of /proc/self/smaps for the mapping
+// that holds `at`; -1 where there is none.
+long SmapsField(const void* at, const std::string& field) {
+  const auto address = reinterpret_cast<std::uintptr_t>(at);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    std::uintptr_t low = 0;
+    std::uintptr_t high = 0;
+    const std::string first = line.substr(0, line.find(' '));
+    if (first.find(':') == std::string::npos &&
+        std::sscanf(first.c_str(), "%lx-%lx", &low, &high) == 2) {
+      inside = low <= address && address < high;
+    } else if (inside && line.starts_with(field + ":")) {
+      return std::atol(line.c_str() + field.size() + 1);
+    }
+  }
+  return -1;
+}
+
+// The pages of [begin, end) not in memory (mincore(2)).
+std::size_t AbsentPages(const void* begin, const void* end) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(begin) & ~(page - 1);
+  const std::uintptr_t high = reinterpret_cast<std::uintptr_t>(end) & ~(page - 1);
+  std::vector<unsigned char> present((high - low) / page);
+  if (present.empty()) return 0;
+  EXPECT_EQ(::mincore(reinterpret_cast<void*>(low), high - low, present.data()), 0);
+  return static_cast<std::size_t>(std::count(present.begin(), present.end(), 0));
+}
+
+// An array under kHugeRegionFrom takes no huge page: a region's first write takes a whole 2 MiB
+// page, which many tables of a few tens of thousands of rows would each hold.
+TEST(ValueArrayTest, AnArrayUnderAMebibyteTakesNoHugePage) {
   ValueArray<int64_t> array;
   constexpr int64_t count = (int64_t{768} << 10) / 8;  // 768 KiB
   for (int64_t i = 0; i < count; ++i) array.push_back(i);
+  ASSERT_EQ(array.size(), static_cast<std::size_t>(count));
   EXPECT_NE(reinterpret_cast<std::uintptr_t>(array.begin()) % (std::size_t{2} << 20), 0u)
       << "an array of " << count * 8 << " bytes moved into a region";
-  EXPECT_EQ(array.begin()[count - 1], count - 1);
+  const long huge = SmapsField(array.begin(), "AnonHugePages");
+  if (huge < 0) GTEST_SKIP() << "this kernel's smaps has no AnonHugePages";
+  EXPECT_EQ(huge, 0) << "an array of " << count * 8 << " bytes lies in huge pages";
+  // From malloc's memory into a range of its own, grown there: every value kept.
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < count; ++i) wrong += array.begin()[i] != i;
+  EXPECT_EQ(wrong, 0);
+}
+
+// From kPopulatedFrom bytes each growth makes the array's new room present at once, before a
+// value is written there: the pages past its last value are in memory, at every growth up to
+// kHugeRegionFrom.
+TEST(ValueArrayTest, AMidSizeArraysRoomIsPresentBeforeItIsWritten) {
+#ifndef MADV_POPULATE_WRITE
+  GTEST_SKIP() << "this system's headers have no MADV_POPULATE_WRITE (Linux 5.14)";
+#endif
+  ValueArray<int64_t> array;
+  int growths = 0;
+  std::size_t capacity = 0;
+  for (int64_t i = 0; array.size() * 8 < kHugeRegionFrom - 4096; ++i) {
+    array.push_back(i);
+    if (array.capacity() == capacity) continue;
+    capacity = array.capacity();
+    if (capacity * 8 < kPopulatedFrom || capacity * 8 >= kHugeRegionFrom) continue;
+    ++growths;
+    EXPECT_EQ(AbsentPages(array.end(), array.begin() + capacity), 0u)
+        << "pages absent past value " << i << " of room for " << capacity;
+  }
+  EXPECT_GE(growths, 4);
 }
 
 // The region is advised to huge pages: the kernel marks its mapping THP-eligible wherever
@@ -411,22 +474,7 @@ TEST(ValueArrayTest, ALargeArrayIsEligibleForHugePages) {
   }
   ValueArray<int64_t> array;
   for (int64_t i = 0; i < (int64_t{1} << 20); ++i) array.push_back(i);  // 8 MiB
-  const auto at = reinterpret_cast<std::uintptr_t>(array.begin());
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  int eligible = -1;
-  while (std::getline(smaps, line)) {
-    std::uintptr_t low = 0;
-    std::uintptr_t high = 0;
-    const std::string first = line.substr(0, line.find(' '));
-    if (first.find(':') == std::string::npos &&
-        std::sscanf(first.c_str(), "%lx-%lx", &low, &high) == 2) {
-      inside = low <= at && at < high;
-    } else if (inside && line.starts_with("THPeligible:")) {
-      eligible = std::atoi(line.c_str() + 12);
-    }
-  }
+  const long eligible = SmapsField(array.begin(), "THPeligible");
   if (eligible < 0) GTEST_SKIP() << "this kernel's smaps has no THPeligible";
   EXPECT_EQ(eligible, 1) << "the array's mapping is not advised to huge pages";
 }

@@ -133,11 +133,11 @@ bool TupleEqual(const std::vector<OwnedValue>& a, const std::vector<OwnedValue>&
 void SortDistinct(std::vector<std::vector<OwnedValue>>& tuples, uint64_t limit);
 
 // A growable array of trivially copyable values. It starts in memory from malloc and grows
-// with realloc, which moves a large block by remapping its pages (mremap) instead of copying
-// them into fresh pages as std::vector does. From kHugeRegionFrom bytes it moves once into a
-// region of address space reserved for it (huge_pages.h), where it grows in place in huge
-// pages: growing to millions of keys then costs neither copies nor a page fault per 4 KiB.
-// Move-only.
+// with realloc; from kPopulatedFrom bytes it moves once into a range of address space reserved
+// for it, whose pages each growth makes present by one system call rather than a fault each;
+// from kHugeRegionFrom bytes it moves once into a region reserved for it (huge_pages.h), where
+// it grows in place in huge pages: growing to millions of keys then costs neither copies nor a
+// page fault per 4 KiB. Move-only.
 template <typename T>
 class ValueArray {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -185,33 +185,51 @@ class ValueArray {
   void Reserve(std::size_t capacity) {
     const std::size_t bytes = capacity * sizeof(T);
     if (region_ >= bytes) {  // room in the region: its pages are memory once written
+      if (populated_ != 0) {
+        Populate(data_, populated_, bytes);
+        populated_ = bytes;
+      }
       capacity_ = capacity;
       return;
     }
     if (bytes >= kHugeRegionFrom) {
-      void* moved = ReserveHugeRegion(bytes * kRegionGrowth);
       std::size_t region = bytes * kRegionGrowth;
+      void* moved = ReserveHugeRegion(region);
       if (moved == nullptr) {  // a limit on address space: no more than it needs
-        moved = ReserveHugeRegion(bytes);
         region = bytes;
+        moved = ReserveHugeRegion(region);
       }
-      if (moved != nullptr) {
-        if (size_ != 0) std::memcpy(moved, data_, size_ * sizeof(T));
-        Free();
-        data_ = static_cast<T*>(moved);
-        region_ = region;
-        capacity_ = capacity;
-        return;
+      if (moved != nullptr) return MoveTo(moved, region, 0, capacity);
+    } else if (bytes >= kPopulatedFrom && region_ == 0) {
+      if (void* range = ReservePopulated()) {
+        Populate(range, 0, bytes);
+        return MoveTo(range, kHugeRegionFrom, bytes, capacity);
       }
-      if (region_ != 0) throw std::bad_alloc();  // realloc cannot move a region
+    }
+    if (region_ != 0) {  // no larger region to be had: malloc's memory, as before any
+      void* copy = std::malloc(bytes);
+      if (copy == nullptr) throw std::bad_alloc();
+      return MoveTo(copy, 0, 0, capacity);
     }
     void* grown = std::realloc(data_, bytes);
     if (grown == nullptr) throw std::bad_alloc();
     data_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
+  // Copies the values to `at` (a region of `region` bytes, 0: malloc's memory, of which
+  // `populated` are present) and frees where they were.
+  void MoveTo(void* at, std::size_t region, std::size_t populated, std::size_t capacity) {
+    if (size_ != 0) std::memcpy(at, data_, size_ * sizeof(T));
+    Free();
+    data_ = static_cast<T*>(at);
+    region_ = region;
+    populated_ = populated;
+    capacity_ = capacity;
+  }
   void Free() noexcept {
-    if (region_ != 0) {
+    if (populated_ != 0) {
+      ReleasePopulated(data_);
+    } else if (region_ != 0) {
       ReleaseHugeRegion(data_, region_);
     } else {
       std::free(data_);
@@ -222,12 +240,14 @@ class ValueArray {
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
     std::swap(region_, other.region_);
+    std::swap(populated_, other.populated_);
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
-  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: data_ is malloc's
+  std::size_t region_ = 0;     // bytes of the region data_ lies in; 0: data_ is malloc's
+  std::size_t populated_ = 0;  // bytes made present of ReservePopulated's range; 0: not one
 };
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.
