@@ -116,4 +116,41 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
   to.progress.FinishPass(unpublished, pages, direct.page_size());
 }
 
+std::vector<int64_t> LookUpRowids(TableReader& direct, uint32_t root, int alias,
+                                  std::span<const int64_t> rowids, const std::vector<int>& wanted,
+                                  const DirectPassTarget& to) {
+  std::vector<Cell> cells(to.width);
+  std::vector<bool> real(wanted.size());
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    real[i] = to.table.columns[static_cast<std::size_t>(wanted[i])].affinity == Affinity::kReal;
+  }
+  std::vector<std::array<char, 32>> real_text(wanted.size());
+  std::vector<int64_t> lacking;
+  uint64_t given = 0;
+  try {
+    direct.Seek(root, rowids, wanted,
+                [&](int64_t rowid, std::span<const Cell> record, bool lacked) {
+                  if (lacked) return lacking.push_back(rowid);
+                  for (std::size_t i = 0; i < record.size(); ++i) {
+                    Cell& cell = cells[i];
+                    cell = record[i];
+                    if (wanted[i] == alias) {  // its field holds NULL: the value is the rowid
+                      cell.type = Cell::Type::kInteger;
+                      cell.integer = rowid;
+                    } else if (real[i] && cell.type == Cell::Type::kInteger) {
+                      cell.type = Cell::Type::kReal;
+                      cell.real = static_cast<double>(cell.integer);
+                      cell.bytes = RealLiteral(cell.real, real_text[i]);
+                    }
+                  }
+                  to.visitor.OnRow(to.table, cells, static_cast<uint64_t>(rowid));
+                  ++given;
+                });
+  } catch (const DamagedPage& corrupt) {
+    to.file.ThrowDamaged(BtreeDamage{corrupt.page(), corrupt.what(), "table " + to.table.name});
+  }
+  to.progress.Publish(given);
+  return lacking;
+}
+
 }  // namespace steadyflake::mergecheck

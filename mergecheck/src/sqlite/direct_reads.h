@@ -11,6 +11,9 @@
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_DIRECT_READS_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
 
 #include "source/source.h"
 #include "sqlite/index_reader.h"
@@ -18,6 +21,7 @@
 #include "sqlite/rowid_reader.h"
 #include "sqlite/scan_progress.h"
 #include "sqlite/sqlite_file.h"
+#include "sqlite/table_reader.h"
 
 namespace steadyflake::mergecheck {
 
@@ -42,6 +46,18 @@ void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& t
 // `check`, the structure check of the tree's pages too (IndexReader::Walk).
 void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& to,
                  BtreeChecker* check = nullptr);
+
+// Looks up `rowids` (ascending; one given twice gives its row twice) in the rowid table of
+// `to.table`, whose b-tree is rooted at `root` (TableReader::Seek: the rows' paths, not the tree),
+// and gives each row found to the visitor as SelectRows would: its columns `wanted` (ascending;
+// record field i is column i, so only for a table with no generated column), the INTEGER PRIMARY
+// KEY `alias` as the rowid, a REAL column's integral value as a REAL, the rowid as the row's
+// position. Returns the rowids whose records lack a wanted field (written before ALTER TABLE ADD
+// COLUMN: SQLite gives the column's DEFAULT, which the pages do not hold), not given: the caller
+// looks those up through SQLite. Throws Error naming the page when a page is damaged.
+std::vector<int64_t> LookUpRowids(TableReader& direct, uint32_t root, int alias,
+                                  std::span<const int64_t> rowids, const std::vector<int>& wanted,
+                                  const DirectPassTarget& to);
 
 }  // namespace steadyflake::mergecheck
 

@@ -104,11 +104,13 @@ void PageFile::Read(uint32_t first, uint32_t count, unsigned char* out) const {
   }
 }
 
-PageReader::PageReader(const PageFile& file)
+PageReader::PageReader(const PageFile& file, bool read_ahead)
     : file_(file),
       // A run is at most the whole file: a small file gets a small buffer.
-      window_pages_(static_cast<uint32_t>(std::max<std::size_t>(
-          1, std::min<std::size_t>(kRunBytes / file.page_size(), file.pages())))) {}
+      window_pages_(read_ahead
+                        ? static_cast<uint32_t>(std::max<std::size_t>(
+                              1, std::min<std::size_t>(kRunBytes / file.page_size(), file.pages())))
+                        : 1) {}
 
 void PageReader::GiveBack::operator()(unsigned char* buffer) const noexcept {
   RunBuffers::Get().Give(buffer);

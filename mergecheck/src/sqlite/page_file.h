@@ -66,7 +66,9 @@ class PageFile {
 // lie in order too, each tree's every other page or so, and were then a read of 4 KiB each.
 class PageReader {
  public:
-  explicit PageReader(const PageFile& file);
+  // With `read_ahead` false every page is read alone: for lookups, whose pages may lie near one
+  // another in the file but are a few among many.
+  explicit PageReader(const PageFile& file, bool read_ahead = true);
 
   // Page `number`'s bytes, valid until the next call. Throws DamagedPage.
   const unsigned char* Page(uint32_t number);

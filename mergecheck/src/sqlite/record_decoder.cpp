@@ -182,6 +182,7 @@ bool RecordDecoder::DecodePrefix(const unsigned char* record, uint64_t size) {
     }
   }
   for (std::size_t i = present; i < cells_.size(); ++i) cells_[i].type = Cell::Type::kNull;
+  lacked_ = present < cells_.size();
   return true;
 }
 
@@ -202,11 +203,13 @@ std::span<const Cell> RecordDecoder::Decode(uint32_t page, uint64_t size,
       local == size ? start : Assemble(page, start, local, size, Get32(start + local));
   if (prefix_ && local != size && DecodePrefix(record, size)) return cells_;
   ReadHeader(page, record, size);
+  lacked_ = false;
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     Cell& out = cells_[i];
     const auto at = static_cast<std::size_t>(fields_[i]);
     if (at >= record_.size()) {
       out.type = Cell::Type::kNull;
+      lacked_ = true;
       continue;
     }
     const Field& field = record_[at];

@@ -52,6 +52,10 @@ class RecordDecoder {
   std::span<const Cell> Decode(uint32_t page, uint64_t size, const unsigned char* start,
                                const unsigned char* end, bool index);
 
+  // Whether the record Decode decoded last lacked a field wanted (given as kNull): a row written
+  // before ALTER TABLE ADD COLUMN, for which SQLite reads the column's DEFAULT.
+  bool lacked_fields() const { return lacked_; }
+
   // Bytes of overflow pages read so far, for progress.
   uint64_t bytes_read() const { return overflow_.bytes_read(); }
 
@@ -84,6 +88,7 @@ class RecordDecoder {
   std::vector<Field> record_;   // the fields of the record, up to last_field_
   std::size_t last_field_ = 0;  // the last of the fields wanted
   bool prefix_ = false;         // fields_ are 0, 1, ..., in order
+  bool lacked_ = false;         // lacked_fields()
   std::vector<Cell> cells_;
   std::vector<std::array<char, 32>> reals_;  // a REAL's text (Cell::bytes), per field
 };

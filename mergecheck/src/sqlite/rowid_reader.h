@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "sqlite/btree_check.h"
@@ -32,7 +33,8 @@ class RowidReader {
  public:
   static constexpr int kMaxDepth = 64;
 
-  explicit RowidReader(const PageFile& file) : reader_(file) {}
+  // `read_ahead`: PageReader's; false for a reader made for Seek.
+  explicit RowidReader(const PageFile& file, bool read_ahead = true) : reader_(file, read_ahead) {}
 
   // Calls on_rowid(rowid) for every row of the table b-tree rooted at `root`, ascending, and
   // returns the number of pages visited. With `check`, also shows it every page of the tree as
@@ -54,6 +56,15 @@ class RowidReader {
   // already, and the payload arguments are null: only Walk passes one.
   template <typename OnCell>
   uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr);
+
+  // Calls on_cell(page, rowid, payload_size, payload, page_end), as WalkCells does, for each of
+  // `rowids` (ascending, repeats allowed) that the table b-tree rooted at `root` holds, in their
+  // order: each by a descent from the root through the interior pages, those the descent before it
+  // went through kept, so that a page is read once for a run of rowids under it. A lookup of a few
+  // rows of a large table: it reads their paths, not the tree. Returns the pages read. Throws
+  // DamagedPage.
+  template <typename OnCell>
+  uint64_t Seek(uint32_t root, std::span<const int64_t> rowids, OnCell&& on_cell);
 
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -147,6 +158,92 @@ uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* c
       --depth;
     }
   }
+}
+
+template <typename OnCell>
+uint64_t RowidReader::Seek(uint32_t root, std::span<const int64_t> rowids, OnCell&& on_cell) {
+  using page_file_internal::Get16;
+  using page_file_internal::Get32;
+  using page_file_internal::GetVarint;
+  const uint32_t usable = reader_.file().usable();
+  const uint32_t page_size = reader_.file().page_size();
+  // The key of cell `i` of the page at `base` (interior: 12-byte header; leaf: 8) and, on a
+  // leaf, where its payload starts and its size; on an interior page, its left child.
+  struct Entry {
+    int64_t key;
+    uint64_t payload;
+    const unsigned char* start;
+    uint32_t child;
+  };
+  const auto cell_at = [&](uint32_t page, const unsigned char* base, bool leaf, uint32_t i) {
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    const unsigned char* const end = base + usable;
+    const uint32_t offset = Get16(header + (leaf ? 8 : 12) + 2 * i);
+    const unsigned char* p = base + offset;
+    if (offset < 8 || p + (leaf ? 2 : 5) > end) Fail(page, "a cell lies outside the page");
+    Entry cell{0, 0, nullptr, 0};
+    if (!leaf) {
+      cell.child = Get32(p);
+      p += 4;
+    } else {
+      const int n = GetVarint(p, end, cell.payload);
+      if (n == 0) Fail(page, "a cell is cut off");
+      p += n;
+    }
+    uint64_t key = 0;
+    const int m = GetVarint(p, end, key);
+    if (m == 0) Fail(page, "a cell is cut off");
+    cell.key = static_cast<int64_t>(key);
+    cell.start = p + m;
+    return cell;
+  };
+  std::vector<uint32_t> kept;  // kept[d]: the interior page whose copy interior_[d] is
+  uint64_t pages = 0;
+  for (const int64_t rowid : rowids) {
+    uint32_t page = root;
+    for (std::size_t depth = 0;; ++depth) {
+      if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
+      const bool held = depth < kept.size() && kept[depth] == page;
+      const unsigned char* base = held ? interior_[depth].data() : reader_.Page(page);
+      if (!held) ++pages;
+      const unsigned char* const header = base + (page == 1 ? 100 : 0);
+      const bool leaf = header[0] == 0x0d;
+      if (!leaf && header[0] != 0x05) Fail(page, "it is not a table b-tree page");
+      const uint32_t cells = Get16(header + 3);
+      if (header + (leaf ? 8 : 12) + 2 * cells > base + usable) {
+        Fail(page, "its cell count is too large");
+      }
+      // The first cell whose key is not below the rowid: on a leaf, the row if it is there;
+      // on an interior page, the child that holds keys up to that key, else the right-most.
+      uint32_t low = 0;
+      uint32_t high = cells;
+      while (low < high) {
+        const uint32_t mid = low + (high - low) / 2;
+        if (cell_at(page, base, leaf, mid).key < rowid) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      if (leaf) {
+        if (low < cells) {
+          const Entry cell = cell_at(page, base, true, low);
+          if (cell.key == rowid) on_cell(page, rowid, cell.payload, cell.start, base + usable);
+        }
+        break;
+      }
+      if (!held) {
+        if (interior_.size() <= depth) interior_.emplace_back(page_size);
+        std::memcpy(interior_[depth].data(), base, page_size);
+        kept.resize(depth + 1);
+        kept[depth] = page;
+        base = interior_[depth].data();
+      }
+      const unsigned char* const copy = base + (page == 1 ? 100 : 0);
+      page = low < cells ? cell_at(page, base, false, low).child : Get32(copy + 8);
+    }
+  }
+  return pages;
 }
 
 }  // namespace steadyflake::mergecheck

@@ -29,7 +29,9 @@ namespace steadyflake::mergecheck {
 
 class TableReader {
  public:
-  explicit TableReader(const PageFile& file) : rowids_(file), decoder_(file) {}
+  // `read_ahead`: PageReader's, for the b-tree's pages; false for a reader made for Seek.
+  explicit TableReader(const PageFile& file, bool read_ahead = true)
+      : rowids_(file, read_ahead), decoder_(file) {}
 
   // Calls on_row(int64_t rowid, std::span<const Cell> cells) for every row of the table b-tree
   // rooted at `root`, in rowid order: cells[i] is field fields[i] of its record (kNull when the
@@ -41,6 +43,23 @@ class TableReader {
                                        const unsigned char* payload, const unsigned char* end) {
       on_row(rowid, decoder_.Decode(page, size, payload, end, false));
     });
+  }
+
+  // Calls on_row(int64_t rowid, std::span<const Cell> cells, bool lacked) for each of `rowids`
+  // (ascending) the table b-tree rooted at `root` holds (RowidReader::Seek), its cells as Walk
+  // gives them; `lacked`: its record has fewer fields than `fields` name
+  // (RecordDecoder::lacked_fields). Returns the number of pages read.
+  template <typename OnRow>
+  uint64_t Seek(uint32_t root, std::span<const int64_t> rowids, std::span<const int> fields,
+                OnRow&& on_row) {
+    decoder_.Want(fields);
+    return rowids_.Seek(root, rowids,
+                        [&](uint32_t page, int64_t rowid, uint64_t size,
+                            const unsigned char* payload, const unsigned char* end) {
+                          const std::span<const Cell> cells =
+                              decoder_.Decode(page, size, payload, end, false);
+                          on_row(rowid, cells, decoder_.lacked_fields());
+                        });
   }
 
   // Bytes read from the file so far, for progress.
