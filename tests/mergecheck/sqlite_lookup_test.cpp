@@ -1,21 +1,26 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Source::LookUpValues of a SQLite file by its INTEGER PRIMARY KEY, which reads the rows' paths
-// straight from the table b-tree (RowidReader::Seek, LookUpRowids) where the pages alone say
-// what SQLite reads: each case holds the rows it gives to the rows SQLite itself gives (a whole
+// Source::LookUpValues of a SQLite file, which reads the rows' paths straight from the pages
+// where they alone say what SQLite reads (sqlite/direct_lookup.h): by the INTEGER PRIMARY KEY
+// down the table b-tree (RowidReader::Seek), by another UNIQUE key down its index to the rowid
+// (IndexSeeker). Each case holds the rows it gives to the rows SQLite itself gives (a whole
 // scan, a SELECT), on small and large pages, with REAL columns holding integral values, NULLs,
-// blobs and records that spill into overflow pages, and rows written before ALTER TABLE ADD
-// COLUMN (whose DEFAULT only SQLite knows).
+// blobs and records and keys that spill into overflow pages, text under BINARY, NOCASE and
+// RTRIM, integers beside reals, and rows written before ALTER TABLE ADD COLUMN (whose DEFAULT
+// only SQLite knows).
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "mergecheck_test_util.h"
@@ -78,8 +83,9 @@ std::vector<std::string> LookedUp(const std::string& db, const std::string& tabl
   return Flat(visitor.rows[table]);
 }
 
-// The rows of `table` SQLite gives (a whole-row scan is one SELECT) whose rowid is one of `ids`,
-// once for each time it is named.
+// The rows of `table` SQLite gives (a whole-row scan is one SELECT, its positions the rowids,
+// when no index holds every column) whose rowid is one of `ids`, once for each time it is
+// named.
 std::vector<std::string> SqlitesRows(const std::string& db, const std::string& table,
                                      const std::vector<int64_t>& ids,
                                      const std::vector<int>& wanted = {}) {
@@ -110,6 +116,64 @@ std::string Items(int page_size, int rows) {
          " printf('item %d', i), CASE WHEN i % 3 THEN x'00ff10' END,"
          " CASE i % 4 WHEN 0 THEN NULL WHEN 1 THEN i WHEN 2 THEN 'text' ELSE 2.5 END,"
          " CASE WHEN i % 7 = 0 THEN printf('%.*c', 70000 + i, 'n') END FROM n;";
+}
+
+// A tuple of text and integer values; texts point into `texts`, which must outlive it.
+struct Tuples {
+  std::vector<std::vector<Cell>> cells;
+  std::vector<std::unique_ptr<std::string>> texts;
+  void Add(const std::vector<std::variant<int64_t, std::string>>& values) {
+    std::vector<Cell>& tuple = cells.emplace_back();
+    for (const auto& v : values) {
+      Cell& cell = tuple.emplace_back();
+      if (const auto* i = std::get_if<int64_t>(&v)) {
+        cell.type = Cell::Type::kInteger;
+        cell.integer = *i;
+      } else {
+        texts.push_back(std::make_unique<std::string>(std::get<std::string>(v)));
+        cell.type = Cell::Type::kText;
+        cell.bytes = *texts.back();
+      }
+    }
+  }
+};
+
+// The rows of `table` LookUpValues gives for `tuples` of `columns` under `collations`.
+std::vector<std::string> LookedUpBy(const std::string& db, const std::string& table,
+                                    const std::vector<std::string>& columns,
+                                    const std::vector<std::string>& collations,
+                                    const Tuples& tuples) {
+  RecordingVisitor visitor;
+  EXPECT_TRUE(OpenSource(db)->LookUpValues(visitor, table, columns, collations, tuples.cells));
+  return Flat(visitor.rows[table]);
+}
+
+// The rows of `table` SQLite gives for `SELECT rowid FROM table WHERE <where>` with each of
+// `tuples` bound (?1, ?2, ...), once for each time a tuple finds them.
+std::vector<std::string> SqlitesRowsWhere(const std::string& db, const std::string& table,
+                                          const std::string& where, const Tuples& tuples) {
+  sqlite3* handle = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  const std::string sql = "SELECT rowid FROM " + table + " WHERE " + where;
+  EXPECT_EQ(sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
+  std::vector<int64_t> rowids;
+  for (const std::vector<Cell>& tuple : tuples.cells) {
+    sqlite3_reset(stmt);
+    for (std::size_t i = 0; i < tuple.size(); ++i) {
+      const int at = static_cast<int>(i) + 1;
+      if (tuple[i].type == Cell::Type::kInteger) {
+        sqlite3_bind_int64(stmt, at, tuple[i].integer);
+      } else {
+        sqlite3_bind_text(stmt, at, tuple[i].bytes.data(), static_cast<int>(tuple[i].bytes.size()),
+                          SQLITE_STATIC);
+      }
+    }
+    while (sqlite3_step(stmt) == SQLITE_ROW) rowids.push_back(sqlite3_column_int64(stmt, 0));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(handle);
+  return SqlitesRows(db, table, rowids);
 }
 
 // Present and absent ids of Items(…, rows), some twice, in no order.
@@ -205,6 +269,162 @@ TEST(SqliteLookupTest, ADamagedLeafOnALookedUpPathIsNamed) {
   }
   EXPECT_NE(message.find(": page " + std::to_string(leaf) +
                          " is damaged (it is not a table b-tree page); it belongs to table item"),
+            std::string::npos)
+      << message;
+}
+
+// Names of players, long ones (past what an index page of 512 bytes keeps of a key) among
+// short ones, some with trailing spaces; under the collation the UNIQUE index is declared with.
+std::string Players(int page_size, const std::string& collation) {
+  return "PRAGMA page_size=" + std::to_string(page_size) +
+         ";"
+         "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, level REAL,"
+         " UNIQUE(name COLLATE " +
+         collation +
+         "));"
+         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+         " INSERT INTO player SELECT i * 31 - 40000,"
+         " CASE WHEN i % 5 = 0 THEN printf('Hero %d %.*c', i, 200 + i % 300, 'x')"
+         " WHEN i % 5 = 1 THEN printf('hero %d  ', i) ELSE printf('Hero %d', i) END,"
+         " i % 60 FROM n;";
+}
+
+// Names as written, in another case, with trailing spaces and without; present and absent.
+Tuples SomeNames(std::mt19937_64& random) {
+  Tuples names;
+  std::uniform_int_distribution<int> row(0, 3100);
+  for (int k = 0; k < 200; ++k) {
+    const int i = row(random);
+    std::string name = "Hero " + std::to_string(i);
+    if (i % 5 == 0) name += " " + std::string(static_cast<std::size_t>(200 + i % 300), 'x');
+    if (i % 5 == 1) name = "hero " + std::to_string(i) + "  ";
+    switch (k % 4) {
+      case 1:  // another case
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](char c) { return c == 'H' ? 'h' : (c == 'h' ? 'H' : c); });
+        break;
+      case 2:  // spaces added, or taken off
+        name = name.ends_with(' ') ? name.substr(0, name.find_last_not_of(' ') + 1) : name + "   ";
+        break;
+      case 3:
+        name += "!";  // absent
+        break;
+    }
+    names.Add({name});
+  }
+  names.Add({std::string("Hero 7")});  // twice
+  names.Add({std::string("Hero 7")});
+  return names;
+}
+
+// By a UNIQUE text key under each of SQLite's collations, from its index: the rows SQLite's
+// `name = ? COLLATE X` finds, on small and large pages, with keys spilling off index pages.
+TEST(SqliteLookupTest, RowsLookedUpByAUniqueTextKeyAreSqlitesRows) {
+  const uint64_t seed = steadyflake::testing::TestSeed();
+  std::mt19937_64 random(seed);
+  for (const std::string collation : {"BINARY", "NOCASE", "RTRIM"}) {
+    for (const int page_size : {512, 4096, 65536}) {
+      SCOPED_TRACE(collation + ", page size " + std::to_string(page_size));
+      TempDir dir;
+      const std::string db = dir.File("a.db");
+      testing::ExecSql(db, Players(page_size, collation));
+      const Tuples names = SomeNames(random);
+      const std::vector<std::string> expected =
+          SqlitesRowsWhere(db, "player", "name = ?1 COLLATE " + collation, names);
+      EXPECT_GE(expected.size(), 25u);
+      EXPECT_EQ(LookedUpBy(db, "player", {"name"}, {collation}, names), expected);
+    }
+  }
+}
+
+// By a UNIQUE integer key that is not the rowid (an index), and by a two-column key given in
+// another order than its index's: numbers by value (integers beside reals, beyond 2^53, at the
+// ends of int64), a text in an INTEGER column, as SQLite finds them.
+TEST(SqliteLookupTest, RowsLookedUpByOtherUniqueKeysAreSqlitesRows) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(
+      db,
+      "PRAGMA page_size=512;"
+      "CREATE TABLE account(id BIGINT PRIMARY KEY, note TEXT);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)"
+      " INSERT INTO account SELECT i * 1000003, printf('a%d', i) FROM n;"
+      "INSERT INTO account VALUES (2.5, 'real'), (9007199254740993, 'past 2^53'),"
+      " (9007199254740992.0, 'real 2^53'), (-9223372036854775808, 'min'),"
+      " (9223372036854775807, 'max'), ('abc', 'text');"
+      "CREATE TABLE slot(player INTEGER, name TEXT, item INTEGER,"
+      " UNIQUE(player, name COLLATE NOCASE));"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)"
+      " INSERT INTO slot SELECT i % 100, printf('Slot %d', i / 100), i FROM n;"
+      "CREATE TABLE pair(x TEXT, y TEXT, v INTEGER, UNIQUE(x, y));"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)"
+      " INSERT INTO pair SELECT printf('x%d', i % 40), printf('y%d', i / 40), i FROM n;");
+  Tuples ids;
+  for (const int64_t id : {int64_t{1000003}, int64_t{2}, int64_t{3}, int64_t{9007199254740993},
+                           int64_t{9007199254740992}, int64_t{9007199254740994}, INT64_MIN,
+                           INT64_MAX, int64_t{0}, int64_t{1999 * 1000003}}) {
+    ids.Add({id});
+  }
+  ids.Add({std::string("abc")});
+  EXPECT_EQ(LookedUpBy(db, "account", {"id"}, {""}, ids),
+            SqlitesRowsWhere(db, "account", "id = ?1", ids));
+  Tuples slots;
+  for (int i = 0; i < 150; ++i) {
+    std::string name = (i % 2 ? "slot " : "SLOT ") + std::to_string(i % 23);
+    slots.Add({name, int64_t{i % 120}});
+  }
+  const std::vector<std::string> expected =
+      SqlitesRowsWhere(db, "slot", "name = ?1 COLLATE NOCASE AND player = ?2", slots);
+  EXPECT_GE(expected.size(), 50u);
+  EXPECT_EQ(LookedUpBy(db, "slot", {"name", "player"}, {"NOCASE", ""}, slots), expected);
+  Tuples pairs;  // (y, x): the index's columns the other way round
+  for (int i = 0; i < 80; ++i) {
+    pairs.Add({"y" + std::to_string(i % 17), "x" + std::to_string(i % 45)});
+  }
+  const std::vector<std::string> in_pairs =
+      SqlitesRowsWhere(db, "pair", "y = ?1 AND x = ?2", pairs);
+  EXPECT_GE(in_pairs.size(), 30u);
+  EXPECT_EQ(LookedUpBy(db, "pair", {"y", "x"}, {"", ""}, pairs), in_pairs);
+}
+
+// Through an index that is not UNIQUE a value may have several rows: SQLite looks them up, each
+// of them found.
+TEST(SqliteLookupTest, ByAnIndexThatIsNotUniqueEveryRowIsFound) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db,
+                   "CREATE TABLE mail(id INTEGER PRIMARY KEY, owner INTEGER, body TEXT);"
+                   "CREATE INDEX mail_owner ON mail(owner);"
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 900)"
+                   " INSERT INTO mail SELECT i, i % 30, printf('m%d', i) FROM n;");
+  Tuples owners;
+  for (const int64_t owner : {3, 17, 29, 31}) owners.Add({owner});
+  const std::vector<std::string> expected = SqlitesRowsWhere(db, "mail", "owner = ?1", owners);
+  ASSERT_EQ(expected.size(), 90u);
+  EXPECT_EQ(LookedUpBy(db, "mail", {"owner"}, {""}, owners), expected);
+}
+
+// A damaged leaf of the index a lookup descends is named, page and index.
+TEST(SqliteLookupTest, ADamagedLeafOfTheIndexIsNamed) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Players(512, "NOCASE"));
+  const std::vector<uint32_t> leaves =
+      testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1");
+  ASSERT_GT(leaves.size(), 10u);
+  std::string bytes = ReadFile(db);
+  for (const uint32_t leaf : leaves) bytes[static_cast<std::size_t>(leaf - 1) * 512] = 0x0d;
+  WriteFile(db, bytes);
+  Tuples names;
+  names.Add({std::string("Hero 2")});
+  std::string message = "(no error)";
+  try {
+    LookedUpBy(db, "player", {"name"}, {"NOCASE"}, names);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(" is damaged (it is not an index b-tree page); it belongs to index "
+                         "sqlite_autoindex_player_1 of table player"),
             std::string::npos)
       << message;
 }

@@ -44,6 +44,7 @@
 
 #include "source/source.h"
 #include "sqlite/btree_check.h"
+#include "sqlite/direct_lookup.h"
 #include "sqlite/direct_reads.h"
 #include "sqlite/index_reader.h"
 #include "sqlite/page_file.h"
@@ -113,7 +114,9 @@ class SqliteSource final : public Source {
         if (lookup.columns.empty()) break;
         const std::vector<int> wanted = visitor.OnTable(table);
         std::vector<std::vector<Cell>> rest;  // what the pages cannot give
-        if (LookUpDirect(table, structures, lookup, wanted, visitor, rest)) lookup.tuples = &rest;
+        if (LookUpDirect(ref, table, structures, lookup, wanted, visitor, rest)) {
+          lookup.tuples = &rest;
+        }
         if (!lookup.tuples->empty()) SelectRows(file_, progress_, table, wanted, visitor, &lookup);
         looked_up = true;
       }
@@ -440,44 +443,17 @@ class SqliteSource final : public Source {
     return direct;
   }
 
-  // LookUpValues of a rowid table's INTEGER PRIMARY KEY straight from the table b-tree
-  // (LookUpRowids): each row's path, without SQLite's statement, cursor and page cache (6-9 us
-  // a row through SQLite, on the CI machine). Where the pages alone say what SQLite reads: the
-  // file holds the snapshot, UTF-8, no generated column, the rowid a row's position. False,
-  // having read nothing, elsewhere; else true, with in `rest` the tuples left to SelectRows.
-  bool LookUpDirect(const Table& table, const std::vector<Structure>& structures,
-                    const Lookup& lookup, const std::vector<int>& wanted, SourceVisitor& visitor,
+  // LookUpValues from the file's pages where they can serve it (direct_lookup.h), in this
+  // transaction: false, having read nothing, elsewhere; else true, with in `rest` the tuples
+  // left to SelectRows.
+  bool LookUpDirect(const TableRef& ref, const Table& table,
+                    const std::vector<Structure>& structures, const Lookup& lookup,
+                    const std::vector<int>& wanted, SourceVisitor& visitor,
                     std::vector<std::vector<Cell>>& rest) {
-    const auto by_rowid = std::find_if(structures.begin(), structures.end(),
-                                       [](const Structure& st) { return st.rowids; });
-    if (by_rowid == structures.end() || lookup.columns.size() != 1 ||
-        by_rowid->fields.size() != 1 || by_rowid->fields[0] != lookup.columns[0]) {
-      return false;
-    }
-    int shadowed = 0;  // SelectRows gives the ordinal as the position when all three are
-    for (const Column& c : table.columns) {
-      if (c.generated) return false;
-      for (const char* name : {"rowid", "_rowid_", "oid"})
-        shadowed += EqualsIgnoreCase(c.name, name);
-    }
-    std::vector<int64_t> rowids;
-    for (const std::vector<Cell>& tuple : *lookup.tuples) {
-      if (tuple.size() != 1 || tuple[0].type != Cell::Type::kInteger) return false;
-      rowids.push_back(tuple[0].integer);
-    }
     DirectReaders direct = OpenPages();
-    if (!direct.utf8 || shadowed == 3) return false;
-    std::sort(rowids.begin(), rowids.end());  // a rowid asked for twice is given twice, as SQL does
-    TableReader reader(*direct.pages, /*read_ahead=*/false);
+    if (!direct.utf8) return false;
     const DirectPassTarget to{visitor, table, wanted.size(), progress_, file_};
-    for (const int64_t rowid :
-         LookUpRowids(reader, by_rowid->root, by_rowid->fields[0], rowids, wanted, to)) {
-      Cell cell;
-      cell.type = Cell::Type::kInteger;
-      cell.integer = rowid;
-      rest.push_back({cell});
-    }
-    return true;
+    return LookUpFromPages(*direct.pages, ref, table, structures, lookup, wanted, to, rest);
   }
 
   // The rows of one table: in passes over its b-trees where they hold every group the visitor
