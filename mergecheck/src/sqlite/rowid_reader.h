@@ -73,6 +73,40 @@ class RowidReader {
  private:
   [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }
 
+  // Cell `i` of page `page` at `base`, whose usable bytes end at `end` (Seek's): its key and, on
+  // a leaf, its payload's size and start; on an interior page, its left child.
+  struct TableCell {
+    int64_t key = 0;
+    uint64_t payload = 0;
+    const unsigned char* start = nullptr;
+    uint32_t child = 0;
+  };
+  static TableCell CellAt(uint32_t page, const unsigned char* base, const unsigned char* end,
+                          bool leaf, uint32_t i) {
+    using page_file_internal::Get16;
+    using page_file_internal::Get32;
+    using page_file_internal::GetVarint;
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    const uint32_t offset = Get16(header + (leaf ? 8 : 12) + 2 * i);
+    const unsigned char* p = base + offset;
+    if (offset < 8 || p + (leaf ? 2 : 5) > end) Fail(page, "a cell lies outside the page");
+    TableCell cell;
+    if (!leaf) {
+      cell.child = Get32(p);
+      p += 4;
+    } else {
+      const int n = GetVarint(p, end, cell.payload);
+      if (n == 0) Fail(page, "a cell is cut off");
+      p += n;
+    }
+    uint64_t key = 0;
+    const int m = GetVarint(p, end, key);
+    if (m == 0) Fail(page, "a cell is cut off");
+    cell.key = static_cast<int64_t>(key);
+    cell.start = p + m;
+    return cell;
+  }
+
   PageReader reader_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
 };
@@ -164,38 +198,10 @@ template <typename OnCell>
 uint64_t RowidReader::Seek(uint32_t root, std::span<const int64_t> rowids, OnCell&& on_cell) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
-  using page_file_internal::GetVarint;
   const uint32_t usable = reader_.file().usable();
   const uint32_t page_size = reader_.file().page_size();
-  // The key of cell `i` of the page at `base` (interior: 12-byte header; leaf: 8) and, on a
-  // leaf, where its payload starts and its size; on an interior page, its left child.
-  struct Entry {
-    int64_t key;
-    uint64_t payload;
-    const unsigned char* start;
-    uint32_t child;
-  };
   const auto cell_at = [&](uint32_t page, const unsigned char* base, bool leaf, uint32_t i) {
-    const unsigned char* const header = base + (page == 1 ? 100 : 0);
-    const unsigned char* const end = base + usable;
-    const uint32_t offset = Get16(header + (leaf ? 8 : 12) + 2 * i);
-    const unsigned char* p = base + offset;
-    if (offset < 8 || p + (leaf ? 2 : 5) > end) Fail(page, "a cell lies outside the page");
-    Entry cell{0, 0, nullptr, 0};
-    if (!leaf) {
-      cell.child = Get32(p);
-      p += 4;
-    } else {
-      const int n = GetVarint(p, end, cell.payload);
-      if (n == 0) Fail(page, "a cell is cut off");
-      p += n;
-    }
-    uint64_t key = 0;
-    const int m = GetVarint(p, end, key);
-    if (m == 0) Fail(page, "a cell is cut off");
-    cell.key = static_cast<int64_t>(key);
-    cell.start = p + m;
-    return cell;
+    return CellAt(page, base, base + usable, leaf, i);
   };
   std::vector<uint32_t> kept;  // kept[d]: the interior page whose copy interior_[d] is
   uint64_t pages = 0;
@@ -227,7 +233,7 @@ uint64_t RowidReader::Seek(uint32_t root, std::span<const int64_t> rowids, OnCel
       }
       if (leaf) {
         if (low < cells) {
-          const Entry cell = cell_at(page, base, true, low);
+          const TableCell cell = cell_at(page, base, true, low);
           if (cell.key == rowid) on_cell(page, rowid, cell.payload, cell.start, base + usable);
         }
         break;
