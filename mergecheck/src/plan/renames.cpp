@@ -182,8 +182,8 @@ std::string ChooseName(const Template& parts, const std::string& old, int max_le
                        const TakenValues::Column& taken) {
   for (int attempt = 1; attempt <= 100; ++attempt) {
     // Another suffix after the first: "-2", "-3", ...; the name part is shortened to fit.
-    const std::string suffix =
-        parts.suffix + (attempt == 1 ? std::string() : "-" + std::to_string(attempt));
+    std::string suffix = parts.suffix;
+    if (attempt > 1) suffix.append("-").append(std::to_string(attempt));
     const std::size_t fixed = Characters(parts.prefix) + Characters(suffix);
     std::size_t keep = Characters(old);
     if (max_length != 0) {

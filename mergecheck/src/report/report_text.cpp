@@ -341,7 +341,7 @@ std::string FormatProgress(const Options::Progress (&inputs)[2], double elapsed_
     } else {
       line += GroupThousands(p.bytes >> 20) + " MB";
     }
-    line += " " + GroupThousands(p.rows) + " rows";
+    line.append(" ").append(GroupThousands(p.rows)).append(" rows");
   }
   if (size > 0 && read > 0 && elapsed_seconds >= 1 && read * 100 >= size) {
     const double share = static_cast<double>(read) / static_cast<double>(size);
