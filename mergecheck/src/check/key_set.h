@@ -185,10 +185,7 @@ class ValueArray {
   void Reserve(std::size_t capacity) {
     const std::size_t bytes = capacity * sizeof(T);
     if (region_ >= bytes) {  // room in the region: its pages are memory once written
-      if (populated_ != 0) {
-        Populate(data_, populated_, bytes);
-        populated_ = bytes;
-      }
+      if (populated_) Populate(data_, capacity_ * sizeof(T), bytes);
       capacity_ = capacity;
       return;
     }
@@ -199,26 +196,26 @@ class ValueArray {
         region = bytes;
         moved = ReserveHugeRegion(region);
       }
-      if (moved != nullptr) return MoveTo(moved, region, 0, capacity);
+      if (moved != nullptr) return MoveTo(moved, region, false, capacity);
     } else if (bytes >= kPopulatedFrom && region_ == 0) {
       if (void* range = ReservePopulated()) {
         Populate(range, 0, bytes);
-        return MoveTo(range, kHugeRegionFrom, bytes, capacity);
+        return MoveTo(range, kHugeRegionFrom, true, capacity);
       }
     }
     if (region_ != 0) {  // no larger region to be had: malloc's memory, as before any
       void* copy = std::malloc(bytes);
       if (copy == nullptr) throw std::bad_alloc();
-      return MoveTo(copy, 0, 0, capacity);
+      return MoveTo(copy, 0, false, capacity);
     }
     void* grown = std::realloc(data_, bytes);
     if (grown == nullptr) throw std::bad_alloc();
     data_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
-  // Copies the values to `at` (a region of `region` bytes, 0: malloc's memory, of which
-  // `populated` are present) and frees where they were.
-  void MoveTo(void* at, std::size_t region, std::size_t populated, std::size_t capacity) {
+  // Copies the values to `at` (a region of `region` bytes, 0: malloc's memory; `populated`: a
+  // range of ReservePopulated, present up to the capacity) and frees where they were.
+  void MoveTo(void* at, std::size_t region, bool populated, std::size_t capacity) {
     if (size_ != 0) std::memcpy(at, data_, size_ * sizeof(T));
     Free();
     data_ = static_cast<T*>(at);
@@ -227,7 +224,7 @@ class ValueArray {
     capacity_ = capacity;
   }
   void Free() noexcept {
-    if (populated_ != 0) {
+    if (populated_) {
       ReleasePopulated(data_);
     } else if (region_ != 0) {
       ReleaseHugeRegion(data_, region_);
@@ -246,8 +243,8 @@ class ValueArray {
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
-  std::size_t region_ = 0;     // bytes of the region data_ lies in; 0: data_ is malloc's
-  std::size_t populated_ = 0;  // bytes made present of ReservePopulated's range; 0: not one
+  std::size_t region_ = 0;  // bytes of the region data_ lies in; 0: data_ is malloc's
+  bool populated_ = false;  // data_ is a range of ReservePopulated, present up to capacity_
 };
 
 // The values of one key in one input. Not thread-safe; each reading thread owns its sets.

@@ -31,9 +31,7 @@ constexpr std::size_t kBatch = kOrderedMergeBatch;  // tuples per batch
 
 using text_order::CompareBytes;
 using text_order::CompareText;
-using text_order::Lower;
 using text_order::Order;
-using text_order::Sign;
 using text_order::TextOrder;
 
 // The order of each column of `key`, which Deferrable (collect.cpp) made an integer column or

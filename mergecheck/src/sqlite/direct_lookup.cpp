@@ -115,8 +115,8 @@ bool LookUpFromPages(const PageFile& pages, const TableRef& ref, const Table& ta
     for (std::size_t f = 0; as_it_is && f < k; ++f) {
       key[f] = tuples[t][at[f]];
       const int column = index != nullptr ? index->fields[f] : alias;
-      as_it_is = AsItIs(key[f], table.columns[static_cast<std::size_t>(column)].affinity) &&
-                 (index != nullptr || key[f].type == Cell::Type::kInteger);
+      // The rowid's alias is an INTEGER column: only an integer is sought in it.
+      as_it_is = AsItIs(key[f], table.columns[static_cast<std::size_t>(column)].affinity);
     }
     if (!as_it_is) {
       rest.push_back(tuples[t]);

@@ -25,6 +25,15 @@ uint64_t Walking(const Pass& pass, const SqliteFile& file, Walk&& walk) {
   }
 }
 
+// A REAL column stores an integral value as an integer; SQLite gives it back as a REAL, its
+// literal (Cell::bytes) written into `text`.
+void AsReal(Cell& cell, std::array<char, 32>& text) {
+  if (cell.type != Cell::Type::kInteger) return;
+  cell.type = Cell::Type::kReal;
+  cell.real = static_cast<double>(cell.integer);
+  cell.bytes = RealLiteral(cell.real, text);
+}
+
 }  // namespace
 
 void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to,
@@ -88,11 +97,7 @@ void ReadRecords(IndexReader& direct, const Pass& pass, const DirectPassTarget& 
     for (std::size_t i = 0; i < record.size(); ++i) {
       Cell& cell = cells[static_cast<std::size_t>(pass.present[i])];
       cell = record[i];
-      if (real[i] && cell.type == Cell::Type::kInteger) {
-        cell.type = Cell::Type::kReal;
-        cell.real = static_cast<double>(cell.integer);
-        cell.bytes = RealLiteral(cell.real, real_text[i]);
-      }
+      if (real[i]) AsReal(cell, real_text[i]);
     }
     to.visitor.OnRow(to.table, cells, ordinal++);
     to.progress.CountRow(unpublished, direct, start);
@@ -137,10 +142,8 @@ std::vector<int64_t> LookUpRowids(TableReader& direct, uint32_t root, int alias,
                     if (wanted[i] == alias) {  // its field holds NULL: the value is the rowid
                       cell.type = Cell::Type::kInteger;
                       cell.integer = rowid;
-                    } else if (real[i] && cell.type == Cell::Type::kInteger) {
-                      cell.type = Cell::Type::kReal;
-                      cell.real = static_cast<double>(cell.integer);
-                      cell.bytes = RealLiteral(cell.real, real_text[i]);
+                    } else if (real[i]) {
+                      AsReal(cell, real_text[i]);
                     }
                   }
                   to.visitor.OnRow(to.table, cells, static_cast<uint64_t>(rowid));
