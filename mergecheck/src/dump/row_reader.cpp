@@ -12,6 +12,7 @@ void RowReader::StartRows(std::string_view header, DumpTables& tables) {
   const InsertHeader parsed = ParseInsertHeader(header, dialect_);
   DumpTable* state = tables.Find(parsed.table);
   table_ = state;
+  cells_.clear();  // ReadRow clears them for this INSERT's slots
   slot_of_value_.clear();
   arity_ = 0;
   if (state == nullptr) {
@@ -98,7 +99,10 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
   need.at = p;
   const bool emit = emits();
   if (emit) {
-    cells_.assign(table_->slots, Cell{});
+    // Every row of an INSERT decodes a whole Cell into the same slots (DecodeLiteral), so the
+    // cells are cleared once per INSERT (StartRows): a slot no value of the INSERT fills stays
+    // NULL. Clearing them per row was 2% of the dump parser's time.
+    if (cells_.size() != table_->slots) cells_.assign(table_->slots, Cell{});
     scratch_.clear();
     in_scratch_.clear();
   }
