@@ -327,6 +327,45 @@ TEST(OrderedMergeTest, MergedTextKeysGiveSqlitesAnswer) {
   }
 }
 
+// A's index ends long before B's: the merge stops comparing at A's last name, and B's stream is
+// still read to its end (its rows counted, its order checked) although more batches of it
+// remain than its reader may queue ahead. An A of no rows at all too.
+TEST(OrderedMergeTest, BsIndexIsReadToItsEndAfterAsEnds) {
+  for (const int in_a : {10, 0}) {
+    SCOPED_TRACE(std::to_string(in_a) + " rows in A");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    const int after = static_cast<int>(8 * kOrderedMergeBatch);  // B's names after all of A's
+    for (const std::string* path : {&a, &b}) {
+      sqlite3* db = nullptr;
+      ASSERT_EQ(sqlite3_open(path->c_str(), &db), SQLITE_OK);
+      ASSERT_EQ(sqlite3_exec(db,
+                             "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
+                             " BEGIN;",
+                             nullptr, nullptr, nullptr),
+                SQLITE_OK);
+      for (int r = 0; r < in_a; ++r) Insert(db, r, "a" + std::to_string(r), false, "x");
+      for (int r = 0; path == &b && r < after; ++r) {
+        Insert(db, in_a + r, "b" + std::to_string(1000000 + r), false, "y");
+      }
+      ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+      sqlite3_close(db);
+    }
+    const CheckRun run = Check(a, b);
+    EXPECT_TRUE(run.merged);
+    if (in_a > 0) {
+      ExpectSqlitesAnswer(a, b, "BINARY", run);
+      continue;
+    }
+    ASSERT_EQ(run.report.keys.size(), 2u);
+    for (const KeyReport& key : run.report.keys) {
+      EXPECT_EQ(key.overlap, 0u);
+      EXPECT_EQ(key.rows_b, static_cast<uint64_t>(after));
+    }
+  }
+}
+
 TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {
   for (const auto& [in_a, in_b] : std::vector<std::pair<std::string, std::string>>{
            {"NOCASE", "BINARY"}, {"BINARY", "RTRIM"}, {"RTRIM", "NOCASE"}}) {

@@ -35,7 +35,7 @@ inline constexpr std::size_t kOrderedMergeBatch = 4096;
 int CompareInIndexOrder(std::string_view name, std::string_view a, std::string_view b);
 
 // For every key both inputs deferred (KeyState::deferred) with the same column types and
-// collations: reads both indexes in order, at once (a thread per input), and fills each side's
+// collations: reads both indexes in order, at once (on two threads), and fills each side's
 // KeyState::merged, and the rows of a table no scan read (Collector::CountRows). A key deferred
 // on one side only, under different collations, or whose stream is not what the merge needs (a
 // NULL-free tuple holding a value its column does not order: a real or text in an integer
