@@ -54,6 +54,7 @@
 
 namespace {
 
+using steadyflake::bench::FreshMemoryMsPerMib;
 using steadyflake::bench::ReadFloor;
 using steadyflake::bench::Seconds;
 
@@ -353,6 +354,8 @@ void MergeCheck(benchmark::State& state, const Case& c, uint64_t rows) {
   state.counters["join_ms"] = join * 1e3;
   state.counters["join_x"] = join / check;
   state.counters["floor_x"] = check / floor;
+  // After every round, so that no check runs in the memory this measurement frees.
+  state.counters["fresh_ms_mib"] = FreshMemoryMsPerMib();
   // 0 when no key value was held: every key of the case merged in index order (a few batches
   // per input, whatever the rows).
   state.counters["bytes_per_key"] = input.keys_held > 0 ? static_cast<double>(input.key_bytes) /

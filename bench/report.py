@@ -221,7 +221,8 @@ def main():
     for name, b in runs.items():
         extra = ", ".join(f"{k}={b[k]:,.2f}" for k in ("lead_ms", "max_stall_ms", "bytes_per_key",
                                                       "floor_ms", "check_ms", "join_ms", "join_x",
-                                                      "floor_x", "copy_s", "rewrite_s",
+                                                      "floor_x", "fresh_ms_mib", "copy_s",
+                                                      "rewrite_s",
                                                       "verify_the_rewrite_s", "merge_s") if k in b)
         ips = items_per_second(b)
         rows.append((name, f"{b['real_time']:,.3f} {b.get('time_unit', 'ns')}",
