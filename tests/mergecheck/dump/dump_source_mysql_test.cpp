@@ -238,32 +238,20 @@ TEST(MysqlDump, CompleteInsertColumnLists) {
 }
 
 TEST(MysqlDump, CompleteInsertColumnListInAnotherOrder) {
-  const TempDir dir;
-  const std::string path = dir.path() + "/column_order.sql";
-  {
-    std::ofstream out(path);
-    out << "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
-           "INSERT INTO `t` (`c`, `a`) VALUES (3,1),(6,4);\n";
-  }
-  Recorder r;
-  OpenDumpSource(path, false)->Scan(r, {});
+  const Recorder r = ScanText(
+      "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
+      "INSERT INTO `t` (`c`, `a`) VALUES (3,1),(6,4);\n");
   EXPECT_EQ(r.Rows("t"), (Rows{{I(1), N(), I(3)}, {I(4), N(), I(6)}}));
 }
 
 // The cells of a row are cleared once per INSERT, not per row: a column the next INSERT's list
 // leaves out must be NULL in its rows, not the value the INSERT before gave it.
 TEST(MysqlDump, AColumnOneInsertLeavesOutIsNullAfterOneThatFilledIt) {
-  const TempDir dir;
-  const std::string path = dir.path() + "/left_out.sql";
-  {
-    std::ofstream out(path);
-    out << "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
-           "INSERT INTO `t` VALUES (1,'one',10),(2,'two',20);\n"
-           "INSERT INTO `t` (`c`, `a`) VALUES (30,3),(40,4);\n"
-           "INSERT INTO `t` (`a`, `b`) VALUES (5,'five');\n";
-  }
-  Recorder r;
-  OpenDumpSource(path, false)->Scan(r, {});
+  const Recorder r = ScanText(
+      "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
+      "INSERT INTO `t` VALUES (1,'one',10),(2,'two',20);\n"
+      "INSERT INTO `t` (`c`, `a`) VALUES (30,3),(40,4);\n"
+      "INSERT INTO `t` (`a`, `b`) VALUES (5,'five');\n");
   EXPECT_EQ(r.Rows("t"), (Rows{{I(1), T("one"), I(10)},
                                {I(2), T("two"), I(20)},
                                {I(3), N(), I(30)},

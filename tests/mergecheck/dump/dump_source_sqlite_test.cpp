@@ -134,16 +134,10 @@ TEST(SqliteDump, RowidColumnList) {
 TEST(SqliteDump, RowidIsTheIntegerPrimaryKey) {
   // INSERT INTO t(rowid,...) on a table whose INTEGER PRIMARY KEY aliases the rowid: the
   // rowid value is the key column's value.
-  const TempDir dir;
-  const std::string path = dir.path() + "/rowid_alias.sql";
-  {
-    std::ofstream out(path);
-    out << "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n"
-           "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);\n"
-           "INSERT INTO t(rowid,v) VALUES(42,'x');\nCOMMIT;\n";
-  }
-  Recorder r;
-  OpenDumpSource(path, false)->Scan(r, {});
+  const Recorder r = ScanText(
+      "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n"
+      "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);\n"
+      "INSERT INTO t(rowid,v) VALUES(42,'x');\nCOMMIT;\n");
   EXPECT_EQ(r.Rows("t"), (Rows{{I(42), T("x")}}));
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <span>
@@ -159,6 +160,19 @@ inline Recorder ScanFixture(const std::string& name, size_t chunk = kDumpChunkSi
   recorder.want = std::move(want);
   std::unique_ptr<Source> source = OpenDumpSourceForTest(DumpPath(name), false, chunk);
   source->Scan(recorder, only);
+  return recorder;
+}
+
+// Scans the dump `text`, written to a file in a temporary folder first.
+inline Recorder ScanText(const std::string& text) {
+  const TempDir dir;
+  const std::string path = dir.path() + "/dump.sql";
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+  Recorder recorder;
+  OpenDumpSource(path, false)->Scan(recorder, {});
   return recorder;
 }
 
