@@ -9,8 +9,8 @@
 // integers by value, text under its collation, text before blobs. So the two inputs are decoded
 // and checked at once on the two threads, the merge costs a few integer or string comparisons
 // per tuple, and nothing is held but a few batches and the tuples in both. (A third thread for
-// A's index, its batches handed over too, was 5% slower on two cores: a batch written on one core
-// and read on another costs its reader more than the copy did.)
+// A's index, its batches handed over too, was 5-19% slower on two cores: a batch written on one
+// core and read on another costs its reader more than the copy did.)
 //
 // Trust: the merge is only right if both streams really are sorted as CompareTuples sorts, and
 // if it calls two tuples equal exactly when KeyOf gives them one key. So every tuple is checked
