@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <random>
@@ -147,6 +148,8 @@ struct CheckRun {
   bool merged = false;  // the name key was compared in index order
   int scans_a = 0;
   int scans_b = 0;
+  int ordered_a = 0;  // ReadInIndexOrder calls on A
+  int ordered_b = 0;
 };
 
 CheckRun Check(const std::string& path_a, const std::string& path_b) {
@@ -163,6 +166,8 @@ CheckRun Check(const std::string& path_a, const std::string& path_b) {
                             });
   run.scans_a = a.scans;
   run.scans_b = b.scans;
+  run.ordered_a = a.ordered;
+  run.ordered_b = b.ordered;
   return run;
 }
 
@@ -364,6 +369,52 @@ TEST(OrderedMergeTest, BsIndexIsReadToItsEndAfterAsEnds) {
       EXPECT_EQ(key.rows_b, static_cast<uint64_t>(after));
     }
   }
+}
+
+// A's stream given up within its first batch (its index sorts under NOCASE though its schema
+// says BINARY: Z0000 comes after a0099) while B's reader has far more batches ahead than it may
+// queue: B's reader is stopped, not left waiting for room, and the key is compared as hashes.
+TEST(OrderedMergeTest, AStreamGivenUpEarlyStopsBsReader) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const std::string table = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);";
+  const int after = static_cast<int>(8 * kOrderedMergeBatch);  // B's names after A's
+  for (const std::string* path : {&a, &b}) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path->c_str(), &db), SQLITE_OK);
+    const std::string index = path == &a ? "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
+                                         : "CREATE UNIQUE INDEX t_name ON t(name);";
+    ASSERT_EQ(sqlite3_exec(db, (table + index + " BEGIN;").c_str(), nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    char name[16];
+    for (int r = 0; r < 100; ++r) {
+      std::snprintf(name, sizeof name, "a%04d", r);
+      if (path == &a || r % 2 == 0) Insert(db, r, name, false, "x");
+      std::snprintf(name, sizeof name, "Z%04d", r);
+      if (path == &a) Insert(db, 100 + r, name, false, "x");
+    }
+    for (int r = 0; path == &b && r < after; ++r) {
+      Insert(db, 1000 + r, "b" + std::to_string(1000000 + r), false, "y");
+    }
+    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  testing::ExecSql(a,
+                   "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE UNIQUE "
+                   "INDEX t_name ON t(name)' WHERE name = 't_name';");
+  const CheckRun run = Check(a, b);
+  EXPECT_EQ(run.ordered_a, 1);  // the merge was tried, on both sides
+  EXPECT_EQ(run.ordered_b, 1);
+  EXPECT_FALSE(run.merged);
+  const KeyReport* key = nullptr;
+  for (const KeyReport& k : run.report.keys) {
+    if (k.columns[0] == "name") key = &k;
+  }
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(key->overlap, 50u);  // a0000, a0002, ..., a0098
+  EXPECT_EQ(key->rows_a, 200u);
+  EXPECT_EQ(key->rows_b, static_cast<uint64_t>(50 + after));
 }
 
 TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {

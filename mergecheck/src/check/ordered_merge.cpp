@@ -76,8 +76,9 @@ int64_t* OnLines(std::vector<int64_t>& store, std::size_t width) {
 // Thrown from the reader's callback to end a read early.
 struct Abandon {};
 
-// One input's index read on a thread of its own, its tuples checked in order and handed over in
-// batches, each distinct tuple once.
+// One input's index read, its tuples checked in order and handed over in batches, each distinct
+// tuple once: on a thread of its own, to the caller's Next, or on the caller's thread
+// (ReadHere), to an OnBatch.
 class Stream {
  public:
   // What a stream read on the calling thread does with each batch (ReadHere).
@@ -148,8 +149,8 @@ class Stream {
     if (error_) std::rethrow_exception(error_);
   }
   // After the stream ended: whether it was the whole index, in order, every value one the merge
-  // orders.
-  bool complete() const { return read_ && !refused_; }
+  // orders, and nothing threw (its OnBatch included).
+  bool complete() const { return read_ && !refused_ && !error_; }
   // After the stream ended: the index's records, NULLs and all (the table's rows), and those
   // with no NULL (the key's rows).
   uint64_t records() const { return records_; }
@@ -424,7 +425,8 @@ class Stream {
   std::vector<Batch> spare_;       // guarded by mu_: batches merged, for the reader to fill again
   bool done_ = false;              // guarded by mu_: the reader will queue nothing more
   bool stop_ = false;              // guarded by mu_: the merge wants nothing more
-  // Written by the reader thread only, read after join() (which orders them).
+  // Written by the reader only, read after join() (which orders them), or on the reader's own
+  // thread when it is the caller's (ReadHere).
   bool read_ = false;
   bool refused_ = false;
   uint64_t records_ = 0;
