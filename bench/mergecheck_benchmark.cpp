@@ -354,7 +354,7 @@ void MergeCheck(benchmark::State& state, const Case& c, uint64_t rows) {
   state.counters["join_ms"] = join * 1e3;
   state.counters["join_x"] = join / check;
   state.counters["floor_x"] = check / floor;
-  // After every round, so that no check runs in the memory this measurement frees.
+  // Once the case's rounds are done (read_floor.h: its memory stays mapped).
   state.counters["fresh_ms_mib"] = FreshMemoryMsPerMib();
   // 0 when no key value was held: every key of the case merged in index order (a few batches
   // per input, whatever the rows).
