@@ -245,18 +245,23 @@ TEST(MysqlDump, CompleteInsertColumnListInAnotherOrder) {
 }
 
 // The cells of a row are cleared once per INSERT, not per row: a column the next INSERT's list
-// leaves out must be NULL in its rows, not the value the INSERT before gave it.
+// leaves out must be NULL in its rows, not the value the INSERT before gave it; also when rows
+// are cut off by the end of a read and read again (reads of 7 bytes and of 1).
 TEST(MysqlDump, AColumnOneInsertLeavesOutIsNullAfterOneThatFilledIt) {
-  const Recorder r = ScanText(
-      "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
-      "INSERT INTO `t` VALUES (1,'one',10),(2,'two',20);\n"
-      "INSERT INTO `t` (`c`, `a`) VALUES (30,3),(40,4);\n"
-      "INSERT INTO `t` (`a`, `b`) VALUES (5,'five');\n");
-  EXPECT_EQ(r.Rows("t"), (Rows{{I(1), T("one"), I(10)},
-                               {I(2), T("two"), I(20)},
-                               {I(3), N(), I(30)},
-                               {I(4), N(), I(40)},
-                               {I(5), T("five"), N()}}));
+  for (const size_t chunk : {kDumpChunkSize, size_t{7}, size_t{1}}) {
+    SCOPED_TRACE(std::to_string(chunk) + " bytes a read");
+    const Recorder r = ScanText(
+        "CREATE TABLE `t` (`a` int, `b` text, `c` int, PRIMARY KEY (`a`));\n"
+        "INSERT INTO `t` VALUES (1,'one',10),(2,'two',20);\n"
+        "INSERT INTO `t` (`c`, `a`) VALUES (30,3),(40,4);\n"
+        "INSERT INTO `t` (`a`, `b`) VALUES (5,'five');\n",
+        chunk);
+    EXPECT_EQ(r.Rows("t"), (Rows{{I(1), T("one"), I(10)},
+                                 {I(2), T("two"), I(20)},
+                                 {I(3), N(), I(30)},
+                                 {I(4), N(), I(40)},
+                                 {I(5), T("five"), N()}}));
+  }
 }
 
 TEST(MysqlDump, InsertIgnore) {

@@ -163,8 +163,8 @@ inline Recorder ScanFixture(const std::string& name, size_t chunk = kDumpChunkSi
   return recorder;
 }
 
-// Scans the dump `text`, written to a file in a temporary folder first.
-inline Recorder ScanText(const std::string& text) {
+// Scans the dump `text`, written to a file in a temporary folder first, `chunk` bytes a read.
+inline Recorder ScanText(const std::string& text, size_t chunk = kDumpChunkSize) {
   const TempDir dir;
   const std::string path = dir.path() + "/dump.sql";
   {
@@ -172,7 +172,7 @@ inline Recorder ScanText(const std::string& text) {
     out << text;
   }
   Recorder recorder;
-  OpenDumpSource(path, false)->Scan(recorder, {});
+  OpenDumpSourceForTest(path, false, chunk)->Scan(recorder, {});
   return recorder;
 }
 
