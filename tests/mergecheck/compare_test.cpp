@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +23,7 @@
 #include "check/reread.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/mergecheck.h"
+#include "test_util.h"
 
 namespace steadyflake::mergecheck {
 namespace {
@@ -226,6 +229,58 @@ TEST(CompareTest, ListsIntegersAtOnceAndHashedValuesAfterTheReread) {
   for (const auto& row : report.keys[1].conflicts) names.push_back(row.at(0).text);
   EXPECT_EQ(names, (std::vector<std::string>{"axe", "bow"}));
   EXPECT_EQ(report.keys[1].conflicts[0][0].type, ReportValue::Type::kText);
+}
+
+// DecodeIds finds the IDs of a sorted key as one run between two binary searches: it must count
+// and decode exactly the values IdBounds::Holds takes, one by one, at every edge of the run
+// (the epoch + 2 s, the cutoff, the layout's last ID), for a cutoff before the epoch or past the
+// layout's end, and for server ids counted in a bitmap (16 bits) or a list (30 bits).
+TEST(CompareTest, DecodeIdsTakesTheValuesIdBoundsHolds) {
+  std::mt19937_64 random = steadyflake::testing::SeededRandom();
+  const Layout layouts[] = {Layout::Game(), Layout::Snowflake(), Layout::Parse("3/30/5@1000ms"),
+                            Layout::Parse("1/1/1@1ms")};
+  for (const Layout& layout : layouts) {
+    const int64_t ends[] = {layout.epoch_ms() - 1, layout.epoch_ms() + 1000,
+                            layout.epoch_ms() + 5000, kCutoffMs, layout.end_ms() + 1000};
+    for (const int64_t cutoff : ends) {
+      SCOPED_TRACE(layout.ToString() + " cutoff " + std::to_string(cutoff));
+      const IdBounds bounds = IdBoundsOf(layout, cutoff);
+      std::vector<int64_t> ids = {INT64_MIN, -1, 0, 1, layout.max_id(), INT64_MAX};
+      if (layout.max_id() < INT64_MAX) ids.push_back(layout.max_id() + 1);
+      for (const int64_t tick : {bounds.first_tick, bounds.last_tick}) {
+        if (tick < 0) continue;
+        for (int64_t edge = (tick + 1) << bounds.shift, d = -2; d <= 2; ++d) {
+          if (edge + d >= 0) ids.push_back(edge + d);
+        }
+      }
+      for (int i = 0; i < 2000; ++i) {
+        ids.push_back(static_cast<int64_t>(random() >> (random() % 4 == 0 ? 0 : 1)));
+        ids.push_back(static_cast<int64_t>(random() % (uint64_t(layout.max_id()) + 1)));
+      }
+      ids.push_back(ids[ids.size() / 2]);  // a value twice: counted twice, as rows are
+      std::sort(ids.begin(), ids.end());
+      uint64_t want_ids = 0;
+      uint64_t want_legacy = 0;
+      std::vector<uint64_t> want_servers;
+      for (const int64_t id : ids) {
+        if (!bounds.Holds(id)) {
+          ++want_legacy;
+          continue;
+        }
+        ++want_ids;
+        want_servers.push_back(layout.Decode(id).server_id);
+      }
+      std::sort(want_servers.begin(), want_servers.end());
+      want_servers.erase(std::unique(want_servers.begin(), want_servers.end()), want_servers.end());
+      uint64_t got_ids = 0;
+      uint64_t got_legacy = 0;
+      std::vector<uint64_t> got_servers = {12345};  // replaced, not added to
+      DecodeIds(ids, layout, cutoff, got_ids, got_legacy, got_servers);
+      EXPECT_EQ(got_ids, want_ids);
+      EXPECT_EQ(got_legacy, want_legacy);
+      EXPECT_EQ(got_servers, want_servers);
+    }
+  }
 }
 
 }  // namespace

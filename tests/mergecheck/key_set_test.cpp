@@ -190,6 +190,55 @@ TEST(KeySetTest, SortDedupeIntersect) {
   EXPECT_EQ(Intersect(a.hashes(), b.hashes(), 0, hashes), 1u);
 }
 
+// Integers added in ascending order are not sorted or deduped again (a rowid scan gives 2M of
+// them a side): a set knows it only if every value, in AddInteger or within and across runs of
+// AddIntegers, is above the one before. One equal to the one before, or below it, anywhere,
+// leaves the set to sort and dedupe as before; Dedupe and Clear leave it ascending again.
+TEST(KeySetTest, SortsAndDedupesIntegersUnlessEveryOneCameAboveTheOneBefore) {
+  const auto values = [](const KeySet& set) {
+    return std::vector<int64_t>(set.integers().begin(), set.integers().end());
+  };
+  const auto finished = [&](const std::vector<std::vector<int64_t>>& runs) {
+    KeySet set;
+    for (const std::vector<int64_t>& run : runs) {
+      if (run.size() == 1) {
+        set.AddInteger(run[0]);
+      } else {
+        set.AddIntegers(run);
+      }
+    }
+    const bool ascending = set.integers_ascending();
+    set.Sort();
+    set.Dedupe();
+    EXPECT_TRUE(set.integers_ascending());
+    std::vector<int64_t> all;
+    for (const std::vector<int64_t>& run : runs) all.insert(all.end(), run.begin(), run.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    EXPECT_EQ(values(set), all);
+    return ascending;
+  };
+  EXPECT_TRUE(finished({{1, 2, 5}, {7}, {8, 9}, {}, {10}}));
+  EXPECT_FALSE(finished({{1, 2, 5}, {5, 6}}));  // across runs, equal
+  EXPECT_FALSE(finished({{1, 2, 5}, {4, 6}}));  // across runs, below
+  EXPECT_FALSE(finished({{1, 2, 2, 3}}));       // within a run
+  EXPECT_FALSE(finished({{1, 3, 2}}));
+  EXPECT_FALSE(finished({{4}, {4}}));  // AddInteger
+  EXPECT_FALSE(finished({{4}, {3}}));
+  EXPECT_FALSE(finished({{1, 2}, {3}, {3, 4}}));
+  EXPECT_FALSE(finished({{1, 3, 2}, {4, 5}}));  // stays so after an ascending run
+
+  KeySet set;
+  set.AddIntegers(std::vector<int64_t>{3, 1});
+  set.Clear();
+  EXPECT_TRUE(set.integers_ascending());
+  set.AddIntegers(std::vector<int64_t>{1, 2});
+  set.Sort();
+  set.Dedupe();
+  set.AddInteger(2);  // after a Dedupe: the last value kept is the one before
+  EXPECT_FALSE(set.integers_ascending());
+}
+
 // Hashes sort as std::sort sorts them, whatever their spread: uniform ones (XXH3's), all in one
 // bucket of the distribution by top byte, or by top two bytes, few distinct ones (every level,
 // then the low 64 bits), descending, bunched in the slots a bucket is sorted through (their

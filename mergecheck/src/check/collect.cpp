@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <functional>
 #include <span>
 #include <string_view>
 #include <thread>
@@ -212,10 +211,8 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
       KeyState& k = t.keys[i];
       // Integers the directory reads in row order stay so only if sorting and deduping leave
       // them as they are (a dump of a clustered table gives its primary key ascending).
-      const std::span<const int64_t> integers = k.set.integers();
-      if (t.directory.Implicit(i) && std::adjacent_find(integers.begin(), integers.end(),
-                                                        std::greater_equal<>()) != integers.end()) {
-        t.directory.Materialize(i, integers);
+      if (t.directory.Implicit(i) && !k.set.integers_ascending()) {
+        t.directory.Materialize(i, k.set.integers());
       }
       k.set.Sort();
       if (k.decoded) {

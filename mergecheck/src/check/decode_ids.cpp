@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -45,12 +46,25 @@ void DecodeIds(std::span<const int64_t> ids, const Layout& layout, int64_t cutof
   const bool bitmap = s <= 24;
   std::vector<uint64_t> bits(bitmap ? ((uint64_t{1} << s) + 63) / 64 : 0);
   std::vector<uint64_t> list;
-  for (const int64_t id : ids) {
-    if (!bounds.Holds(id)) {
-      ++legacy;
-      continue;
-    }
-    ++id_count;
+  // The values IdBounds::Holds takes are one run of the sorted ids: from the first ID of tick
+  // first_tick + 1 to the last before tick last_tick + 1 (which is at most max_id + 1, as
+  // last_tick is at most the layout's last tick). Found by two binary searches, not a test per
+  // value: random 64-bit values are mostly legacy ones.
+  const auto shifted = [&](int64_t tick) {  // the first ID of tick + 1; at most 2^63, unsigned
+    return static_cast<uint64_t>(tick + 1) << bounds.shift;
+  };
+  const uint64_t low = shifted(bounds.first_tick);
+  const uint64_t high = shifted(bounds.last_tick);  // 0 when last_tick is -1: no IDs
+  const auto at = [&](uint64_t value) {             // the first id not below `value`
+    if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return ids.end();
+    return std::lower_bound(ids.begin(), ids.end(), static_cast<int64_t>(value));
+  };
+  const auto first = low < high ? at(low) : ids.end();
+  const auto last = low < high ? at(high) : ids.end();
+  const auto in_bounds = static_cast<uint64_t>(last - first);
+  id_count += in_bounds;
+  legacy += ids.size() - in_bounds;
+  for (const int64_t id : std::span<const int64_t>(first, last)) {
     const uint64_t server = (static_cast<uint64_t>(id) >> q) & mask;
     if (bitmap) {
       bits[server >> 6] |= uint64_t{1} << (server & 63);

@@ -432,14 +432,15 @@ void Unique(ValueArray<T>& values) {
 
 void KeySet::Sort() {
   // Integer keys usually arrive in order (a rowid scan, an index read in its order, a dump of
-  // a clustered table); hashes never do.
-  SortUnlessSorted(integers_);
+  // a clustered table), and those added in order were seen so as they came; hashes never do.
+  if (!ascending_) SortUnlessSorted(integers_);
   SortUnlessSorted(pairs_);
   SortUniform(hashes_.begin(), hashes_.size());
 }
 
 void KeySet::Dedupe() {
-  Unique(integers_);
+  if (!ascending_) Unique(integers_);
+  ascending_ = true;
   Unique(pairs_);
   Unique(hashes_);
 }
@@ -456,6 +457,7 @@ void KeySet::Clear() {
   hashes_ = {};
   rows_ = 0;
   elided_ = 0;
+  ascending_ = true;
 }
 
 void SortUniform(Hash128* first, std::size_t n) { SortUniformValues(first, n); }

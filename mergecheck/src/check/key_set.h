@@ -252,9 +252,18 @@ class KeySet {
  public:
   // Adds one row's key: an integer value of a single-column key, two integers of a two-column
   // key, or the hash of anything else.
-  void AddInteger(int64_t value) { Push(integers_, value); }
+  void AddInteger(int64_t value) {
+    ascending_ = ascending_ && (integers_.size() == 0 || *(integers_.end() - 1) < value);
+    Push(integers_, value);
+  }
   // AddInteger of each of `values`.
   void AddIntegers(std::span<const int64_t> values) {
+    if (ascending_ && !values.empty()) {  // checked while the run is in the cache
+      ascending_ = integers_.size() == 0 || *(integers_.end() - 1) < values.front();
+      for (std::size_t i = 1; ascending_ && i < values.size(); ++i) {
+        ascending_ = values[i - 1] < values[i];
+      }
+    }
     integers_.append(values);
     rows_ += values.size();
   }
@@ -285,6 +294,9 @@ class KeySet {
   // Rows counted by CountHash since the set was cleared or last finished (FinishFound).
   uint64_t elided() const { return elided_; }
   std::span<const int64_t> integers() const { return integers_.span(); }
+  // Whether integers() ascends strictly: added so (a rowid scan, an index read in its order, a
+  // dump of a clustered table), or sorted and deduped since. Sort and Dedupe then pass it by.
+  bool integers_ascending() const { return ascending_; }
   std::span<const IntegerPair> pairs() const { return pairs_.span(); }
   std::span<const Hash128> hashes() const { return hashes_.span(); }
   // Bytes the arrays hold, including spare capacity.
@@ -305,6 +317,7 @@ class KeySet {
   ValueArray<Hash128> hashes_;
   uint64_t rows_ = 0;
   uint64_t elided_ = 0;
+  bool ascending_ = true;  // integers_ ascends strictly (integers_ascending)
 };
 
 // Sorts `n` values at `first` spread evenly over their range (hashes, fingerprints of hashes)
