@@ -336,12 +336,14 @@ TEST(KeySetTest, IntersectionInTwoHalvesIsTheMergesOnOneThread) {
 }
 
 // The merge steps up to eight lanes at once, each a part of A and the part of B that can meet
-// it: for each kind of key (integers, pairs, hashes) and sizes below, at and past a lane's
-// 4096 values, the count and the values are std::set_intersection's, with shared values placed
-// on the lanes' first values, on the last, and at random, and with any limit.
-template <typename T, typename Make>
-void ExpectLanesIntersectAsStd(std::mt19937_64& rng, Make make) {
-  for (const std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{4096},
+// it; 64-bit integers go a block of 4 or 8 at a time where the processor can: for each kind of
+// key (integers, pairs, hashes), each way of merging, and sizes below, at and past a block's
+// values and a lane's 4096, the count and the values are std::set_intersection's, with shared
+// values placed on the lanes' first values, on the last, and at random, and with any limit.
+template <typename T, typename Make, typename Merge>
+void ExpectIntersectAsStd(std::mt19937_64& rng, Make make, Merge merge) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{9},
+                              std::size_t{17}, std::size_t{4095}, std::size_t{4096},
                               std::size_t{8192}, std::size_t{3 * 4096 + 7}, std::size_t{70001}}) {
     std::vector<T> a(n);
     std::vector<T> b(n + n / 3);
@@ -361,9 +363,7 @@ void ExpectLanesIntersectAsStd(std::mt19937_64& rng, Make make) {
     std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all));
     for (const uint64_t limit : {uint64_t{0}, uint64_t{1}, uint64_t{all.size() / 3}}) {
       std::vector<T> common;
-      EXPECT_EQ(key_set_internal::IntersectRange(std::span<const T>(a), std::span<const T>(b),
-                                                 limit, common),
-                all.size())
+      EXPECT_EQ(merge(std::span<const T>(a), std::span<const T>(b), limit, common), all.size())
           << "n " << n << ", limit " << limit;
       const std::size_t kept = limit == 0 ? all.size() : std::min<std::size_t>(limit, all.size());
       EXPECT_TRUE(std::equal(common.begin(), common.end(), all.begin(),
@@ -374,17 +374,45 @@ void ExpectLanesIntersectAsStd(std::mt19937_64& rng, Make make) {
   }
 }
 
-TEST(KeySetTest, IntersectionInLanesIsStdSetIntersection) {
+TEST(KeySetTest, IntersectionInLanesAndBlocksIsStdSetIntersection) {
   std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  using key_set_internal::IntersectInLanes;
+  using key_set_internal::IntersectRange;
   // Values from a narrow range too, so that pairs tie on their first and hashes on their hi.
-  ExpectLanesIntersectAsStd<int64_t>(
-      rng, [](std::mt19937_64& r) { return static_cast<int64_t>(r()) >> (r() % 2 == 0 ? 0 : 40); });
-  ExpectLanesIntersectAsStd<IntegerPair>(rng, [](std::mt19937_64& r) {
-    return IntegerPair{static_cast<int64_t>(r() % 64) - 32, static_cast<int64_t>(r())};
-  });
-  ExpectLanesIntersectAsStd<Hash128>(rng, [](std::mt19937_64& r) {
-    return Hash128{r() % 64 + (uint64_t{1} << 63) * (r() % 2), r()};
-  });
+  const auto integer = [](std::mt19937_64& r) {
+    return static_cast<int64_t>(r()) >> (r() % 2 == 0 ? 0 : 40);
+  };
+  ExpectIntersectAsStd<int64_t>(rng, integer, IntersectInLanes<int64_t>);
+  ExpectIntersectAsStd<int64_t>(rng, integer, IntersectRange<int64_t>);
+  // Every block width this processor has (blocks of 8 have those of 4 too).
+  const int here = key_set_internal::BlockWidthHere();
+  std::cout << "block widths here: " << (here == 8 ? "8, 4" : here == 4 ? "4" : "none") << "\n";
+  for (const int width : {4, 8}) {
+    if (here < width) continue;
+    const auto blocks = [width](std::span<const int64_t> a, std::span<const int64_t> b,
+                                uint64_t limit, std::vector<int64_t>& common) {
+      return key_set_internal::IntersectBlocks(width, a, b, limit, common);
+    };
+    ExpectIntersectAsStd<int64_t>(rng, integer, blocks);
+    std::vector<int64_t> none;
+    const std::vector<int64_t> some = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    EXPECT_EQ(blocks({}, some, 0, none), 0u);
+    EXPECT_EQ(blocks(some, {}, 0, none), 0u);
+    EXPECT_EQ(blocks(some, some, 0, none), some.size());
+    EXPECT_EQ(none, some);
+  }
+  ExpectIntersectAsStd<IntegerPair>(
+      rng,
+      [](std::mt19937_64& r) {
+        return IntegerPair{static_cast<int64_t>(r() % 64) - 32, static_cast<int64_t>(r())};
+      },
+      IntersectRange<IntegerPair>);
+  ExpectIntersectAsStd<Hash128>(
+      rng,
+      [](std::mt19937_64& r) {
+        return Hash128{r() % 64 + (uint64_t{1} << 63) * (r() % 2), r()};
+      },
+      IntersectRange<Hash128>);
 }
 
 // The memory target: at most 24 bytes per key held, whatever the count.

@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "check/intersect_blocks.h"
 #include "source/huge_pages.h"
 #include "source/schema.h"
 #include "source/source.h"
@@ -346,7 +347,7 @@ inline int Order3(const Hash128& a, const Hash128& b) {
 inline constexpr std::size_t kLanes = 8;
 inline constexpr std::size_t kLaneMin = 4096;
 
-// Intersect's merge, on one thread. The merge of two arrays of random ids goes one way or the
+// A merge for IntersectRange. The merge of two arrays of random ids goes one way or the
 // other at random: a branch on it mispredicts every other value, and a merge without that
 // branch waits on each step's loads and comparison before the next. So `a` is cut into up to
 // kLanes parts, each merged with the part of `b` that can meet it (from the first value not
@@ -355,8 +356,8 @@ inline constexpr std::size_t kLaneMin = 4096;
 // 2M random ids). Each lane keeps its values in both in a list of its own; the lists are joined
 // in lane order, which is ascending, at the end.
 template <typename T>
-uint64_t IntersectRange(std::span<const T> a, std::span<const T> b, uint64_t limit,
-                        std::vector<T>& common) {
+uint64_t IntersectInLanes(std::span<const T> a, std::span<const T> b, uint64_t limit,
+                          std::vector<T>& common) {
   const std::size_t lanes = std::clamp<std::size_t>(a.size() / kLaneMin, 1, kLanes);
   std::size_t i[kLanes];
   std::size_t i_end[kLanes];
@@ -401,6 +402,19 @@ uint64_t IntersectRange(std::span<const T> a, std::span<const T> b, uint64_t lim
     kept += n;
   }
   return count;
+}
+
+// Intersect's merge, on one thread: 64-bit integers a block at a time where the processor has
+// the instructions (intersect_blocks.h: 2-4x faster again), anything else in lanes.
+template <typename T>
+uint64_t IntersectRange(std::span<const T> a, std::span<const T> b, uint64_t limit,
+                        std::vector<T>& common) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    if (const int width = BlockWidthHere(); width != 0) {
+      return IntersectBlocks(width, a, b, limit, common);
+    }
+  }
+  return IntersectInLanes(a, b, limit, common);
 }
 
 }  // namespace key_set_internal
