@@ -33,6 +33,7 @@ class CountingSource : public Source {
                     const std::vector<std::vector<Cell>>& tuples) override {
     const bool done = inner_->LookUpValues(visitor, table, columns, collations, tuples);
     lookups += done ? 1 : 0;
+    sought += done ? static_cast<int>(tuples.size()) : 0;
     return done;
   }
   bool ReadInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
@@ -49,6 +50,7 @@ class CountingSource : public Source {
 
   int scans = 0;
   int lookups = 0;       // LookUpValues calls that did the look-ups
+  int sought = 0;        // ... and the values they were given
   int ordered = 0;       // ReadInIndexOrder calls
   int ordered_done = 0;  // ... that read the index
 

@@ -371,6 +371,48 @@ TEST(OrderedMergeTest, BsIndexIsReadToItsEndAfterAsEnds) {
   }
 }
 
+// The whole-row comparison looks up each input's rows under the values in both, key by key; a
+// row the lookup by one key found (id 1000 by its id) gives its values of the table's other keys
+// too (its name, owner and tag), which are then not sought again: unless another row of that
+// input has the value (owner 7000 and tag 'T' in B, keys given by --key whose indexes are not
+// UNIQUE, kept as integers and as hashes), whose rows are then all sought, so that B's second
+// row under them makes those differ while id and name (merged in index order) are identical.
+TEST(OrderedMergeTest, ARowFoundByOneKeyIsNotSoughtAgainByAnotherUnlessItsValueRepeats) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const std::string rows =
+      "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, owner INTEGER, tag TEXT);"
+      "CREATE INDEX t_owner ON t(owner);"
+      "CREATE INDEX t_tag ON t(tag);"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64)"
+      " INSERT INTO t SELECT i + %d, '%s' || i, i + %d, '%s' || i FROM n;"
+      "INSERT INTO t VALUES(1000, 'shared', 7000, 'T');";
+  const auto fill = [&](int offset, const char* prefix) {
+    char sql[512];
+    std::snprintf(sql, sizeof sql, rows.c_str(), offset, prefix, offset, prefix);
+    return std::string(sql);
+  };
+  testing::ExecSql(a, fill(0, "a"));
+  testing::ExecSql(b, fill(100, "b") + "INSERT INTO t VALUES(2000, 'other', 7000, 'T');");
+  CountingSource in_a(a);
+  CountingSource in_b(b);
+  Options options;
+  options.extra_keys.push_back({"t", {"owner"}});
+  options.extra_keys.push_back({"t", {"tag"}});
+  const Report report = CheckSources(a, in_a, b, in_b, options, 0, {});
+  for (const auto& [column, identical] : std::vector<std::pair<std::string, uint64_t>>{
+           {"id", 1}, {"name", 1}, {"owner", 0}, {"tag", 0}}) {
+    const auto key = std::find_if(report.keys.begin(), report.keys.end(),
+                                  [&](const KeyReport& k) { return k.columns[0] == column; });
+    ASSERT_NE(key, report.keys.end()) << column;
+    EXPECT_EQ(key->overlap, 1u) << column;
+    EXPECT_EQ(key->identical, identical) << column;
+  }
+  EXPECT_EQ(in_a.sought, 1);  // id 1000
+  EXPECT_EQ(in_b.sought, 3);  // id 1000, owner 7000, tag 'T'
+}
+
 // A's stream given up within its first batch (its index sorts under NOCASE though its schema
 // says BINARY: Z0000 comes after a0099) while B's reader has far more batches ahead than it may
 // queue: B's reader is stopped, not left waiting for room, and the key is compared as hashes.

@@ -57,7 +57,8 @@ struct KeyState {
   // `merged`; or it hands the key back to the set (Collector::Undefer).
   bool deferred = false;
   struct Merged {
-    uint64_t rows = 0;  // rows with a value (not NULL)
+    uint64_t rows = 0;     // rows with a value (not NULL)
+    uint64_t repeats = 0;  // of those, rows whose value another row has too
     // This input's values of those in both, in the order of the merge: the other input's
     // Merged::common holds their partners at the same positions.
     std::vector<std::vector<OwnedValue>> common;

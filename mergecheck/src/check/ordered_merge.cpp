@@ -155,6 +155,8 @@ class Stream {
   // with no NULL (the key's rows).
   uint64_t records() const { return records_; }
   uint64_t rows() const { return rows_; }
+  // After the stream ended: the key's rows whose tuple equals the one before (0: unique).
+  uint64_t repeats() const { return repeats_; }
 
  private:
   void Read(Source& source, const std::string& table, const KeyState& key) {
@@ -233,6 +235,7 @@ class Stream {
     if (order > 0) Refuse();
     if (order == 0) {  // a key twice (an index that is not unique): once is enough
       batch.fields.resize(start);
+      ++repeats_;
       return;
     }
     if (full_.has_value()) {
@@ -265,7 +268,10 @@ class Stream {
         order = blob ? CompareBytes(bytes, cell.bytes) : CompareText(orders_[0], bytes, cell.bytes);
       }
       if (order > 0) Refuse();
-      if (order == 0) return;  // a key twice (an index that is not unique): once is enough
+      if (order == 0) {  // a key twice (an index that is not unique): once is enough
+        ++repeats_;
+        return;
+      }
     }
     batch.fields.push_back(TextField(batch.bytes.size(), cell.bytes.size(), blob));
     batch.bytes.append(cell.bytes);
@@ -327,7 +333,10 @@ class Stream {
           order = tuple[i] < before[i] ? 1 : (tuple[i] > before[i] ? -1 : 0);
         }
         if (order > 0) Refuse();
-        if (order == 0) continue;  // a key twice (an index that is not unique): once is enough
+        if (order == 0) {  // a key twice (an index that is not unique): once is enough
+          ++repeats_;
+          continue;
+        }
       }
       filling_.fields.insert(filling_.fields.end(), tuple, tuple + width);
       before = tuple;
@@ -358,6 +367,7 @@ class Stream {
     if (order >= 0) {
       if (order > 0) Refuse();
       batch.fields.resize(batch.fields.size() - width);  // a key twice: once is enough
+      ++repeats_;
       return;
     }
     any_last_ = true;
@@ -431,6 +441,7 @@ class Stream {
   bool refused_ = false;
   uint64_t records_ = 0;
   uint64_t rows_ = 0;
+  uint64_t repeats_ = 0;
   std::exception_ptr error_;
   // The reader's: the batch it fills, and the full one before it, held back until the tuple
   // after its last was checked against that last.
@@ -491,6 +502,8 @@ bool MergeKey(Source& a, Source& b, const std::string& table, std::span<const Or
   if (!stream_a.complete() || !stream_b.complete()) return false;
   in_a.rows = stream_a.rows();
   in_b.rows = stream_b.rows();
+  in_a.repeats = stream_a.repeats();
+  in_b.repeats = stream_b.repeats();
   ka.merged = std::move(in_a);
   kb.merged = std::move(in_b);
   records[0] = stream_a.records();

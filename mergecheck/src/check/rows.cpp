@@ -86,6 +86,15 @@ class RowHasher : public SourceVisitor {
 
   // By table, per target: the common values found and their rows' hashes.
   std::map<std::string, std::vector<std::vector<Found>>>& found() { return found_; }
+  // The common values of target `t` of `table` whose rows were found so far, sorted.
+  std::vector<KeyId> FoundSoFar(const std::string& table, std::size_t t) const {
+    std::vector<KeyId> ids;
+    const auto it = found_.find(table);
+    if (it == found_.end() || t >= it->second.size()) return ids;
+    for (const Found& f : it->second[t]) ids.push_back(f.first);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
 
  private:
   // What the rows of one table need, from its latest definition (OnTable).
@@ -184,11 +193,21 @@ std::vector<KeyId> Identical(std::vector<Found>& a, std::vector<Found>& b) {
   return identical;
 }
 
-// The tuples that find the rows of `target` in input `input` by lookup, and in `collations`
-// the collations they compare under; false when some common value is not known as values (a
-// hash A did not give again) or the key's values cannot be looked up (LookUpCollations).
+// Whether no two rows of one input share a value of `key` there: its rows are as many as its
+// distinct values. (A set that kept fingerprints in place of hashes cannot tell: false.)
+bool Unique(const KeyState& key) {
+  if (key.merged.has_value()) return key.merged->repeats == 0;
+  const KeySet& set = key.set;
+  return set.elided() == 0 &&
+         set.rows() == set.integers().size() + set.pairs().size() + set.hashes().size();
+}
+
+// The tuples that find the rows of `target` in input `input` by lookup, in `ids` the value each
+// is (KeyId), and in `collations` the collations they compare under; false when some common
+// value is not known as values (a hash A did not give again) or the key's values cannot be
+// looked up (LookUpCollations).
 bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Cell>>& tuples,
-                  std::vector<std::string>& collations) {
+                  std::vector<KeyId>& ids, std::vector<std::string>& collations) {
   const KeyState& key = *target.key[input];
   bool hashes = false;
   for (const KeyId& id : target.common) {
@@ -197,6 +216,7 @@ bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Ce
       hashes = true;
       continue;
     }
+    ids.push_back(id);
     std::vector<Cell>& tuple = tuples.emplace_back(id.kind == KeyId::Kind::kInteger ? 1 : 2);
     for (Cell& cell : tuple) cell.type = Cell::Type::kInteger;
     tuple.front().integer =
@@ -212,8 +232,26 @@ bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Ce
       if (v.tag == Value::Tag::kNull || v.tag == Value::Tag::kBigInteger) return false;
       tuple.push_back(CellOf(v));
     }
+    ids.push_back(IdOfValues(key, values));
   }
   return true;
+}
+
+// Drops from `tuples` (and `ids`) the values whose rows an earlier lookup of the table found
+// already (`found`, sorted): a row looked up by one key gives its values of every key. Only for
+// a key no two rows share in this input: else another row may hold the value too.
+void DropFound(const KeyState& key, const std::vector<KeyId>& found,
+               std::vector<std::vector<Cell>>& tuples, std::vector<KeyId>& ids) {
+  if (found.empty() || !Unique(key)) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < tuples.size(); ++i) {
+    if (std::binary_search(found.begin(), found.end(), ids[i])) continue;
+    tuples[kept] = std::move(tuples[i]);
+    ids[kept] = ids[i];
+    ++kept;
+  }
+  tuples.resize(kept);
+  ids.resize(kept);
 }
 
 // The fingerprints of `list`'s common values, by key, in table `t` of input `input`.
@@ -256,14 +294,17 @@ void Gather(int input, Source& source, const Collector& collected, RowHasher& ha
   std::vector<std::string> scan;
   for (const auto& [name, list] : targets) {
     std::vector<std::vector<std::vector<Cell>>> tuples(list.size());
+    std::vector<std::vector<KeyId>> ids(list.size());
     std::vector<std::vector<std::string>> collations(list.size());
     bool looked_up = true;
     for (std::size_t t = 0; looked_up && t < list.size(); ++t) {
-      looked_up = LookUpTuples(list[t], input, tuples[t], collations[t]);
+      looked_up = LookUpTuples(list[t], input, tuples[t], ids[t], collations[t]);
     }
     for (std::size_t t = 0; looked_up && t < list.size(); ++t) {
-      looked_up =
-          source.LookUpValues(hasher, name, list[t].key[input]->names, collations[t], tuples[t]);
+      const KeyState& key = *list[t].key[input];
+      if (t > 0) DropFound(key, hasher.FoundSoFar(name, t), tuples[t], ids[t]);
+      looked_up = tuples[t].empty() ||
+                  source.LookUpValues(hasher, name, key.names, collations[t], tuples[t]);
     }
     if (!looked_up && !ReadByPosition(input, source, collected, hasher, name, list)) {
       scan.push_back(name);
