@@ -82,6 +82,17 @@ TEST_F(PageFileTest, PagesOutOfOrderOrFarApartAreReadAlone) {
   EXPECT_EQ(reader.bytes_read(), scattered.size() * kPageSize);
 }
 
+// A page out of order is read alone beside the run, which keeps its pages: an index walk's step
+// back to a page before the run, then on through the run, reads nothing more, and the page read
+// alone, asked for again, is not read again either.
+TEST_F(PageFileTest, APageReadAloneLeavesTheRunItsPages) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  ReadAll(reader, {100, 102, 110, 101, 112, 120, 101, 130});
+  EXPECT_EQ(reader.reads(), 3u);  // 100 alone, 102 to 165 in one run, 101 alone
+  EXPECT_EQ(reader.bytes_read(), (1u + PageReader::kRunBytes / kPageSize + 1u) * kPageSize);
+}
+
 TEST_F(PageFileTest, APageBeyondTheEndIsDamage) {
   PageFile file(fd_);
   PageReader reader(file);
@@ -101,9 +112,9 @@ TEST_F(PageFileTest, AReaderTakesTheBufferOfOneDoneBeforeIt) {
   }
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % PageReader::kRunBytes, 0u);
   PageReader next(file);
-  EXPECT_EQ(next.Page(50), first);  // page 50 read alone, at the start of the same buffer
+  EXPECT_EQ(next.Page(12), first);  // a run from page 12, at the start of the same buffer
   PageReader beside(file);
-  EXPECT_NE(beside.Page(90), next.Page(50));
+  EXPECT_NE(beside.Page(14), next.Page(12));
 }
 
 }  // namespace

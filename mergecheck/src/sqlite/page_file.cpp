@@ -119,25 +119,36 @@ void PageReader::GiveBack::operator()(unsigned char* buffer) const noexcept {
 const unsigned char* PageReader::Page(uint32_t number) {
   const bool in_order = number > last_ && number - last_ <= kNearPages;
   last_ = number;
-  if (first_ == 0 || number < first_ || number - first_ >= count_) {
-    // Pages asked for in order are read ahead; a page out of order is read alone, so a
-    // scattered tree costs no more than its own pages. A run of pages with gaps reads the
-    // gaps too: for a table's and its index's pages every other page, half the bytes read
-    // are not wanted, but the system calls, ~1.5 us each on the 2-core CI machine against
-    // ~0.5 us to copy a page, are 32 times fewer.
-    uint32_t count = 1;
-    if (in_order && number >= 1 && number <= file_.pages()) {
-      count = std::min(window_pages_, file_.pages() - number + 1);
-    }
-    first_ = 0;
-    if (buffer_ == nullptr) buffer_.reset(RunBuffers::Get().Take());
-    file_.Read(number, count, buffer_.get());
-    bytes_read_ += uint64_t{count} * file_.page_size();
-    ++reads_;
-    first_ = number;
-    count_ = count;
+  if (first_ != 0 && number >= first_ && number - first_ < count_) {
+    return buffer_.get() + std::size_t{number - first_} * file_.page_size();
   }
-  return buffer_.get() + std::size_t{number - first_} * file_.page_size();
+  if (number == single_page_) return single_.get();
+  // Pages asked for in order are read ahead; a page out of order is read alone, so a
+  // scattered tree costs no more than its own pages. A run of pages with gaps reads the
+  // gaps too: for a table's and its index's pages every other page, half the bytes read
+  // are not wanted, but the system calls, ~1.5 us each on the 2-core CI machine against
+  // ~0.5 us to copy a page, are 32 times fewer.
+  if (!in_order || window_pages_ == 1 || number == 0 || number > file_.pages()) {
+    // Alone, into a buffer of its own: the run stays, for the pages after this one that it
+    // holds (an index's leaves come in order but for a step back now and then).
+    if (single_ == nullptr)
+      single_ = std::make_unique_for_overwrite<unsigned char[]>(file_.page_size());
+    single_page_ = 0;
+    file_.Read(number, 1, single_.get());
+    bytes_read_ += file_.page_size();
+    ++reads_;
+    single_page_ = number;
+    return single_.get();
+  }
+  const uint32_t count = std::min(window_pages_, file_.pages() - number + 1);
+  first_ = 0;
+  if (buffer_ == nullptr) buffer_.reset(RunBuffers::Get().Take());
+  file_.Read(number, count, buffer_.get());
+  bytes_read_ += uint64_t{count} * file_.page_size();
+  ++reads_;
+  first_ = number;
+  count_ = count;
+  return buffer_.get();
 }
 
 }  // namespace steadyflake::mergecheck
