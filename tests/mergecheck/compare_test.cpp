@@ -249,8 +249,10 @@ TEST(CompareTest, DecodeIdsTakesTheValuesIdBoundsHolds) {
       if (layout.max_id() < INT64_MAX) ids.push_back(layout.max_id() + 1);
       for (const int64_t tick : {bounds.first_tick, bounds.last_tick}) {
         if (tick < 0) continue;
-        for (int64_t edge = (tick + 1) << bounds.shift, d = -2; d <= 2; ++d) {
-          if (edge + d >= 0) ids.push_back(edge + d);
+        // The first ID of tick + 1 and its neighbours; 2^63 (the last tick's) is no int64_t.
+        const uint64_t edge = static_cast<uint64_t>(tick + 1) << bounds.shift;
+        for (uint64_t v = edge - 2; v <= edge + 2; ++v) {
+          if (v <= static_cast<uint64_t>(INT64_MAX)) ids.push_back(static_cast<int64_t>(v));
         }
       }
       for (int i = 0; i < 2000; ++i) {

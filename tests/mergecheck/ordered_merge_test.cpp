@@ -401,8 +401,9 @@ TEST(OrderedMergeTest, ARowFoundByOneKeyIsNotSoughtAgainByAnotherUnlessItsValueR
   options.extra_keys.push_back({"t", {"owner"}});
   options.extra_keys.push_back({"t", {"tag"}});
   const Report report = CheckSources(a, in_a, b, in_b, options, 0, {});
-  for (const auto& [column, identical] : std::vector<std::pair<std::string, uint64_t>>{
+  for (const auto& [name, identical] : std::vector<std::pair<std::string, uint64_t>>{
            {"id", 1}, {"name", 1}, {"owner", 0}, {"tag", 0}}) {
+    const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
     const auto key = std::find_if(report.keys.begin(), report.keys.end(),
                                   [&](const KeyReport& k) { return k.columns[0] == column; });
     ASSERT_NE(key, report.keys.end()) << column;
