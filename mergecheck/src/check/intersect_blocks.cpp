@@ -53,6 +53,27 @@ void MergeRest(std::span<const int64_t> a, std::size_t i, std::span<const int64_
   }
 }
 
+// The block loop's steps, shared by the widths (no vector instructions: inlined into each).
+// Whether both arrays have a block of kWidth left at i and j.
+template <std::size_t kWidth>
+inline bool BothHaveABlock(std::span<const int64_t> a, std::size_t i, std::span<const int64_t> b,
+                           std::size_t j) {
+  return i + kWidth <= a.size() && j + kWidth <= b.size();
+}
+// Keeps the values of a's block found in b's (`mask`), then passes by the block whose last value
+// is lower, both when they are equal.
+template <std::size_t kWidth>
+inline void NextBlocks(std::span<const int64_t> a, std::size_t& i, std::span<const int64_t> b,
+                       std::size_t& j, unsigned mask, Found& found) {
+  if (mask != 0) [[unlikely]] {
+    found.AddBits(a.data() + i, mask);
+  }
+  const int64_t last_a = a[i + kWidth - 1];
+  const int64_t last_b = b[j + kWidth - 1];
+  i += kWidth * static_cast<std::size_t>(last_a <= last_b);
+  j += kWidth * static_cast<std::size_t>(last_b <= last_a);
+}
+
 #if defined(__x86_64__)
 
 // Blocks of 4 with AVX2: the block of b compared as it is and rotated by one, two and three
@@ -61,7 +82,7 @@ __attribute__((target("avx2"))) void Blocks4(std::span<const int64_t> a, std::sp
                                              Found& found) {
   std::size_t i = 0;
   std::size_t j = 0;
-  while (i + 4 <= a.size() && j + 4 <= b.size()) {
+  while (BothHaveABlock<4>(a, i, b, j)) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.data() + i));
     const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.data() + j));
     const __m256i equal =
@@ -70,13 +91,7 @@ __attribute__((target("avx2"))) void Blocks4(std::span<const int64_t> a, std::sp
                         _mm256_or_si256(_mm256_cmpeq_epi64(x, _mm256_permute4x64_epi64(y, 0x4e)),
                                         _mm256_cmpeq_epi64(x, _mm256_permute4x64_epi64(y, 0x93))));
     const auto mask = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(equal)));
-    if (mask != 0) [[unlikely]] {
-      found.AddBits(a.data() + i, mask);
-    }
-    const int64_t last_a = a[i + 3];
-    const int64_t last_b = b[j + 3];
-    i += 4 * static_cast<std::size_t>(last_a <= last_b);
-    j += 4 * static_cast<std::size_t>(last_b <= last_a);
+    NextBlocks<4>(a, i, b, j, mask, found);
   }
   MergeRest(a, i, b, j, found);
 }
@@ -93,7 +108,7 @@ __attribute__((target("avx512f"))) void Blocks8(std::span<const int64_t> a,
                                                 std::span<const int64_t> b, Found& found) {
   std::size_t i = 0;
   std::size_t j = 0;
-  while (i + 8 <= a.size() && j + 8 <= b.size()) {
+  while (BothHaveABlock<8>(a, i, b, j)) {
     const __m512i x = _mm512_loadu_si512(a.data() + i);
     const __m512i y = _mm512_loadu_si512(b.data() + j);
     __mmask8 equal = _mm512_cmpeq_epi64_mask(x, y);
@@ -104,13 +119,7 @@ __attribute__((target("avx512f"))) void Blocks8(std::span<const int64_t> a,
     equal |= _mm512_cmpeq_epi64_mask(x, Rotate<5>(y));
     equal |= _mm512_cmpeq_epi64_mask(x, Rotate<6>(y));
     equal |= _mm512_cmpeq_epi64_mask(x, Rotate<7>(y));
-    if (equal != 0) [[unlikely]] {
-      found.AddBits(a.data() + i, equal);
-    }
-    const int64_t last_a = a[i + 7];
-    const int64_t last_b = b[j + 7];
-    i += 8 * static_cast<std::size_t>(last_a <= last_b);
-    j += 8 * static_cast<std::size_t>(last_b <= last_a);
+    NextBlocks<8>(a, i, b, j, equal, found);
   }
   MergeRest(a, i, b, j, found);
 }
