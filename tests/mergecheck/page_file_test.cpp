@@ -100,6 +100,17 @@ TEST_F(PageFileTest, APageBeyondTheEndIsDamage) {
   EXPECT_THROW(reader.Page(kPages + 1), DamagedPage);
 }
 
+// Page 0 does not exist (a child pointer of 0 in a damaged page): damage, never a page, whether
+// it is the reader's first page (nothing read alone yet: page 0 is no page held) or not.
+TEST_F(PageFileTest, PageZeroIsDamage) {
+  PageFile file(fd_);
+  PageReader fresh(file);
+  EXPECT_THROW(fresh.Page(0), DamagedPage);
+  PageReader used(file);
+  ReadAll(used, {5, 300});
+  EXPECT_THROW(used.Page(0), DamagedPage);
+}
+
 // A reader's run buffer goes back to the process's pool when the reader is done and serves the
 // next one, whose reads then fault in no fresh pages; the pool's buffers lie on kRunBytes
 // boundaries of regions of huge pages. Readers alive at once hold buffers of their own.

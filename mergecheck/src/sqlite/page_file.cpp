@@ -122,7 +122,7 @@ const unsigned char* PageReader::Page(uint32_t number) {
   if (first_ != 0 && number >= first_ && number - first_ < count_) {
     return buffer_.get() + std::size_t{number - first_} * file_.page_size();
   }
-  if (number == single_page_) return single_.get();
+  if (number == single_page_ && number != 0) return single_.get();
   // Pages asked for in order are read ahead; a page out of order is read alone, so a
   // scattered tree costs no more than its own pages. A run of pages with gaps reads the
   // gaps too: for a table's and its index's pages every other page, half the bytes read
