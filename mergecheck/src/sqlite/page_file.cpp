@@ -128,7 +128,7 @@ const unsigned char* PageReader::Page(uint32_t number) {
   // gaps too: for a table's and its index's pages every other page, half the bytes read
   // are not wanted, but the system calls, ~1.5 us each on the 2-core CI machine against
   // ~0.5 us to copy a page, are 32 times fewer.
-  if (!in_order || window_pages_ == 1 || number == 0 || number > file_.pages()) {
+  if (!in_order || window_pages_ == 1 || number > file_.pages()) {  // page 0 is never in order
     // Alone, into a buffer of its own: the run stays, for the pages after this one that it
     // holds (an index's leaves come in order but for a step back now and then).
     if (single_ == nullptr)
