@@ -195,7 +195,7 @@ std::vector<KeyId> Identical(std::vector<Found>& a, std::vector<Found>& b) {
 
 // Whether no two rows of one input share a value of `key` there: its rows are as many as its
 // distinct values. (A set that kept fingerprints in place of hashes cannot tell: false.)
-bool Unique(const KeyState& key) {
+bool ValuesUnique(const KeyState& key) {
   if (key.merged.has_value()) return key.merged->repeats == 0;
   const KeySet& set = key.set;
   return set.elided() == 0 &&
@@ -242,7 +242,7 @@ bool LookUpTuples(const RowTarget& target, int input, std::vector<std::vector<Ce
 // a key no two rows share in this input: else another row may hold the value too.
 void DropFound(const KeyState& key, const std::vector<KeyId>& found,
                std::vector<std::vector<Cell>>& tuples, std::vector<KeyId>& ids) {
-  if (found.empty() || !Unique(key)) return;
+  if (found.empty() || !ValuesUnique(key)) return;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < tuples.size(); ++i) {
     if (std::binary_search(found.begin(), found.end(), ids[i])) continue;
