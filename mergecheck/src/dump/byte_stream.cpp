@@ -9,8 +9,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <vector>
 
+#include "source/read_buffer.h"
 #include "steadyflake/error.h"
 
 namespace steadyflake::mergecheck::dump {
@@ -70,7 +70,8 @@ class PlainStream final : public ByteStream {
 // `cat a.gz b.gz` produces).
 class GzipStream final : public ByteStream {
  public:
-  explicit GzipStream(const std::string& path) : path_(path), file_(path), in_(kInputSize) {
+  explicit GzipStream(const std::string& path)
+      : path_(path), file_(path), in_(NewReadBuffer(kInputSize)) {
     std::memset(&z_, 0, sizeof(z_));
     if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK) {
       Fail(path_, "cannot start zlib", "this is out of memory; free some and retry");
@@ -87,7 +88,7 @@ class GzipStream final : public ByteStream {
     const uInt wanted = z_.avail_out;
     while (z_.avail_out == wanted) {
       if (z_.avail_in == 0) {
-        const size_t got = file_.Read(in_.data(), in_.size());
+        const size_t got = file_.Read(reinterpret_cast<char*>(in_.get()), kInputSize);
         file_read_ += got;
         if (got == 0) {
           if (member_started_) {
@@ -97,7 +98,7 @@ class GzipStream final : public ByteStream {
           done_ = true;
           break;
         }
-        z_.next_in = reinterpret_cast<Bytef*>(in_.data());
+        z_.next_in = in_.get();
         z_.avail_in = static_cast<uInt>(got);
       }
       member_started_ = true;
@@ -122,7 +123,7 @@ class GzipStream final : public ByteStream {
 
   std::string path_;
   File file_;
-  std::vector<char> in_;
+  ReadBuffer in_;  // on a page: read_buffer.h
   z_stream z_;
   bool member_started_ = false;
   bool done_ = false;

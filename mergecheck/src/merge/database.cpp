@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "source/read_buffer.h"
 #include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
@@ -225,16 +226,17 @@ void CopyBytes(const std::string& from, const std::string& to) {
   if (in < 0) fail("read " + from, "; check that it can be read");
   if (out < 0) fail("write " + to, no_room);
   bool kernel = true;
-  std::vector<char> buffer;
+  constexpr std::size_t kBytes = std::size_t{1} << 20;
+  ReadBuffer buffer;  // on a page: read_buffer.h
   for (;;) {
     ssize_t n = kernel ? ::copy_file_range(in, nullptr, out, nullptr, std::size_t{1} << 30, 0) : 0;
     if (kernel && n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS)) kernel = false;
     if (!kernel) {
-      buffer.resize(std::size_t{1} << 20);
-      n = ::read(in, buffer.data(), buffer.size());
+      if (buffer == nullptr) buffer = NewReadBuffer(kBytes);
+      n = ::read(in, buffer.get(), kBytes);
       // A short write (the disk filling up) is followed by one that fails with the reason.
       for (ssize_t done = 0; n > 0 && done < n;) {
-        const ssize_t w = ::write(out, buffer.data() + done, static_cast<std::size_t>(n - done));
+        const ssize_t w = ::write(out, buffer.get() + done, static_cast<std::size_t>(n - done));
         if (w < 0 && errno != EINTR) fail("write " + to, no_room);
         done += w > 0 ? w : 0;
       }

@@ -33,6 +33,7 @@
 #include "merge/merge_tables.h"
 #include "merge/plan_file.h"
 #include "merge/verify_rewrite.h"
+#include "source/read_buffer.h"
 #include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/fingerprint.h"
@@ -106,9 +107,10 @@ std::unique_ptr<Database> OpenInput(const std::string& path, const char* which,
   db->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
   const auto stream = dump::OpenByteStream(path, format.find("+gzip") != std::string::npos);
   std::string text;
-  std::vector<char> buffer(std::size_t{1} << 20);
-  while (const std::size_t n = stream->Read(buffer.data(), buffer.size()))
-    text.append(buffer.data(), n);
+  constexpr std::size_t kBytes = std::size_t{1} << 20;
+  const ReadBuffer buffer = NewReadBuffer(kBytes);  // on a page: read_buffer.h
+  char* const into = reinterpret_cast<char*>(buffer.get());
+  while (const std::size_t n = stream->Read(into, kBytes)) text.append(into, n);
   const std::string error = db->TryExec(text);
   if (!error.empty())
     Refuse(std::string(which) + " (" + path + "): SQLite refuses the dump: " + error);

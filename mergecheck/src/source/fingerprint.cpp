@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "source/read_buffer.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/text.h"
 
@@ -45,9 +46,10 @@ bool HashFile(const std::string& path, XXH3_state_t* state, bool must_exist) {
     if (!must_exist && errno == ENOENT) return false;
     Fail(path, std::string("open it (") + std::strerror(errno) + ")");
   }
-  std::vector<char> buffer(std::size_t{1} << 20);
+  constexpr std::size_t kBytes = std::size_t{1} << 20;
+  const ReadBuffer buffer = NewReadBuffer(kBytes);  // on a page: read_buffer.h
   for (;;) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    const ssize_t n = ::read(fd, buffer.get(), kBytes);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int error = errno;
@@ -55,7 +57,7 @@ bool HashFile(const std::string& path, XXH3_state_t* state, bool must_exist) {
       Fail(path, std::string("read it (") + std::strerror(error) + ")");
     }
     if (n == 0) break;
-    XXH3_128bits_update(state, buffer.data(), static_cast<std::size_t>(n));
+    XXH3_128bits_update(state, buffer.get(), static_cast<std::size_t>(n));
   }
   ::close(fd);
   return true;

@@ -38,7 +38,7 @@ class RunBuffers {
     if (free_.empty()) {
       constexpr std::size_t kRegion = std::size_t{2} << 20;
       auto* region = static_cast<unsigned char*>(ReserveHugeRegion(kRegion));
-      if (region == nullptr) return new unsigned char[kRunBytes];
+      if (region == nullptr) return NewReadBuffer(kRunBytes).release();  // on a page
       for (std::size_t at = kRegion; at >= kRunBytes; at -= kRunBytes) {
         free_.push_back(region + at - kRunBytes);
       }
@@ -131,8 +131,7 @@ const unsigned char* PageReader::Page(uint32_t number) {
   if (!in_order || window_pages_ == 1 || number > file_.pages()) {  // page 0 is never in order
     // Alone, into a buffer of its own: the run stays, for the pages after this one that it
     // holds (an index's leaves come in order but for a step back now and then).
-    if (single_ == nullptr)
-      single_ = std::make_unique_for_overwrite<unsigned char[]>(file_.page_size());
+    if (single_ == nullptr) single_ = NewReadBuffer(file_.page_size());
     single_page_ = 0;
     file_.Read(number, 1, single_.get());
     bytes_read_ += file_.page_size();

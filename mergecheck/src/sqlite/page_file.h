@@ -23,6 +23,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "source/read_buffer.h"
+
 namespace steadyflake::mergecheck {
 
 // A damaged page: what() says how, page() which page (0: the file as a whole).
@@ -105,7 +107,8 @@ class PageReader {
   // the run: an index's leaves come in order but for a step back now and then, and a step back
   // read into the run's buffer made the pages after it, which the run held, be read again
   // (1,059 MB read for two 153 MB files of `player`, 614 MB since).
-  std::unique_ptr<unsigned char[]> single_;
+  // On a page, as the run's (read_buffer.h).
+  ReadBuffer single_;
   uint32_t single_page_ = 0;
 };
 
