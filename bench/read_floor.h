@@ -19,25 +19,43 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace steadyflake::bench {
 
-// read(2) of every file of `paths` into one buffer; returns the bytes read.
+// read(2) of every file of `paths` into one buffer; returns the bytes read. The buffer starts on
+// a page, as cat's does: on AMD Zen the kernel's copy into a destination 16 bytes past a 64-byte
+// line (where malloc puts a std::vector of 1 MiB) took 2.5 times as long, 4 to 15 bytes past 6
+// times (docs/merging.md, the fourteenth session), and such a floor flattered every ratio.
 inline uint64_t ReadFloor(std::initializer_list<std::string> paths) {
-  static std::vector<char> buffer(1 << 20);
+  alignas(4096) static char buffer[1 << 20];
   uint64_t total = 0;
   for (const std::string& path : paths) {
     const int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0) throw std::runtime_error("cannot open " + path);
     for (;;) {
-      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
       if (n <= 0) break;
       total += static_cast<uint64_t>(n);
     }
     ::close(fd);
   }
   return total;
+}
+
+// Makes the page cache hold every file of `paths` as it would after reading them from disk: their
+// cached pages written back and dropped (posix_fadvise DONTNEED), then read again. Read back,
+// a file lies in the cache in large folios; just written (a benchmark's files, the first run),
+// in 4 KiB pages, and read(2) of the same 195 MB then took 10 ms against 5.4 (Linux 6.18, ext4):
+// the floor, and every read of a check, would depend on whether the files were new.
+inline void Recache(std::initializer_list<std::string> paths) {
+  for (const std::string& path : paths) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw std::runtime_error("cannot open " + path);
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  ReadFloor(paths);
 }
 
 // Milliseconds per MiB to write memory the process has not touched before: 16 MiB mapped, one
