@@ -5,9 +5,9 @@
 // shards (id BIGINT PRIMARY KEY, name VARCHAR UNIQUE under utf8mb4_general_ci, level), random
 // 62-bit ids, names `hero_<hex of id>`, 1,000 rows in both (same id and name, another level),
 // 2,000,000 rows a file (97 MB, the size; STEADYFLAKE_BENCH_DUMP_ROWS sets another).
-// Beside each check, the read floor: read(2) of both files into a buffer, warm, what
-// `cat a.sql b.sql > /dev/null` costs. The files are made once per size in
-// $TMPDIR/steadyflake-bench-dumps-<rows>.
+// Beside each check, the read floor: read(2) of both files into a buffer on a page, the files
+// cached as read from disk (read_floor.h), what `cat a.sql b.sql > /dev/null` costs. The files
+// are made once per size in $TMPDIR/steadyflake-bench-dumps-<rows>.
 //
 //   bench_dump_check    (build with -DCMAKE_BUILD_TYPE=Release)
 

@@ -22,7 +22,8 @@
 //                so SQLite keeps the key in an index beside the table
 //
 // BM_MergeCheck/<case>/<N> runs, interleaved, STEADYFLAKE_BENCH_ROUNDS times (default 3):
-//   floor        read(2) of both files into one buffer, page cache warm (`cat a.db b.db`)
+//   floor        read(2) of both files into one buffer on a page, the files cached as read
+//                from disk (read_floor.h: `cat a.db b.db`)
 //   merge-check  Check(): every key of both files, the identical-row comparison and B's values
 //   join         ATTACH 'b.db' AS b; then for every key of the table
 //                SELECT count(*) FROM main.T JOIN b.T USING(<key columns>), SQLite's defaults
