@@ -67,7 +67,8 @@ start_mariadb() {
   need mariadbd mariadb-server
   need mariadb-dump mariadb-client
   mariadb-install-db --no-defaults --datadir="$T/mysql" --user="$(id -un)" \
-    --auth-root-authentication-method=normal >"$T/install.log" 2>&1 || fail "mariadb-install-db"
+    --auth-root-authentication-method=normal >"$T/install.log" 2>&1 ||
+    fail "mariadb-install-db: $(tail -5 "$T/install.log")"
   mariadbd --no-defaults --datadir="$T/mysql" --socket="$T/my.sock" --skip-networking \
     --user="$(id -un)" --pid-file="$T/my.pid" --log-error="$T/my.err" 2>>"$T/my.err" &
   MARIADB_PID=$!
