@@ -49,7 +49,7 @@ struct ReleaseChunk {
     if (region != 0) {
       ReleaseHugeRegion(buffer, region);
     } else {
-      ::operator delete[](buffer, std::align_val_t{kReadBufferAlignment});
+      ReadBufferDelete{}(reinterpret_cast<unsigned char*>(buffer));
     }
   }
 };
@@ -61,9 +61,7 @@ ChunkBuffer NewChunkBuffer(size_t bytes) {
       return ChunkBuffer(static_cast<char*>(region), ReleaseChunk{bytes});
     }
   }
-  // Not zeroed, as make_unique_for_overwrite.
-  return ChunkBuffer(
-      static_cast<char*>(::operator new[](bytes, std::align_val_t{kReadBufferAlignment})));
+  return ChunkBuffer(reinterpret_cast<char*>(NewReadBuffer(bytes).release()));  // not zeroed
 }
 
 class Parser {
@@ -135,12 +133,12 @@ class Parser {
   // next chunk. Returns false at the end of the input. The unread bytes go as far past the
   // buffer's start (under 64) as puts the read after them on a line of the cache
   // (read_buffer.h: the kernel's copy into a destination a few bytes past one is 2.5-6x slower),
-  // except within the input's first 64 bytes, where base_ cannot go back that far.
+  // except within the input's first line's worth of bytes, where base_ cannot go back that far.
   bool Refill() {
     if (eof_) return false;
     const size_t kept = len_ - pos_;
     const uint64_t kept_at = base_ + pos_;  // the input offset of the first unread byte
-    const size_t shift = kept_at >= 64 ? AlignedReadShift(kept) : 0;
+    const size_t shift = kept_at >= kReadDestinationAlignment ? AlignedReadShift(kept) : 0;
     if (cap_ < shift + kept + chunk_) {
       const size_t cap = std::max(cap_ * 2, shift + kept + chunk_);
       ChunkBuffer bigger = NewChunkBuffer(cap);
