@@ -13,9 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -167,6 +170,90 @@ TEST(CollationTest, BytesThatAreNotUtf8CompareAsThemselves) {
   EXPECT_NE(KeyOf(general, "\xc3"), KeyOf(general, "\xc3\xa9"));  // cut off
   EXPECT_EQ(KeyOf(general, "A\xff"), KeyOf(general, "a\xff"));
   EXPECT_NE(KeyOf(general, "\xed\xa0\x80"), KeyOf(general, "\xef\xbf\xbd"));  // a surrogate
+}
+
+// Texts for the per-row paths' tests: ASCII of every length around a word's, with trailing spaces
+// and capitals, a NUL, UTF-8 and bytes that are not, and random ones (the seed printed).
+std::vector<std::string> MakeKeyTexts() {
+  std::vector<std::string> texts = {"",
+                                    " ",
+                                    "hero_177eb998529",
+                                    "Hero_177EB998529 ",
+                                    "ab  ",
+                                    std::string("a\0b", 3),
+                                    std::string(1, '\0'),
+                                    "caf\xc3\xa9",
+                                    "\xff\xfe",
+                                    "ZZZZZZZZz",
+                                    "\x7f\x01~",
+                                    std::string(120, 'q'),
+                                    "1234567 ",
+                                    "abcdefgh  ",
+                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`{|}"};
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  const std::string alphabet = std::string("aAzZ09 _-@`{[\x7f\x01") + '\0' + "\xc3\xa9\xff";
+  for (int i = 0; i < 2000; ++i) {
+    std::string text(rng() % 40, ' ');
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    texts.push_back(text);
+  }
+  return texts;
+}
+
+const std::vector<std::string>& KeyTexts() {
+  static const std::vector<std::string> kTexts = MakeKeyTexts();
+  return kTexts;
+}
+
+// The key KeyInto writes is AppendKey's, and it writes one for every text it should: any text
+// under the rules that only copy, trim or fold ASCII, ASCII without NUL under general_ci.
+TEST(CollationTest, KeyIntoWritesTheKeyAppendKeyAppends) {
+  for (const Collation& collation : Collation::All()) {
+    for (const std::string& text : KeyTexts()) {
+      std::string expected;
+      collation.AppendKey(text, expected);
+      std::string key(text.size(), '\0');
+      const std::size_t n = collation.KeyInto(text, key.data());
+      const bool ascii = std::none_of(text.begin(), text.end(), [](char c) {
+        return c == '\0' || static_cast<unsigned char>(c) > 0x7F;
+      });
+      const std::string& name = collation.name();
+      const bool expect_key = name == "BINARY" || name == "NOCASE" || name == "RTRIM" ||
+                              name.ends_with("_bin") || (name.ends_with("general_ci") && ascii);
+      EXPECT_EQ(n != Collation::kNoKeyInto, expect_key) << name << " '" << Hex(text) << "'";
+      if (n == Collation::kNoKeyInto) continue;
+      key.resize(n);
+      EXPECT_EQ(Hex(key), Hex(expected)) << name << " '" << Hex(text) << "'";
+    }
+  }
+}
+
+// A key of one text column hashes on the stack (HashOneText) as AppendKeyValue encodes it, under
+// every collation and none; a text longer than the room goes to AppendKeyValue.
+TEST(CollationTest, OneTextKeyHashesAsItsEncoding) {
+  std::vector<const Collation*> collations = {nullptr};
+  for (const Collation& collation : Collation::All()) collations.push_back(&collation);
+  for (const Collation* collation : collations) {
+    KeyState key;
+    key.prefix = {0};
+    key.collation = {collation};
+    for (const std::string& text : KeyTexts()) {
+      Value v;
+      v.tag = Value::Tag::kText;
+      v.bytes = text;
+      KeyScratch scratch;
+      AppendKeyValue(key, 0, v, scratch);
+      Hash128 hash;
+      if (!HashOneText(collation, text, hash)) continue;
+      const std::string name = collation == nullptr ? "none" : collation->name();
+      EXPECT_EQ(hash, HashBytes(scratch.encoding)) << name << " '" << Hex(text) << "'";
+    }
+  }
+  Hash128 hash;
+  EXPECT_TRUE(HashOneText(nullptr, std::string(120, 'x'), hash));
+  EXPECT_FALSE(HashOneText(nullptr, std::string(121, 'x'), hash));
 }
 
 // The same pairs through the whole check: one SQLite file per shard, A holding each pair's

@@ -183,17 +183,15 @@ bool UpperCaseAscii(uint64_t& word) {
 }
 
 // The key of `text` under general_ci, as AppendWeightedKey makes it, when each of its bytes is a
-// character of a one-byte unit (ASCII but NUL): the units written at once, eight at a time where
-// they are capitals, without the trailing ones that weigh a space. Names and ids are ASCII far
-// more often than not, and then weighing needs no UTF-8 decoding and no growth per unit. False,
-// with `out` as it was, for any other text.
-bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
+// character of a one-byte unit (ASCII but NUL): the units written to `key` (room for the text's
+// size) at once, eight at a time where they are capitals, without the trailing ones that weigh a
+// space; returns the key's length. Names and ids are ASCII far more often than not, and then
+// weighing needs no UTF-8 decoding and no growth per unit. Collation::kNoKeyInto, with what was
+// written to `key` meaningless, for any other text.
+std::size_t GeneralCiAsciiKey(std::string_view text, char* key) {
   const GeneralCiAscii& ascii = GeneralCiAsciiTable();
   const std::array<uint8_t, 256>& units = ascii.units;
-  const std::size_t at = out.size();
   const std::size_t size = text.size();
-  out.resize(at + size);
-  char* key = out.data() + at;
   std::size_t i = 0;
   if (ascii.capitals && size >= 8) {
     uint64_t word = 0;
@@ -213,17 +211,22 @@ bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
   }
   for (; i < size; ++i) {
     const uint8_t u = units[static_cast<unsigned char>(text[i])];
-    if (u == 0) {  // no one-byte unit: the general path weighs the whole text
-      out.resize(at);
-      return false;
-    }
+    if (u == 0) return Collation::kNoKeyInto;  // no one-byte unit: the general path weighs it
     key[i] = static_cast<char>(u);
   }
   const auto space = static_cast<char>(units[' ']);  // a space's weight, 0x20: a one-byte unit
   std::size_t n = size;
   while (n > 0 && key[n - 1] == space) --n;
-  out.resize(at + n);
-  return true;
+  return n;
+}
+
+// GeneralCiAsciiKey appended to `out`; false, with `out` as it was, for text it does not weigh.
+bool AppendGeneralCiAsciiKey(std::string_view text, std::string& out) {
+  const std::size_t at = out.size();
+  out.resize(at + text.size());
+  const std::size_t n = GeneralCiAsciiKey(text, out.data() + at);
+  out.resize(n == Collation::kNoKeyInto ? at : at + n);
+  return n != Collation::kNoKeyInto;
 }
 
 void AppendGeneralCiKey(std::string_view text, std::string& out) {
@@ -339,6 +342,29 @@ void Collation::AppendKey(std::string_view text, std::string& out) const {
       AppendIcuKey(text, out);
       return;
   }
+}
+
+std::size_t Collation::KeyInto(std::string_view text, char* out) const {
+  switch (rule_) {
+    case Rule::kBytes:
+      break;
+    case Rule::kPadSpace:
+      while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+      break;
+    case Rule::kAsciiNoCase:
+      for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        out[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+      }
+      return text.size();
+    case Rule::kGeneralCi:
+      return GeneralCiAsciiKey(text, out);
+    case Rule::kUnicodeCi:
+    case Rule::kIcu:
+      return kNoKeyInto;
+  }
+  if (!text.empty()) std::memcpy(out, text.data(), text.size());
+  return text.size();
 }
 
 void Collation::AppendIcuKey(std::string_view text, std::string& out) const {

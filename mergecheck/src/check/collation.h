@@ -34,6 +34,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLATION_H_
 #define STEADYFLAKE_MERGECHECK_SRC_CHECK_COLLATION_H_
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -68,6 +69,14 @@ class Collation {
 
   // Appends the equality key of `text` to `out` (see above).
   void AppendKey(std::string_view text, std::string& out) const;
+
+  // Writes the key AppendKey would append to `out` (room for text.size() bytes) and returns its
+  // length, for the texts whose key is no longer than they are and needs no decoding: any text
+  // under BINARY, the _bin rules and NOCASE, ASCII text without NUL under general_ci. For any
+  // other, returns kNoKeyInto (what it wrote is meaningless): call AppendKey. The checker's
+  // per-row path (collect.h), which this spares a string's growth.
+  static constexpr std::size_t kNoKeyInto = static_cast<std::size_t>(-1);
+  std::size_t KeyInto(std::string_view text, char* out) const;
 
   // `strength` (kIcu): 1 primary (accent- and case-insensitive), 2 secondary (accent-sensitive),
   // 3 tertiary (and case-sensitive).
