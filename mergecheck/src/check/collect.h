@@ -257,6 +257,10 @@ class Collector : public SourceVisitor {
   std::vector<std::vector<int>> Groups(const Table& table) override;
   void OnPass(const Table& table, std::span<const int> present, bool first) override;
   void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override;
+  // What OnRow gives each row, computed key by key over the rows (collect_rows.cpp); row by
+  // row, as OnRow, where that differs.
+  void OnRows(const Table& table, std::span<const Cell> cells, std::size_t width,
+              std::span<const uint64_t> positions) override;
   // The run at once where every key the pass computes is one INTEGER column (the rowid): its
   // values appended in bulk; else row by row, as OnRow.
   void OnRowids(const Table& table, std::span<const int> present, std::size_t width,
@@ -309,6 +313,14 @@ class Collector : public SourceVisitor {
   // having added nothing, when some key the pass computes is not one INTEGER column.
   bool AddIntegerRun(const Table& table, std::span<const int> present,
                      std::span<const int64_t> values);
+  // Whether OnRows may compute the keys of these rows of `t` key by key: every key is computed
+  // by this pass, and every value of a key kept in row order (RowDirectory::Implicit) is an
+  // integer, as OnRow takes it without materializing the directory.
+  bool KeysAtOnce(const TableState& t, std::span<const Cell> cells, std::size_t width) const;
+  // OnRows' work for key `i` of `t` over the rows from directory row `first` (when it keeps
+  // rows), after they are counted.
+  void KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> cells, std::size_t width,
+                   std::size_t rows, std::size_t first);
   // The state of `table`, the table of the row being given (OnRow, OnRowids).
   TableState& TableOf(const Table& table);
   void BuildKeys(TableState& t);
@@ -335,6 +347,7 @@ class Collector : public SourceVisitor {
   uint64_t rows_ = 0;
   uint64_t since_progress_ = 0;
   KeyScratch scratch_;
+  std::vector<int64_t> run_;  // OnRows: an Implicit key's integers
 };
 
 // Runs a.Run on the calling thread and b.Run on a thread of its own. When one input fails, the

@@ -165,6 +165,13 @@ class ValueArray {
     if (!values.empty()) std::memcpy(data_ + size_, values.data(), values.size() * sizeof(T));
     size_ += values.size();
   }
+  // Adds `n` values for the caller to write, growing as push_back grows; returns the first.
+  T* Extend(std::size_t n) {
+    while (capacity_ - size_ < n) Grow();
+    T* first = data_ + size_;
+    size_ += n;
+    return first;
+  }
   // Keeps the first `size` values. REQUIRES: size <= size().
   void Truncate(std::size_t size) { size_ = size; }
 

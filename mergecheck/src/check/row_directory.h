@@ -102,6 +102,21 @@ class RowDirectory {
   void Key(const Hash128& bits) { fingerprints_.push_back(Fingerprint(bits)); }
   void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
 
+  // Rows at `positions` at once, as Row gives each; then, instead of Key and NoKey, KeyAt and
+  // NoKeyAt for each of them and each key not Implicit. Returns the index of the first.
+  std::size_t Rows(std::span<const uint64_t> positions) {
+    const std::size_t first = low_.size();
+    for (const uint64_t position : positions) Row(position);
+    fingerprints_.Extend(positions.size() * stored_);
+    return first;
+  }
+  void KeyAt(std::size_t row, std::size_t key, const Hash128& bits) {
+    fingerprints_.begin()[row * stored_ + slot_[key]] = Fingerprint(bits);
+  }
+  void NoKeyAt(std::size_t row, std::size_t key) {
+    fingerprints_.begin()[row * stored_ + slot_[key]] = 0;
+  }
+
   // Whether key `key`'s fingerprints are its integers' in row order, not kept here.
   bool Implicit(std::size_t key) const { return key < keys_ && implicit_[key]; }
   // Keeps key `key`'s fingerprints from now on, those of the rows before from `values` (the

@@ -78,7 +78,7 @@ class Parser {
         progress_(progress),
         index_(index),
         tables_(kind.dialect, visitor, only),
-        rows_(kind.dialect, visitor) {}
+        rows_(kind.dialect, visitor, kRowBatch) {}
 
   void Run() {
     in_ = OpenByteStream(path_, gzip_);
@@ -93,6 +93,7 @@ class Parser {
         pos_ = static_cast<size_t>(next - buf_.get());
         continue;
       }
+      rows_.Flush();  // the rows point into the buffer Refill moves
       // need_.at is still in the buffer: Refill moves nothing when it returns false.
       if (!Refill()) {
         FailAtPtr(need_.at,
@@ -100,6 +101,7 @@ class Parser {
                   "copy or dump the database again; a complete dump ends between statements");
       }
     }
+    rows_.Flush();
     progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
     rows_since_publish_ = 0;
     FinishIndex();
@@ -244,6 +246,7 @@ class Parser {
     const char* stmt_end =
         scanner_.FindStatementEnd(p, end, eof_, scanner_.IsTrigger(p, end), need_);
     if (stmt_end == nullptr) return nullptr;
+    rows_.Flush();  // a statement may change a table (and tell the visitor) after its rows
     OnStatement(p, std::string_view(p, static_cast<size_t>(stmt_end - p)));
     return stmt_end == end ? end : stmt_end + scanner_.delimiter().size();
   }

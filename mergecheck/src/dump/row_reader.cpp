@@ -10,6 +10,7 @@ namespace steadyflake::mergecheck::dump {
 
 void RowReader::StartRows(std::string_view header, DumpTables& tables) {
   const InsertHeader parsed = ParseInsertHeader(header, dialect_);
+  Flush();  // the rows of the INSERT before, to its table
   DumpTable* state = tables.Find(parsed.table);
   table_ = state;
   cells_.clear();  // ReadRow clears them for this INSERT's slots
@@ -56,7 +57,7 @@ const char* RowReader::ReadValues(const char* p, const char* end, bool at_eof, b
     const char* value = p;
     try {
       if (slot >= 0 && emit) {
-        const auto cell = static_cast<size_t>(slot);
+        const size_t cell = row_first_cell_ + static_cast<size_t>(slot);
         const size_t off = scratch_.size();
         const Decoded d = DecodeLiteral(p, end, at_eof, dialect_, cells_[cell], scratch_, need);
         if (d.in_scratch) {
@@ -102,9 +103,10 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
     // Every row of an INSERT decodes a whole Cell into the same slots (DecodeLiteral), so the
     // cells are cleared once per INSERT (StartRows): a slot no value of the INSERT fills stays
     // NULL. Clearing them per row was 2% of the dump parser's time.
-    if (cells_.size() != table_->slots) cells_.assign(table_->slots, Cell{});
-    scratch_.clear();
-    in_scratch_.clear();
+    if (cells_.size() != table_->slots * batch_) cells_.assign(table_->slots * batch_, Cell{});
+    row_first_cell_ = positions_.size() * table_->slots;
+    scratch_.resize(scratch_kept_);  // a row read again, after more input, starts over
+    in_scratch_.resize(in_scratch_kept_);
   }
   size_t count = 0;
   const char* next = ReadValues(p + 1, end, at_eof, emit, count, need);
@@ -115,15 +117,39 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
                        table_->table.name + "' has " + std::to_string(arity_) + " columns"};
   }
   if (emit) {
-    for (const auto& [slot, off_len] : in_scratch_) {
-      cells_[slot].bytes = std::string_view(scratch_.data() + off_len.first, off_len.second);
-    }
-    for (const auto& [from, to] : table_->extra_slots) {
-      cells_[static_cast<size_t>(to)] = cells_[static_cast<size_t>(from)];
-    }
-    visitor_.OnRow(table_->table, cells_, position);
+    positions_.push_back(position);
+    scratch_kept_ = scratch_.size();
+    in_scratch_kept_ = in_scratch_.size();
+    if (positions_.size() == batch_) Flush();
   }
   return next;
+}
+
+void RowReader::Flush() {
+  if (positions_.empty()) return;
+  for (const auto& [cell, off_len] : in_scratch_) {
+    cells_[cell].bytes = std::string_view(scratch_.data() + off_len.first, off_len.second);
+  }
+  const size_t slots = table_->slots;
+  const size_t rows = positions_.size();
+  if (!table_->extra_slots.empty()) {
+    for (size_t row = 0; row < rows; ++row) {
+      Cell* cells = cells_.data() + row * slots;
+      for (const auto& [from, to] : table_->extra_slots) {
+        cells[static_cast<size_t>(to)] = cells[static_cast<size_t>(from)];
+      }
+    }
+  }
+  // Emptied before the call: rows a visitor throws from are not given again.
+  std::vector<uint64_t> positions;
+  positions.swap(positions_);
+  scratch_kept_ = in_scratch_kept_ = 0;
+  in_scratch_.clear();
+  visitor_.OnRows(table_->table, std::span<const Cell>(cells_.data(), rows * slots), slots,
+                  positions);
+  scratch_.clear();
+  positions.clear();
+  positions_.swap(positions);  // its room, for the next rows
 }
 
 }  // namespace steadyflake::mergecheck::dump

@@ -36,8 +36,12 @@ struct RowError {
 
 class RowReader {
  public:
-  RowReader(Dialect dialect, SourceVisitor& visitor) : dialect_(dialect), visitor_(visitor) {
+  // `batch`: the rows given to the visitor at once (SourceVisitor::OnRows); 1 gives each row as
+  // it is read.
+  RowReader(Dialect dialect, SourceVisitor& visitor, size_t batch = 1)
+      : dialect_(dialect), visitor_(visitor), batch_(batch == 0 ? 1 : batch) {
     scratch_.reserve(1 << 16);
+    positions_.reserve(batch_);
   }
 
   // An INSERT whose header (from INSERT or REPLACE through VALUES) is `header`, into one of
@@ -46,12 +50,17 @@ class RowReader {
   // names a table the dump does not create or columns the table lacks.
   void StartRows(std::string_view header, DumpTables& tables);
 
-  // Reads the row at p (`( value, ... )`, after any space) and gives it to the visitor at
-  // `position` (SourceVisitor::OnRow), when its table takes rows. Returns where the row ends, or
-  // nullptr when it reaches `end` before then and `at_eof` is false (more input is needed; the
-  // row is read again from its start). Throws RowError for a row that is not one.
+  // Reads the row at p (`( value, ... )`, after any space) for the visitor, at `position`, when
+  // its table takes rows: it is given once `batch` rows are read, or at Flush. Returns where the
+  // row ends, or nullptr when it reaches `end` before then and `at_eof` is false (more input is
+  // needed; the row is read again from its start). Throws RowError for a row that is not one.
   const char* ReadRow(const char* p, const char* end, bool at_eof, uint64_t position,
                       Shortfall& need);
+
+  // Gives the visitor the rows read and not yet given (SourceVisitor::OnRows). Their values
+  // point into the input they were read from: the caller flushes before that input moves or
+  // changes, before a table's definition may change (StartRows flushes), and at the end.
+  void Flush();
 
   // Whether the rows of the current INSERT go to the visitor.
   bool emits() const { return table_ != nullptr && table_->rows; }
@@ -59,8 +68,8 @@ class RowReader {
   const DumpTable* table() const { return table_; }
 
  private:
-  // Reads the values after the row's '(' into cells_ (when `emit`); returns where the row ends
-  // and sets `count` to the number of values, or nullptr (more input needed).
+  // Reads the values after the row's '(' into its cells (when `emit`); returns where the row
+  // ends and sets `count` to the number of values, or nullptr (more input needed).
   const char* ReadValues(const char* p, const char* end, bool at_eof, bool emit, size_t& count,
                          Shortfall& need);
 
@@ -72,11 +81,22 @@ class RowReader {
   std::vector<int> slot_of_value_;  // per value in a row: its cell, or -1
   size_t arity_ = 0;                // values per row
 
+  // The rows read and not yet given: `batch_` rows of the table's slots, the first
+  // positions_.size() of them read.
+  const size_t batch_;
+  std::vector<Cell> cells_;
+  std::vector<uint64_t> positions_;
+  // Their decoded bytes that are not a plain slice of the input, and which cells (indexes into
+  // cells_) hold which (offset, length): pointed at when given, as scratch_ may move while it
+  // grows. The `_kept` counts are those of the rows read whole.
+  std::string scratch_;
+  std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;
+  size_t scratch_kept_ = 0;
+  size_t in_scratch_kept_ = 0;
+
   // The row being read.
   const char* row_start_ = nullptr;
-  std::vector<Cell> cells_;
-  std::string scratch_;  // decoded bytes that are not a plain slice of the input
-  std::vector<std::pair<size_t, std::pair<size_t, size_t>>> in_scratch_;
+  size_t row_first_cell_ = 0;  // its first cell in cells_
 };
 
 }  // namespace steadyflake::mergecheck::dump

@@ -43,6 +43,13 @@ void IntegersAsRows(SourceVisitor& visitor, const Table& table, std::span<const 
 
 }  // namespace
 
+void SourceVisitor::OnRows(const Table& table, std::span<const Cell> cells, std::size_t width,
+                           std::span<const uint64_t> positions) {
+  for (std::size_t row = 0; row < positions.size(); ++row) {
+    OnRow(table, cells.subspan(row * width, width), positions[row]);
+  }
+}
+
 void SourceVisitor::OnRowids(const Table& table, std::span<const int> present, std::size_t width,
                              std::span<const int64_t> rowids) {
   IntegersAsRows(*this, table, present, width, rowids,

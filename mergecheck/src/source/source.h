@@ -67,6 +67,13 @@ class SourceVisitor {
   // Source::ReadRowsAt reads it again by).
   virtual void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) = 0;
 
+  // Rows of `table` at once, in the order read: the i-th is what OnRow(table, cells.subspan(i *
+  // width, width), positions[i]) gives. The default calls OnRow so, row by row; the Collector
+  // computes each key over the rows at once (collect_rows.cpp). A dump's rows come so
+  // (dump/row_reader.h), a few hundred at a time.
+  virtual void OnRows(const Table& table, std::span<const Cell> cells, std::size_t width,
+                      std::span<const uint64_t> positions);
+
   // Reading by key (SQLite files). Called after OnTable: the sets of wanted columns (indexes
   // into table.columns) that the visitor needs within one row, one per key it computes. Empty
   // (the default): it needs every wanted column in every row. A source that knows a structure

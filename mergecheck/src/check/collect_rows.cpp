@@ -1,0 +1,100 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Collector::OnRows: the keys of a run of rows (a dump gives a few hundred at once), computed
+// key by key. Each row gets what OnRow would give it, in the same order per key set and in the
+// same places of the row directory; the loops are swapped. Per row, OnRow paid for the virtual
+// call, finding the table and the key's kind, and waited on each key's hash before the next
+// key; over a run, the checks are made once and a row's hash overlaps the next row's.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "check/collect.h"
+
+namespace steadyflake::mergecheck {
+
+bool Collector::KeysAtOnce(const TableState& t, std::span<const Cell> cells,
+                           std::size_t width) const {
+  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+    const KeyState& k = t.keys[i];
+    if (!pass_keys_.Computes(i) || k.deferred) return false;
+    if (!t.directory.on() || !t.directory.Implicit(i)) continue;
+    // An Implicit key is one INTEGER column (Collector::ResetDirectory): an integer cell is
+    // its value as it is (ApplyAffinity).
+    const auto cell = static_cast<std::size_t>(k.cell[0]);
+    for (std::size_t at = cell; at < cells.size(); at += width) {
+      if (cells[at].type != Cell::Type::kInteger) return false;
+    }
+  }
+  return true;
+}
+
+void Collector::OnRows(const Table& table, std::span<const Cell> cells, std::size_t width,
+                       std::span<const uint64_t> positions) {
+  TableState& t = TableOf(table);
+  if (!t.selected || t.keyless || (t.stale && !rereading_) || !KeysAtOnce(t, cells, width)) {
+    SourceVisitor::OnRows(table, cells, width, positions);  // OnRow, row by row
+    return;
+  }
+  const std::size_t rows = positions.size();
+  if (counting_ && (!rereading_ || t.uncounted)) {
+    t.rows += rows;
+    rows_ += rows;
+  }
+  const uint64_t before = since_progress_;
+  since_progress_ += rows;
+  if ((before >> 16) != (since_progress_ >> 16)) Tick();  // as OnRow's every 65,536 rows
+  const std::size_t first = t.directory.on() ? t.directory.Rows(positions) : 0;
+  const std::size_t keys = t.keys.size();  // once: the sets' appends may alias t.keys
+  for (std::size_t i = 0; i < keys; ++i) KeyOverRows(t, i, cells, width, rows, first);
+}
+
+void Collector::KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> cells,
+                            std::size_t width, std::size_t rows, std::size_t first) {
+  KeyState& k = t.keys[i];
+  RowDirectory& directory = t.directory;
+  const bool keep = directory.on();
+  if (keep && directory.Implicit(i)) {  // integers (KeysAtOnce), in row order
+    run_.resize(rows);
+    const auto cell = static_cast<std::size_t>(k.cell[0]);
+    for (std::size_t row = 0; row < rows; ++row) run_[row] = cells[row * width + cell].integer;
+    k.set.AddIntegers(run_);
+    return;
+  }
+  int64_t integer = 0;
+  IntegerPair pair;
+  Hash128 hash;
+  for (std::size_t row = 0; row < rows; ++row) {
+    const KeyKind kind = KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
+    switch (kind) {
+      case KeyKind::kNull:
+        if (keep) directory.NoKeyAt(first + row, i);
+        break;
+      case KeyKind::kInteger:
+        k.set.AddInteger(integer);
+        if (keep) directory.KeyAt(first + row, i, Hash128{0, static_cast<uint64_t>(integer)});
+        break;
+      case KeyKind::kPair:
+        k.set.AddPair(pair);
+        if (keep) {
+          directory.KeyAt(
+              first + row, i,
+              Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)});
+        }
+        break;
+      case KeyKind::kHash:
+        if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
+        if (keep) {                 // the fingerprint stands for the hash until ResolveFingerprints
+          k.set.CountHash();
+          directory.KeyAt(first + row, i, hash);
+        } else {
+          k.set.AddHash(hash);
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace steadyflake::mergecheck
