@@ -66,8 +66,16 @@ void Collector::KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> 
   int64_t integer = 0;
   IntegerPair pair;
   Hash128 hash;
+  // A key of one TEXT column (a name): its text cells hashed as KeyOf hashes them, without
+  // KeyOf's tests per row.
+  const bool text = k.cell.size() == 1 && k.affinity[0] == Affinity::kText && k.prefix[0] == 0;
+  const auto text_cell = static_cast<std::size_t>(k.cell[0]);
   for (std::size_t row = 0; row < rows; ++row) {
-    const KeyKind kind = KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
+    const Cell& cell = cells[row * width + text_cell];
+    const KeyKind kind =
+        text && cell.type == Cell::Type::kText && HashOneText(k.collation[0], cell.bytes, hash)
+            ? KeyKind::kHash
+            : KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
     switch (kind) {
       case KeyKind::kNull:
         if (keep) directory.NoKeyAt(first + row, i);
