@@ -230,6 +230,31 @@ TEST(CollationTest, KeyIntoWritesTheKeyAppendKeyAppends) {
   }
 }
 
+// general_ci's ASCII path (eight and sixteen bytes at a time) weighs each byte as MariaDB's table
+// does: a text followed by 'é' is weighed character by character through the table (the ASCII
+// path declines it), and general_ci weighs each character alone, so that key is the ASCII key of
+// the text followed by the key of 'é'. Every ASCII byte but NUL, at every length to 40.
+TEST(CollationTest, GeneralCiAsciiKeysAreTheTablesWeights) {
+  const Collation& general = *Collation::Find("utf8mb4_general_ci");
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  std::string e_acute_key;
+  general.AppendKey("\xc3\xa9", e_acute_key);
+  for (int i = 0; i < 20000; ++i) {
+    std::string text(i % 41, 'x');
+    for (char& c : text) c = static_cast<char>(1 + rng() % 0x7F);
+    if (!text.empty() && text.back() == ' ') text.back() = 'z';  // trailing spaces: not weighed
+    std::string whole;
+    general.AppendKey(text + "\xc3\xa9", whole);
+    std::string key(text.size(), '\0');
+    const std::size_t n = general.KeyInto(text, key.data());
+    ASSERT_NE(n, Collation::kNoKeyInto) << Hex(text);
+    key.resize(n);
+    EXPECT_EQ(Hex(key + e_acute_key), Hex(whole)) << Hex(text);
+  }
+}
+
 // A key of one text column hashes on the stack (HashOneText) as AppendKeyValue encodes it, under
 // every collation and none; a text longer than the room goes to AppendKeyValue.
 TEST(CollationTest, OneTextKeyHashesAsItsEncoding) {

@@ -50,6 +50,10 @@
 #include <string>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "dump/sql_text.h"
 #include "dump/statement_scanner.h"
 #include "source/source.h"
@@ -98,16 +102,27 @@ inline const char* SkipWord(const char* p, const char* end) {
 }
 
 // The first byte from q on, among the first kPlainScan, that is `a` or `b`; nullptr when there
-// is none (or the machine is not little-endian). Eight bytes at a time: a byte equal to `a` is a
-// zero byte of word ^ a, and the lowest top bit of (x - 1s) & ~x is x's first zero byte.
+// is none (or the machine is not little-endian). Sixteen bytes at a time where SSE2 is (every
+// x86-64), then eight: a byte equal to `a` is a zero byte of word ^ a, and the lowest top bit of
+// (x - 1s) & ~x is x's first zero byte.
 inline constexpr size_t kPlainScan = 64;
 inline const char* FindEitherByte(const char* q, const char* end, char a, char b) {
+  const char* stop = end - q > static_cast<ptrdiff_t>(kPlainScan) ? q + kPlainScan : end;
+#if defined(__SSE2__)
+  const __m128i as16 = _mm_set1_epi8(a);
+  const __m128i bs16 = _mm_set1_epi8(b);
+  for (; stop - q >= 16; q += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const auto found = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, as16), _mm_cmpeq_epi8(bytes, bs16))));
+    if (found != 0) return q + std::countr_zero(found);
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     constexpr uint64_t kOnes = 0x0101010101010101u;
     constexpr uint64_t kTops = kOnes * 0x80;
     const uint64_t as = kOnes * static_cast<unsigned char>(a);
     const uint64_t bs = kOnes * static_cast<unsigned char>(b);
-    const char* stop = end - q > static_cast<ptrdiff_t>(kPlainScan) ? q + kPlainScan : end;
     for (uint64_t word = 0; stop - q >= 8; q += 8) {
       std::memcpy(&word, q, 8);
       const uint64_t xa = word ^ as;
