@@ -3,6 +3,9 @@
 
 #include "dump/row_reader.h"
 
+#include <cstring>
+#include <string_view>
+
 #include "dump/ddl.h"
 #include "dump/literal_decoder.h"
 
@@ -39,6 +42,52 @@ void RowReader::StartRows(std::string_view header, DumpTables& tables) {
     slot_of_value_.push_back(
         column >= 0 && state->rows ? state->slot_of_column[static_cast<size_t>(column)] : -1);
   }
+}
+
+const char* RowReader::ReadPlainValues(const char* p, const char* end) {
+  const bool mysql = dialect_ == Dialect::kMysql;
+  Cell* cells = cells_.data() + row_first_cell_;
+  try {
+    for (size_t i = 0; i < arity_; ++i) {
+      if (p == end) return nullptr;
+      const int slot = slot_of_value_[i];
+      const char c = *p;
+      if (c == '\'') {
+        // DecodeString's plain case: no backslash (MySQL) before the closing quote, which the
+        // test after the value finds not doubled and not followed by || (SQLite).
+        const char* close = internal::FindEitherByte(p + 1, end, '\'', mysql ? '\\' : '\'');
+        if (close == nullptr || *close != '\'') return nullptr;
+        if (slot >= 0) {
+          Cell& cell = cells[slot];
+          cell = Cell{};
+          cell.type = Cell::Type::kText;
+          cell.bytes = std::string_view(p + 1, static_cast<size_t>(close - p - 1));
+        }
+        p = close + 1;
+      } else if ((c >= '0' && c <= '9') || c == '-') {
+        if (slot < 0) {
+          p = internal::SkipWord(p, end);
+        } else if (c == '0' && end - p > 1 && (p[1] == 'x' || p[1] == 'X')) {
+          return nullptr;  // 0x...: a blob
+        } else {
+          p = internal::DecodeNumber(p, end, dialect_, cells[slot]);
+        }
+        if (p == nullptr) return nullptr;
+      } else if (c == 'N' && end - p > 4 && std::memcmp(p, "NULL", 4) == 0 &&
+                 !IsWordByte(static_cast<unsigned char>(p[4]))) {
+        if (slot >= 0) cells[slot] = Cell{};
+        p += 4;
+      } else {
+        return nullptr;
+      }
+      if (p == end) return nullptr;
+      if (*p == ')' && i + 1 == arity_) return p + 1;
+      if (*p != ',') return nullptr;
+      ++p;
+    }
+  } catch (const SyntaxError&) {  // ReadValues reports it, quoting the row
+  }
+  return nullptr;
 }
 
 const char* RowReader::ReadValues(const char* p, const char* end, bool at_eof, bool emit,
@@ -108,8 +157,9 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
     scratch_.resize(scratch_kept_);  // a row read again, after more input, starts over
     in_scratch_.resize(in_scratch_kept_);
   }
-  size_t count = 0;
-  const char* next = ReadValues(p + 1, end, at_eof, emit, count, need);
+  size_t count = arity_;
+  const char* next = emit ? ReadPlainValues(p + 1, end) : nullptr;
+  if (next == nullptr) next = ReadValues(p + 1, end, at_eof, emit, count, need);
   if (next == nullptr) return nullptr;
   if (table_ != nullptr && count != arity_) {
     throw RowError{row_start_, nullptr,
