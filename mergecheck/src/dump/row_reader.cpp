@@ -17,6 +17,7 @@ void RowReader::StartRows(std::string_view header, DumpTables& tables) {
   DumpTable* state = tables.Find(parsed.table);
   table_ = state;
   cells_.clear();  // ReadRow clears them for this INSERT's slots
+  cells_slots_ = kNoSlots;
   slot_of_value_.clear();
   arity_ = 0;
   if (state == nullptr) {
@@ -152,9 +153,13 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
     // Every row of an INSERT decodes a whole Cell into the same slots (DecodeLiteral), so the
     // cells are cleared once per INSERT (StartRows): a slot no value of the INSERT fills stays
     // NULL. Clearing them per row was 2% of the dump parser's time.
-    if (cells_.size() != table_->slots * batch_) cells_.assign(table_->slots * batch_, Cell{});
+    if (cells_slots_ != table_->slots) {  // not cells_.size(): a division by a Cell's size
+      cells_.assign(table_->slots * batch_, Cell{});
+      cells_slots_ = table_->slots;
+    }
     row_first_cell_ = positions_.size() * table_->slots;
-    scratch_.resize(scratch_kept_);  // a row read again, after more input, starts over
+    // A row read again, after more input, starts over (the size tested first: resize is a call).
+    if (scratch_.size() != scratch_kept_) scratch_.resize(scratch_kept_);
     in_scratch_.resize(in_scratch_kept_);
   }
   size_t count = arity_;

@@ -92,6 +92,9 @@ class RowReader {
   // positions_.size() of them read.
   const size_t batch_;
   std::vector<Cell> cells_;
+  // The slots of a row in cells_ (it holds `batch_` rows), kNoSlots once cleared.
+  static constexpr size_t kNoSlots = static_cast<size_t>(-1);
+  size_t cells_slots_ = kNoSlots;
   std::vector<uint64_t> positions_;
   // Their decoded bytes that are not a plain slice of the input, and which cells (indexes into
   // cells_) hold which (offset, length): pointed at when given, as scratch_ may move while it
