@@ -374,31 +374,13 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
       }
       directory.Materialize(i, k.set.integers());
     }
-    switch (kind) {
-      case KeyKind::kNull:  // or another pass, or the merge, gives this key
-        if (keep) directory.NoKey();
-        break;
-      case KeyKind::kInteger:
-        k.set.AddInteger(integer);
-        if (keep) directory.Key(Hash128{0, static_cast<uint64_t>(integer)});
-        break;
-      case KeyKind::kPair:
-        k.set.AddPair(pair);
-        if (keep) {
-          directory.Key(
-              Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)});
-        }
-        break;
-      case KeyKind::kHash:
-        if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
-        if (keep) {                 // the fingerprint stands for the hash until ResolveFingerprints
-          k.set.CountHash();
-          directory.Key(hash);
-        } else {
-          k.set.AddHash(hash);
-        }
-        break;
-    }
+    AddKey(k, kind, integer, pair, hash, keep, [&](const Hash128* bits) {
+      if (bits != nullptr) {
+        directory.Key(*bits);
+      } else {
+        directory.NoKey();
+      }
+    });
   }
 }
 

@@ -217,6 +217,42 @@ inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratc
   return KeyKind::kHash;
 }
 
+// Adds a row's key, of `kind` as KeyOf gave it, to `key`'s set; when `keep` (the input keeps a
+// row directory), calls `keep_bits` with the bits its directory keeps a fingerprint of (the
+// KeyId bits: an integer as {0, value}, a pair as it is, the hash), or with nullptr for NULL. A
+// hashed key is then only counted: the fingerprint stands for the hash until
+// ResolveFingerprints (resolve.h).
+template <typename KeepBits>
+inline void AddKey(KeyState& key, KeyKind kind, int64_t integer, const IntegerPair& pair,
+                   const Hash128& hash, bool keep, KeepBits&& keep_bits) {
+  switch (kind) {
+    case KeyKind::kNull:  // or another pass, or the merge, gives this key
+      if (keep) keep_bits(nullptr);
+      break;
+    case KeyKind::kInteger: {
+      key.set.AddInteger(integer);
+      const Hash128 bits{0, static_cast<uint64_t>(integer)};
+      if (keep) keep_bits(&bits);
+      break;
+    }
+    case KeyKind::kPair: {
+      key.set.AddPair(pair);
+      const Hash128 bits{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)};
+      if (keep) keep_bits(&bits);
+      break;
+    }
+    case KeyKind::kHash:
+      if (key.decoded) ++key.legacy;  // text, a real or a big integer: no ID
+      if (keep) {
+        key.set.CountHash();
+        keep_bits(&hash);
+      } else {
+        key.set.AddHash(hash);
+      }
+      break;
+  }
+}
+
 // The hash KeyOf gives a row whose key values (after affinity) are `values`, none NULL.
 Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values);
 

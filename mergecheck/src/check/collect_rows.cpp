@@ -76,32 +76,13 @@ void Collector::KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> 
         text && cell.type == Cell::Type::kText && HashOneText(k.collation[0], cell.bytes, hash)
             ? KeyKind::kHash
             : KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
-    switch (kind) {
-      case KeyKind::kNull:
-        if (keep) directory.NoKeyAt(first + row, i);
-        break;
-      case KeyKind::kInteger:
-        k.set.AddInteger(integer);
-        if (keep) directory.KeyAt(first + row, i, Hash128{0, static_cast<uint64_t>(integer)});
-        break;
-      case KeyKind::kPair:
-        k.set.AddPair(pair);
-        if (keep) {
-          directory.KeyAt(
-              first + row, i,
-              Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)});
-        }
-        break;
-      case KeyKind::kHash:
-        if (k.decoded) ++k.legacy;  // text, a real or a big integer: no ID
-        if (keep) {                 // the fingerprint stands for the hash until ResolveFingerprints
-          k.set.CountHash();
-          directory.KeyAt(first + row, i, hash);
-        } else {
-          k.set.AddHash(hash);
-        }
-        break;
-    }
+    AddKey(k, kind, integer, pair, hash, keep, [&](const Hash128* bits) {
+      if (bits != nullptr) {
+        directory.KeyAt(first + row, i, *bits);
+      } else {
+        directory.NoKeyAt(first + row, i);
+      }
+    });
   }
 }
 
