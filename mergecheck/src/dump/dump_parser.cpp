@@ -428,7 +428,17 @@ class Parser {
       need_.what = "a row of an INSERT";
       while (p < end && IsSpace(*p)) ++p;
       if (p == end) return done;
-      const char* next = nullptr;
+      size_t plain = 0;
+      const char* next = rows_.ReadPlainRows(p, end, buf_.get(), base_, plain);
+      if (next != nullptr) {
+        rows_since_publish_ += plain;
+        if (next < end && *next == ',') {
+          p = done = next + 1;
+          continue;
+        }
+        state_ = State::kAfterTuple;
+        return next;
+      }
       try {
         next = rows_.ReadRow(p, end, eof_, base_ + static_cast<uint64_t>(p - buf_.get()), need_);
       } catch (const RowError& e) {

@@ -264,10 +264,11 @@ TEST(MysqlDump, AColumnOneInsertLeavesOutIsNullAfterOneThatFilledIt) {
   }
 }
 
-// Most rows are read by the plain reader (RowReader::ReadPlainValues: no space, numbers, NULL,
-// strings without an escape); a row it meets anything else in is read again by the general
-// one. Rows that look plain up to a backslash, a doubled quote, a space, a hex blob, a
-// lowercase null, a real or a value too many, among plain ones, at every read size: the
+// Most rows are read by the plain reader (RowReader::ReadPlainRows and ReadPlainValues: rows
+// joined by bare commas, no space, numbers, NULL, strings without an escape); a row it meets
+// anything else in is read again by the general one. Rows that look plain up to a backslash, a
+// doubled quote, a space (in a row, and between rows), a hex blob, a lowercase null, a real or
+// a value too many, among plain ones, at every read size: the
 // backslash in the first row ends no string (a reader that took it for the closing quote would
 // read 'a' and 5 and then fail), and the others decode as they always did.
 TEST(MysqlDump, RowsThatLookPlainUntilTheyAreNotAreReadWhole) {
@@ -275,7 +276,7 @@ TEST(MysqlDump, RowsThatLookPlainUntilTheyAreNotAreReadWhole) {
     SCOPED_TRACE(std::to_string(chunk) + " bytes a read");
     const Recorder r = ScanText(
         "CREATE TABLE `t` (`a` text, `b` int);\n"
-        "INSERT INTO `t` VALUES ('a\\,5)',6),('it''s',-7),('plain',8),( 'x' ,9),"
+        "INSERT INTO `t` VALUES ('a\\,5)',6),('it''s',-7),('plain',8), ( 'x' ,9),\n"
         "(0x41,10),(null,11),('r',1.5),(NULL,-0),('last',NULL);\n",
         chunk);
     EXPECT_EQ(r.Rows("t"), (Rows{{T("a,5)"), I(6)},
@@ -288,8 +289,12 @@ TEST(MysqlDump, RowsThatLookPlainUntilTheyAreNotAreReadWhole) {
                                  {N(), I(0)},
                                  {T("last"), N()}}));
   }
+  // A value too many, and a row that does not start with '(' after plain rows: errors.
   EXPECT_THROW(ScanText("CREATE TABLE `t` (`a` int, `b` int);\nINSERT INTO `t` VALUES (1,2,3);\n"),
                Error);
+  EXPECT_THROW(
+      ScanText("CREATE TABLE `t` (`a` int, `b` int);\nINSERT INTO `t` VALUES (1,2),x3,4);\n"),
+      Error);
 }
 
 TEST(MysqlDump, InsertIgnore) {
