@@ -428,26 +428,21 @@ class Parser {
       need_.what = "a row of an INSERT";
       while (p < end && IsSpace(*p)) ++p;
       if (p == end) return done;
-      size_t plain = 0;
-      const char* next = rows_.ReadPlainRows(p, end, buf_.get(), base_, plain);
-      if (next != nullptr) {
-        rows_since_publish_ += plain;
-        if (next < end && *next == ',') {
-          p = done = next + 1;
-          continue;
+      // A run of plain rows (RowReader::ReadPlainRows), else one row of any form.
+      size_t rows = 0;
+      const char* next = rows_.ReadPlainRows(p, end, buf_.get(), base_, rows);
+      if (next == nullptr) {
+        try {
+          next = rows_.ReadRow(p, end, eof_, base_ + static_cast<uint64_t>(p - buf_.get()), need_);
+        } catch (const RowError& e) {
+          if (done != nullptr) return done;  // the rows before, then this one again
+          if (e.context != nullptr && NeedsContext(e.context, end)) return nullptr;  // again
+          FailAtPtr(e.at, e.problem, kFixUnreadable);
         }
-        state_ = State::kAfterTuple;
-        return next;
+        if (next == nullptr) return done;
+        rows = rows_.emits() ? 1 : 0;
       }
-      try {
-        next = rows_.ReadRow(p, end, eof_, base_ + static_cast<uint64_t>(p - buf_.get()), need_);
-      } catch (const RowError& e) {
-        if (done != nullptr) return done;  // the rows before, then this one again
-        if (e.context != nullptr && NeedsContext(e.context, end)) return nullptr;  // read it again
-        FailAtPtr(e.at, e.problem, kFixUnreadable);
-      }
-      if (next == nullptr) return done;
-      if (rows_.emits() && ++rows_since_publish_ >= 4096) {
+      if ((rows_since_publish_ += rows) >= 4096) {
         progress_.rows.fetch_add(rows_since_publish_, std::memory_order_relaxed);
         rows_since_publish_ = 0;
       }

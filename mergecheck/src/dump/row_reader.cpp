@@ -153,9 +153,8 @@ const char* RowReader::ReadRow(const char* p, const char* end, bool at_eof, uint
     PrepareRow();
     row_first_cell_ = positions_.size() * table_->slots;
   }
-  size_t count = arity_;
-  const char* next = emit ? ReadPlainValues(p + 1, end) : nullptr;
-  if (next == nullptr) next = ReadValues(p + 1, end, at_eof, emit, count, need);
+  size_t count = 0;
+  const char* next = ReadValues(p + 1, end, at_eof, emit, count, need);
   if (next == nullptr) return nullptr;
   if (table_ != nullptr && count != arity_) {
     throw RowError{row_start_, nullptr,

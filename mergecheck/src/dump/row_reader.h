@@ -81,7 +81,7 @@ class RowReader {
   // Reads the values after the row's '(' into its cells when the row is written as dumps write
   // nearly every row: no space, one value per column, each a number, NULL or a string without
   // an escape; returns where the row ends. nullptr for any other row, and for one that reaches
-  // `end`: ReadValues reads it then, every cell again. Nothing but ReadValues' per-value
+  // `end`: ReadRow (ReadValues) reads it then, every cell again. Nothing but ReadValues' per-value
   // bookkeeping is spared (the values decode as it decodes them), which was a third of its
   // instructions.
   const char* ReadPlainValues(const char* p, const char* end);
