@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iterator>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "test_util.h"
@@ -90,6 +91,12 @@ TEST(RowDirectoryTest, PreparedSelectionsGiveWhatTheWholeScanGives) {
   for (const Wants wanted : {Wants{&all}, Wants{&half}, Wants{&key0}, Wants{&beyond}}) {
     EXPECT_EQ(directory.Select(*wanted), whole.Select(*wanted));
   }
+  // A Prepare of values among those of the one before scans the rows that one kept; its
+  // Selects, and one of values beyond it, still give what the whole scan gives.
+  directory.Prepare(half);
+  EXPECT_EQ(directory.Select(half), whole.Select(half));
+  EXPECT_EQ(directory.Select(all), whole.Select(all));
+  directory.Prepare(all);
   // Rows other + 4000k hold it (but one in 50 has no key 0): the value's rows were found.
   const std::vector<uint64_t> found = directory.Select(beyond);
   const auto holds = [&](uint64_t row) {
@@ -195,6 +202,57 @@ TEST(RowDirectoryTest, AFingerprintFilterPassesWhatItHoldsAndFewOthers) {
   EXPECT_LT(passed, others / 6);
 }
 
+// A key kept in row order and Attached ascending (a dump's clustered primary key): Select finds
+// the rows of the integers it is given by binary search, those and no other (not the row of
+// another value with one of their fingerprints), and a Prepare of them keeps no rows for that
+// key's fingerprints, which that other value's row may be wanted by.
+TEST(RowDirectoryTest, AscendingIntegersSelectTheirOwnRows) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+  // Two values of one fingerprint, found by drawing values until two share one (some 80,000
+  // draws: the birthday bound of 32 bits).
+  std::unordered_map<uint32_t, int64_t> seen;
+  int64_t first = 0;
+  int64_t second = 0;
+  while (second == 0) {
+    const auto v = static_cast<int64_t>(rng() >> 2);
+    const auto [it, added] = seen.emplace(Fingerprint(Hash128{0, static_cast<uint64_t>(v)}), v);
+    if (!added && it->second != v) {
+      first = std::min(it->second, v);
+      second = std::max(it->second, v);
+    }
+  }
+  std::vector<int64_t> values = {first, second};
+  for (int i = 0; i < 3000; ++i) values.push_back(static_cast<int64_t>(rng() >> 2));
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  int64_t absent = first + 1;
+  while (std::binary_search(values.begin(), values.end(), absent)) ++absent;
+
+  RowDirectory directory;
+  directory.Reset(1, true, {true});
+  for (std::size_t row = 0; row < values.size(); ++row) directory.Row(row * 5 + 2);
+  directory.Attach(0, values, true);
+  const auto position = [&](int64_t value) {
+    const auto it = std::lower_bound(values.begin(), values.end(), value);
+    return static_cast<uint64_t>(it - values.begin()) * 5 + 2;
+  };
+  const auto want = [](std::vector<int64_t> integers, bool as_integers) {
+    RowDirectory::Wanted w{0, {}, {}};
+    for (const int64_t v : integers) {
+      w.fingerprints.push_back(Fingerprint(Hash128{0, static_cast<uint64_t>(v)}));
+    }
+    if (as_integers) w.integers = integers;
+    return std::vector<RowDirectory::Wanted>{w};
+  };
+  EXPECT_EQ(directory.Select(want({first}, false)),
+            (std::vector<uint64_t>{position(first), position(second)}));
+  EXPECT_EQ(directory.Select(want({first, absent}, true)), std::vector<uint64_t>{position(first)});
+  directory.Prepare(want({first}, true));
+  EXPECT_EQ(directory.Select(want({second}, false)),
+            (std::vector<uint64_t>{position(first), position(second)}));
+  EXPECT_EQ(directory.Select(want({second}, true)), std::vector<uint64_t>{position(second)});
+}
+
 // A key kept in row order (an INTEGER column's values, RowDirectory::Implicit) gives the same
 // fingerprints and selections as one kept in the directory: attached at the end, or kept in the
 // directory from a row that gives it none (Materialize within the row, after the keys before
@@ -231,7 +289,7 @@ TEST(RowDirectoryTest, KeysInRowOrderSelectAsKeptOnes) {
     }
     EXPECT_EQ(directory.Implicit(1), shape == 0);
     if (shape == 2) directory.Materialize(2, integers[2]);  // about to be sorted
-    for (std::size_t key = 1; key < 3; ++key) directory.Attach(key, integers[key]);
+    for (std::size_t key = 1; key < 3; ++key) directory.Attach(key, integers[key], false);
     for (uint64_t row = 0; row < kRows; ++row) {
       for (std::size_t key = 0; key < 3; ++key) {
         ASSERT_EQ(directory.FingerprintAt(row, key), expected[row * 3 + key])

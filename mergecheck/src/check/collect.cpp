@@ -219,7 +219,7 @@ void Collector::Finish(const Layout& layout, int64_t cutoff_ms) {
         DecodeIds(k.set.integers(), layout, cutoff_ms, k.ids, k.legacy, k.servers);
       }
       k.set.Dedupe();
-      t.directory.Attach(i, k.set.integers());
+      t.directory.Attach(i, k.set.integers(), k.set.integers_ascending());
     }
   }
   sorted_ = true;

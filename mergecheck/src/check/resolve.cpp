@@ -189,12 +189,15 @@ void FindHashes(int side, Source& source, Collector& collector, const std::vecto
     if (collector.Find(p.table)->keys[p.key[side]].set.elided() == 0) continue;
     finder.Want(p.table, p.key[side], &p.common);
     std::vector<RowDirectory::Wanted>& list = wanted[p.table];
-    if (!p.common.empty()) list.push_back(RowDirectory::Wanted{p.key[side], p.common});
+    if (!p.common.empty()) list.push_back(RowDirectory::Wanted{p.key[side], p.common, {}});
   }
   std::vector<std::string> scan;
   for (const auto& [table, list] : wanted) {
     if (list.empty()) continue;  // no fingerprint in both: no hash is wanted
+    // Prepared: the rows of the values in both inputs that the passes after the comparison
+    // want are among these (rows.cpp, PrepareDirectories).
     const RowDirectory* directory = FullDirectory(collector.Find(table));
+    directory->Prepare(list);
     if (!source.ReadRowsAt(finder, table, directory->Select(list))) scan.push_back(table);
   }
   if (!scan.empty()) source.Scan(finder, scan);

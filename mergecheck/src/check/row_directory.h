@@ -82,6 +82,7 @@ class RowDirectory {
       implicit_[i] = in_row_order[i];
     }
     attached_.assign(keys, {});
+    ascending_.assign(keys, false);
     Slots();
   }
   bool on() const { return on_; }
@@ -125,9 +126,13 @@ class RowDirectory {
   // to be sorted. A no-op for a key not Implicit.
   void Materialize(std::size_t key, std::span<const int64_t> values);
   // Names the integers of key `key` (one a row, in row order, and they must outlive every
-  // query), once they are final. A no-op for a key not Implicit.
-  void Attach(std::size_t key, std::span<const int64_t> values) {
-    if (Implicit(key)) attached_[key] = values;
+  // query), once they are final; `ascending`: they ascend strictly (a key set's sorted values,
+  // as the Collector attaches), so that Select finds a value's row by binary search. A no-op
+  // for a key not Implicit.
+  void Attach(std::size_t key, std::span<const int64_t> values, bool ascending) {
+    if (!Implicit(key)) return;
+    attached_[key] = values;
+    ascending_[key] = ascending;
   }
 
   // Rows kept.
@@ -155,21 +160,26 @@ class RowDirectory {
     }
   }
 
-  // One key's wanted values: the key's index (in the table's keys) and the values' fingerprints.
+  // One key's wanted values: the key's index (in the table's keys) and the values' fingerprints;
+  // for a key of one INTEGER column, the values themselves too (`integers`, as many as
+  // `fingerprints`, else empty).
   struct Wanted {
     std::size_t key;
     std::vector<uint32_t> fingerprints;
+    std::vector<int64_t> integers;
   };
   // The positions, ascending, of every row whose fingerprint of some key of `wanted` is one of
-  // that key's: a superset of the rows with those values. From the rows Prepare kept when every
-  // wanted fingerprint was one Prepare was given for its key; else from every row.
+  // that key's: a superset of the rows with those values. Key by key: the rows of the values
+  // given as integers of a key Attached ascending, by binary search; from the rows Prepare kept
+  // when every wanted fingerprint of the key was one Prepare was given for it; else from every
+  // row.
   std::vector<uint64_t> Select(std::span<const Wanted> wanted) const;
 
-  // Keeps aside the rows Select(`wanted`) would give (their positions and fingerprints), for the
-  // Selects that follow whose wanted fingerprints are among these: the passes after the
-  // comparison each want some of the values in both inputs, and one scan for all of them costs
-  // what one of theirs did. A cache: it changes no answer, only the rows Select scans. Not
-  // thread-safe against a concurrent Select of the same directory.
+  // Keeps aside the rows Select(`wanted`) would give, for the Selects that follow whose wanted
+  // fingerprints of a key are among these: the passes after the comparison each want some of
+  // the values in both inputs, and one scan for all of them costs what one of theirs did. A
+  // cache: it changes no answer, only the rows Select scans (and the rows this Prepare scans,
+  // as it does). Not thread-safe against a concurrent Select of the same directory.
   void Prepare(std::span<const Wanted> wanted) const;
 
  private:
@@ -181,11 +191,15 @@ class RowDirectory {
     std::size_t stride = 0;
     const int64_t* integers = nullptr;
   };
-  // The indexes, ascending, of the rows among `rows` whose fingerprint of some key of `wanted`
-  // (in `column(key)`) is one of that key's.
-  template <typename Columns>
-  std::vector<std::size_t> Scan(std::span<const Wanted> wanted, std::size_t rows,
-                                Columns column) const;
+  // The indexes, ascending, of the rows whose fingerprint of some key of `wanted` is one of
+  // that key's (Select).
+  std::vector<std::size_t> Scan(std::span<const Wanted> wanted) const;
+  // Whether Select finds the rows of `w` by its integers: its key was Attached ascending.
+  bool ByIntegers(const Wanted& w) const {
+    return implicit_[w.key] && ascending_[w.key] && w.integers.size() == w.fingerprints.size();
+  }
+  // Appends to `hits` the rows of the values of `w` (ByIntegers) found by binary search.
+  void FindIntegers(const Wanted& w, std::vector<std::size_t>& hits) const;
   // Key `key`'s Column of the rows kept.
   Column ColumnOf(std::size_t key) const;
   // Each key's place among a row's kept fingerprints (slot_), and how many a row keeps.
@@ -205,14 +219,14 @@ class RowDirectory {
   ValueArray<uint32_t> fingerprints_;  // stored_ per row: those of the keys not implicit
   std::vector<bool> implicit_;         // by key: Implicit
   std::vector<std::span<const int64_t>> attached_;  // by key: Attach's
+  std::vector<bool> ascending_;                     // by key: Attach's
   std::vector<std::size_t> slot_;                   // by key: its place in a row's fingerprints
   std::size_t stored_ = 0;                          // fingerprints a row keeps
-  // Prepare's: each key's fingerprints given (sorted), and the rows they selected.
+  // Prepare's: each key's fingerprints given (sorted, distinct), and the rows they selected.
   struct Prepared {
     uint64_t rows = 0;                          // the directory's rows then (more: stale)
     std::vector<std::vector<uint32_t>> wanted;  // by key index
-    std::vector<uint64_t> positions;
-    std::vector<uint32_t> fingerprints;  // keys_ per row
+    std::vector<std::size_t> selected;          // row indexes, ascending
   };
   mutable std::optional<Prepared> prepared_;
 };
