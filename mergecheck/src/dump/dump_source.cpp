@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -138,6 +139,13 @@ class DumpSource final : public Source {
                   std::span<const uint64_t> positions) override {
     const auto it = by_table_.find(table);
     if (gzip_ || it == by_table_.end() || !it->second->tables.at(table).usable) return false;
+    // Rows all read before are given from what that read kept: the file is not opened again.
+    if (std::all_of(positions.begin(), positions.end(),
+                    [&](uint64_t position) { return !rows_read_.Find(position).empty(); })) {
+      dump::ReadDumpRowsAt(path_, -1, file_size_, kind_.dialect, *it->second, table, positions,
+                           visitor, rows_read_);
+      return true;
+    }
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       throw Error(Error::Code::kInvalidArgument, path_ + ": cannot open it again (" +
@@ -155,7 +163,7 @@ class DumpSource final : public Source {
           path_ + " changed since merge-check began reading it; " + std::string(dump::kFixChanged));
     }
     dump::ReadDumpRowsAt(path_, fd, file_size_, kind_.dialect, *it->second, table, positions,
-                         visitor);
+                         visitor, rows_read_);
     return true;
   }
 
@@ -186,6 +194,7 @@ class DumpSource final : public Source {
   FileIdentity identity_{};
   // Per table, the index of the last Scan that gave its rows (rows_at.h).
   std::map<std::string, std::shared_ptr<const dump::InsertIndex>> by_table_;
+  dump::RowCache rows_read_;  // by ReadRowsAt, for the next passes
 };
 
 }  // namespace

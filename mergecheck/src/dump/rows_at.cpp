@@ -44,10 +44,16 @@ void ReadAt(const std::string& path, int fd, uint64_t offset, size_t n, std::str
   }
 }
 
-// Reads the row at `position` (its '(') with `reader`, which has its INSERT's header.
+// Reads the row at `position` (its '(') with `reader`, which has its INSERT's header, from
+// `cache` when it holds the row, else from the file, and then adds it to `cache`.
 // `first`: the window to try first; set to the least that would have held this row.
 void ReadOneRow(const std::string& path, int fd, uint64_t size, uint64_t position,
-                RowReader& reader, std::string& window, size_t& first) {
+                RowReader& reader, std::string& window, size_t& first, RowCache& cache) {
+  if (const std::string_view kept = cache.Find(position); !kept.empty()) {
+    Shortfall need{kept.data(), "a row of an INSERT"};
+    // It was read whole before, with its ')': read again, it ends there.
+    if (reader.ReadRow(kept.data(), kept.data() + kept.size(), false, position, need)) return;
+  }
   for (size_t want = first;; want *= 2) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size - position));
     const bool at_eof = position + n == size;
@@ -62,6 +68,7 @@ void ReadOneRow(const std::string& path, int fd, uint64_t size, uint64_t positio
     try {
       if (const char* after = reader.ReadRow(begin, end, at_eof, position, need)) {
         first = std::max(kFirstWindow, std::bit_ceil(static_cast<size_t>(after - begin)));
+        cache.Add(position, std::string_view(begin, static_cast<size_t>(after - begin)));
         return;
       }
     } catch (const RowError& e) {
@@ -86,7 +93,7 @@ void ReadOneRow(const std::string& path, int fd, uint64_t size, uint64_t positio
 
 void ReadDumpRowsAt(const std::string& path, int fd, uint64_t size, Dialect dialect,
                     const InsertIndex& index, const std::string& table,
-                    std::span<const uint64_t> positions, SourceVisitor& visitor) {
+                    std::span<const uint64_t> positions, SourceVisitor& visitor, RowCache& cache) {
   const InsertIndex::TableRows& rows = index.tables.at(table);
   const std::vector<std::string> every;  // DumpTables keeps it by reference
   DumpTables tables(dialect, visitor, every);
@@ -114,7 +121,7 @@ void ReadDumpRowsAt(const std::string& path, int fd, uint64_t size, Dialect dial
       }
       header = statement.header;
     }
-    ReadOneRow(path, fd, size, position, reader, window, first);
+    ReadOneRow(path, fd, size, position, reader, window, first, cache);
   }
 }
 

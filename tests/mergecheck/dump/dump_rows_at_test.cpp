@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "dump/rows_at.h"
 #include "dump_test_util.h"
 
 namespace steadyflake::mergecheck::testing {
@@ -143,6 +144,49 @@ TEST(DumpRowsAt, RefusesAFileThatChanged) {
         << e.what();
   }
   EXPECT_TRUE(again.rows.empty());
+}
+
+// Rows read by position once are given again as they were without the file: a later pass
+// wants the rows of the same values, and reads them from what the first read kept.
+TEST(DumpRowsAt, GivesRowsReadBeforeWithoutTheFile) {
+  TempDir dir;
+  const std::string path = dir.path() + "/" + "d.sql";
+  ::steadyflake::testing::WriteFile(path,
+                                    "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);\n"
+                                    "INSERT INTO t VALUES(1,'a'),(2,'b''c'),(3,'d');\n");
+  std::unique_ptr<Source> source = OpenDumpSource(path, false);
+  Recorder scanned;
+  source->Scan(scanned, {});
+  ASSERT_EQ(scanned.rows.size(), 3u);
+  const std::vector<uint64_t> positions{scanned.rows[0].position, scanned.rows[1].position};
+  Recorder first;
+  ASSERT_TRUE(source->ReadRowsAt(first, "t", positions));
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  Recorder again;
+  ASSERT_TRUE(source->ReadRowsAt(again, "t", std::vector<uint64_t>{positions[1]}));
+  ASSERT_EQ(again.rows.size(), 1u);
+  EXPECT_EQ(again.rows[0].cells, scanned.rows[1].cells);
+  EXPECT_EQ(again.rows[0].position, positions[1]);
+  // A row not read before needs the file, which is gone.
+  EXPECT_THROW(source->ReadRowsAt(again, "t", std::vector<uint64_t>{scanned.rows[2].position}),
+               Error);
+}
+
+// The rows a read by position keeps for the next (RowCache): each found by its position as it
+// was added, none past the cache's bytes, and a position added twice kept as first added.
+TEST(DumpRowsAt, KeepsRowsReadUpToItsBytes) {
+  dump::RowCache cache;
+  const std::string row = "(1,'a'," + std::string(1000, 'x') + ")";
+  const size_t fit = dump::RowCache::kMaxBytes / row.size();
+  for (size_t i = 0; i <= fit; ++i) cache.Add(i * 4096, row);
+  EXPECT_EQ(cache.Find(0), row);
+  EXPECT_EQ(cache.Find((fit - 1) * 4096), row);
+  EXPECT_TRUE(cache.Find(fit * 4096).empty());  // past kMaxBytes
+  EXPECT_TRUE(cache.Find(1).empty());
+  dump::RowCache small;
+  small.Add(7, "(1)");
+  small.Add(7, "(2)");
+  EXPECT_EQ(small.Find(7), "(1)");
 }
 
 }  // namespace
