@@ -41,8 +41,8 @@ namespace {
 
 // The parser's buffer: twice a chunk, in a region of huge pages (huge_pages.h) from
 // kHugeRegionFrom bytes where the kernel gives one, else from new[] on a page (read_buffer.h).
-// The default 8 MB in 4 KiB pages were 2,048 page faults a pass, 44% of a dump check's on a VM
-// where each costs ~11 us.
+// A buffer of 8 MB (4 MiB chunks, before) in 4 KiB pages was 2,048 page faults a pass, 44% of a
+// dump check's on a VM where each costs ~11 us.
 struct ReleaseChunk {
   size_t region = 0;  // bytes of the region the buffer is; 0: it is new[]'s
   void operator()(char* buffer) const {
