@@ -67,7 +67,7 @@ const char* RowReader::ReadPlainValues(const char* p, const char* end) {
         p = close + 1;
       } else if ((c >= '0' && c <= '9') || c == '-') {
         if (slot < 0) {
-          p = internal::SkipWord(p, end);
+          p = internal::SkipNumber(p, end);
         } else if (c == '0' && end - p > 1 && (p[1] == 'x' || p[1] == 'X')) {
           return nullptr;  // 0x...: a blob
         } else {

@@ -297,6 +297,23 @@ TEST(MysqlDump, RowsThatLookPlainUntilTheyAreNotAreReadWhole) {
       Error);
 }
 
+// Numbers of a column no one asked for are skipped whole, however they end: within eight
+// bytes or not, signed, with a fraction or an exponent; the column after is read right.
+TEST(MysqlDump, SkipsNumbersOfColumnsNotAskedFor) {
+  for (const size_t chunk : {kDumpChunkSize, size_t{7}, size_t{1}}) {
+    SCOPED_TRACE(std::to_string(chunk) + " bytes a read");
+    const Recorder r = ScanText(
+        "CREATE TABLE `t` (`a` int, `b` double, `c` int);\n"
+        "INSERT INTO `t` VALUES (1,7,11),(2,-7,12),(3,1234567,13),(4,12345678,14),"
+        "(5,-12345678,15),(6,123456789012,16),(7,1.5,17),(8,-0.25,18),(9,1e5,19),"
+        "(10,2E-3,20),(11,1234567.5,21),(12,-1,22);\n",
+        chunk, {{"t", {0, 2}}});
+    Rows want;
+    for (int64_t i = 1; i <= 12; ++i) want.push_back({I(i), I(i + 10)});
+    EXPECT_EQ(r.Rows("t"), want);
+  }
+}
+
 TEST(MysqlDump, InsertIgnore) {
   Recorder r = ScanFixture("mysql_insert_ignore.sql");
   EXPECT_EQ(r.Rows("item"), kItemRows);

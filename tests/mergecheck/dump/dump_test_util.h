@@ -163,8 +163,10 @@ inline Recorder ScanFixture(const std::string& name, size_t chunk = kDumpChunkSi
   return recorder;
 }
 
-// Scans the dump `text`, written to a file in a temporary folder first, `chunk` bytes a read.
-inline Recorder ScanText(const std::string& text, size_t chunk = kDumpChunkSize) {
+// Scans the dump `text`, written to a file in a temporary folder first, `chunk` bytes a read,
+// asking for the columns `want` names per table (Recorder::want).
+inline Recorder ScanText(const std::string& text, size_t chunk = kDumpChunkSize,
+                         std::map<std::string, std::vector<int>> want = {}) {
   const TempDir dir;
   const std::string path = dir.path() + "/dump.sql";
   {
@@ -172,6 +174,7 @@ inline Recorder ScanText(const std::string& text, size_t chunk = kDumpChunkSize)
     out << text;
   }
   Recorder recorder;
+  recorder.want = std::move(want);
   OpenDumpSourceForTest(path, false, chunk)->Scan(recorder, {});
   return recorder;
 }
