@@ -48,7 +48,7 @@ Hash128 HashOfValues(const KeyState& key, const std::vector<OwnedValue>& values)
     v.bytes = o.bytes;
     AppendKeyValue(key, i, v, scratch);
   }
-  return HashBytes(scratch.encoding);
+  return KeyHash(scratch.encoding);
 }
 
 bool Collated(const KeyState& key) {
@@ -374,13 +374,8 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
       }
       directory.Materialize(i, k.set.integers());
     }
-    AddKey(k, kind, integer, pair, hash, keep, [&](const Hash128* bits) {
-      if (bits != nullptr) {
-        directory.Key(*bits);
-      } else {
-        directory.NoKey();
-      }
-    });
+    AddKey(k, kind, integer, pair, hash, keep,
+           [&](uint32_t fingerprint) { directory.KeyFingerprint(fingerprint); });
   }
 }
 

@@ -155,27 +155,46 @@ inline void AppendKeyValue(const KeyState& key, std::size_t i, Value v, KeyScrat
   AppendEncoding(v, scratch.encoding);
 }
 
-// The hash AppendKeyValue and HashBytes give the key of one column whose value is the text
-// `text` (after any prefix) under `collation` (nullptr: bytes), computed on the stack: the
-// encoding (AppendBytesEncoding: the tag, the 4-byte length, the collation's key) written in
-// place by Collation::KeyInto. False, `hash` unset, for a text longer than the room or one the
-// collation cannot key so; then AppendKeyValue does. A key of one text column is the commonest
+// The encoding AppendKeyValue gives the key of one column whose value is the text `text`
+// (after any prefix) under `collation` (nullptr: bytes), written to `encoding` (kOneTextRoom
+// bytes) on the stack: the tag, the 4-byte length, the collation's key (AppendBytesEncoding),
+// by Collation::KeyInto. Returns its length, or 0 for a text longer than the room or one the
+// collation cannot key so (then AppendKeyValue does). A key of one text column is the commonest
 // hashed key, and growing a string byte by byte was most of its cost per row.
-inline bool HashOneText(const Collation* collation, std::string_view text, Hash128& hash) {
-  constexpr std::size_t kRoom = 120;
+inline constexpr std::size_t kOneTextRoom = 125;
+inline std::size_t EncodeOneText(const Collation* collation, std::string_view text,
+                                 char* encoding) {
   constexpr std::size_t kHead = 5;  // the tag and the length
-  if (text.size() > kRoom) return false;
-  char encoding[kHead + kRoom];
+  if (text.size() > kOneTextRoom - kHead) return 0;
   std::size_t n = text.size();
   if (collation != nullptr) {
     n = collation->KeyInto(text, encoding + kHead);
-    if (n == Collation::kNoKeyInto) return false;
+    if (n == Collation::kNoKeyInto) return 0;
   } else if (n > 0) {
     std::memcpy(encoding + kHead, text.data(), n);
   }
   encoding[0] = static_cast<char>(Value::Tag::kText);
   for (std::size_t i = 0; i < 4; ++i) encoding[1 + i] = static_cast<char>(n >> (8 * i));
-  hash = HashBytes(std::string_view(encoding, kHead + n));
+  return kHead + n;
+}
+
+// KeyHash of EncodeOneText's encoding; false, `hash` unset, where it gives none.
+inline bool HashOneText(const Collation* collation, std::string_view text, Hash128& hash) {
+  char encoding[kOneTextRoom];
+  const std::size_t n = EncodeOneText(collation, text, encoding);
+  if (n == 0) return false;
+  hash = KeyHash(std::string_view(encoding, n));
+  return true;
+}
+
+// HashFingerprint of HashOneText's hash, without the rest of it; false where it gives none.
+inline bool FingerprintOneText(const Collation* collation, std::string_view text,
+                               uint32_t& fingerprint) {
+  char encoding[kOneTextRoom];
+  const std::size_t n = EncodeOneText(collation, text, encoding);
+  if (n == 0) return false;
+  fingerprint = KeyFingerprintBits(std::string_view(encoding, n));
+  fingerprint |= static_cast<uint32_t>(fingerprint == 0);  // as HashFingerprint
   return true;
 }
 
@@ -213,39 +232,38 @@ inline KeyKind KeyOf(const KeyState& key, std::span<const Cell> cells, KeyScratc
     held = false;
     AppendKeyValue(key, i, v, scratch);
   }
-  hash = HashBytes(scratch.encoding);
+  hash = KeyHash(scratch.encoding);
   return KeyKind::kHash;
 }
 
 // Adds a row's key, of `kind` as KeyOf gave it, to `key`'s set; when `keep` (the input keeps a
-// row directory), calls `keep_bits` with the bits its directory keeps a fingerprint of (the
-// KeyId bits: an integer as {0, value}, a pair as it is, the hash), or with nullptr for NULL. A
-// hashed key is then only counted: the fingerprint stands for the hash until
-// ResolveFingerprints (resolve.h).
-template <typename KeepBits>
+// row directory), calls `keep_fingerprint` with its fingerprint (Fingerprint of an integer or
+// pair, HashFingerprint of a hash), or with 0 for NULL. A hashed key is then only counted: the
+// fingerprint stands for the hash until ResolveFingerprints (resolve.h), so of `hash` only the
+// fingerprint's bits are read.
+template <typename KeepFingerprint>
 inline void AddKey(KeyState& key, KeyKind kind, int64_t integer, const IntegerPair& pair,
-                   const Hash128& hash, bool keep, KeepBits&& keep_bits) {
+                   const Hash128& hash, bool keep, KeepFingerprint&& keep_fingerprint) {
   switch (kind) {
     case KeyKind::kNull:  // or another pass, or the merge, gives this key
-      if (keep) keep_bits(nullptr);
+      if (keep) keep_fingerprint(uint32_t{0});
       break;
-    case KeyKind::kInteger: {
+    case KeyKind::kInteger:
       key.set.AddInteger(integer);
-      const Hash128 bits{0, static_cast<uint64_t>(integer)};
-      if (keep) keep_bits(&bits);
+      if (keep) keep_fingerprint(Fingerprint(Hash128{0, static_cast<uint64_t>(integer)}));
       break;
-    }
-    case KeyKind::kPair: {
+    case KeyKind::kPair:
       key.set.AddPair(pair);
-      const Hash128 bits{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)};
-      if (keep) keep_bits(&bits);
+      if (keep) {
+        keep_fingerprint(Fingerprint(
+            Hash128{static_cast<uint64_t>(pair.first), static_cast<uint64_t>(pair.second)}));
+      }
       break;
-    }
     case KeyKind::kHash:
       if (key.decoded) ++key.legacy;  // text, a real or a big integer: no ID
       if (keep) {
         key.set.CountHash();
-        keep_bits(&hash);
+        keep_fingerprint(HashFingerprint(hash));
       } else {
         key.set.AddHash(hash);
       }

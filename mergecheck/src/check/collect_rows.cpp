@@ -67,22 +67,26 @@ void Collector::KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> 
   IntegerPair pair;
   Hash128 hash;
   // A key of one TEXT column (a name): its text cells hashed as KeyOf hashes them, without
-  // KeyOf's tests per row.
+  // KeyOf's tests per row; where the directory keeps the key's fingerprints, only those
+  // (FingerprintOneText), which is all AddKey then reads of the hash.
   const bool text = k.cell.size() == 1 && k.affinity[0] == Affinity::kText && k.prefix[0] == 0;
   const auto text_cell = static_cast<std::size_t>(k.cell[0]);
   for (std::size_t row = 0; row < rows; ++row) {
     const Cell& cell = cells[row * width + text_cell];
-    const KeyKind kind =
-        text && cell.type == Cell::Type::kText && HashOneText(k.collation[0], cell.bytes, hash)
-            ? KeyKind::kHash
-            : KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
-    AddKey(k, kind, integer, pair, hash, keep, [&](const Hash128* bits) {
-      if (bits != nullptr) {
-        directory.KeyAt(first + row, i, *bits);
-      } else {
-        directory.NoKeyAt(first + row, i);
-      }
-    });
+    KeyKind kind = KeyKind::kNull;
+    uint32_t fingerprint = 0;
+    if (text && cell.type == Cell::Type::kText && keep &&
+        FingerprintOneText(k.collation[0], cell.bytes, fingerprint)) {
+      kind = KeyKind::kHash;
+      hash = Hash128{0, fingerprint};  // HashFingerprint(hash) == fingerprint
+    } else if (text && cell.type == Cell::Type::kText && !keep &&
+               HashOneText(k.collation[0], cell.bytes, hash)) {
+      kind = KeyKind::kHash;
+    } else {
+      kind = KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
+    }
+    AddKey(k, kind, integer, pair, hash, keep,
+           [&](uint32_t kept) { directory.KeyAt(first + row, i, kept); });  // 0: NULL
   }
 }
 

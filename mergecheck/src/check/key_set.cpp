@@ -247,6 +247,12 @@ Hash128 HashBytes(std::string_view bytes) {
   return Hash128{hash.high64, hash.low64};
 }
 
+Hash128 KeyHash(std::string_view encoding) {
+  Hash128 hash = HashBytes(encoding);
+  hash.lo = (hash.lo & ~uint64_t{0xFFFFFFFF}) | KeyFingerprintBits(encoding);
+  return hash;
+}
+
 OwnedValue Own(const Value& value) {
   OwnedValue o;
   o.tag = value.tag;

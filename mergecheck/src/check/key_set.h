@@ -115,6 +115,45 @@ struct Hash128 {
 // would show as a false overlap, has probability about n^2 / 2^129 for n keys.
 Hash128 HashBytes(std::string_view bytes);
 
+// 32 bits of a key value's encoding (AppendKeyValue's) that stand for its hash until the hash
+// is needed: a dump's first pass keeps only these of a text key (row_directory.h, resolve.h).
+// XXH3's 128-bit hash of a 20-character name took 14 ns a row there, its 64-bit one 9 (2M rows a
+// side: 28 and 18 ms); these take about 2 (a folded multiply per 8 bytes, as wyhash and rapidhash
+// mix). They choose which rows a later pass reads again and never decide that two values are one
+// key (KeyHash's other 96 bits do), so a weak spread would cost time, not answers;
+// KeyFingerprintTest measures the spread on names that differ in a few characters.
+inline uint32_t KeyFingerprintBits(std::string_view encoding) {
+  __extension__ using Wide = unsigned __int128;
+  const auto fold = [](uint64_t a, uint64_t b) {
+    const Wide product = static_cast<Wide>(a) * b;
+    return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+  };
+  constexpr uint64_t kOdd0 = 0x9E3779B97F4A7C15u;
+  constexpr uint64_t kOdd1 = 0xD6E8FEB86659FD93u;
+  const char* p = encoding.data();
+  std::size_t n = encoding.size();
+  uint64_t h = fold(n ^ kOdd0, kOdd1);
+  uint64_t word = 0;
+  if (n < 8) {
+    std::memcpy(&word, p, n);
+    h = fold(h ^ word, kOdd1);
+  } else {
+    const char* last = p + n - 8;
+    for (; p < last; p += 8) {
+      std::memcpy(&word, p, 8);
+      h = fold(h ^ word, kOdd1);
+    }
+    std::memcpy(&word, last, 8);  // the last eight, overlapping those before
+    h = fold(h ^ word, kOdd1);
+  }
+  return static_cast<uint32_t>(fold(h, kOdd0) >> 32);
+}
+
+// The hash of a key value's encoding: XXH3's 128-bit hash (HashBytes) with its low 32 bits
+// KeyFingerprintBits', which a key's fingerprint is (HashFingerprint in row_directory.h). 96 of
+// XXH3's bits stay: a false overlap of n keys has probability about n^2 / 2^97.
+Hash128 KeyHash(std::string_view encoding);
+
 // An owned copy of a Value, for reports (the comparison turns it into a ReportValue).
 struct OwnedValue {
   Value::Tag tag = Value::Tag::kNull;

@@ -134,7 +134,7 @@ bool ReadByPosition(Source& a, const Collector& collected_a, const std::string& 
     if (target.done) continue;
     RowDirectory::Wanted& w = wanted.emplace_back();
     w.key = KeyIndex(*t, *target.key);
-    for (const Hash128& hash : target.hashes) w.fingerprints.push_back(Fingerprint(hash));
+    for (const Hash128& hash : target.hashes) w.fingerprints.push_back(HashFingerprint(hash));
   }
   return a.ReadRowsAt(recoverer, table, directory->Select(wanted));
 }

@@ -49,7 +49,7 @@ void ForEachFingerprint(const TableState& t, std::size_t key, F&& f) {
     t.directory.ForEachFingerprint(key, f);
     return;
   }
-  for (const Hash128& hash : set.hashes()) f(Fingerprint(hash));
+  for (const Hash128& hash : set.hashes()) f(HashFingerprint(hash));
 }
 
 std::vector<KeyPair> PairsToResolve(const Collector& ca, const Collector& cb) {
@@ -120,7 +120,7 @@ class HashFinder : public SourceVisitor {
       KeyState& k = state_->keys[w.key];
       if (KeyOf(k, cells, scratch_, integer, pair, hash) != KeyKind::kHash) continue;
       if (w.candidates != nullptr &&
-          !std::binary_search(w.candidates->begin(), w.candidates->end(), Fingerprint(hash))) {
+          !std::binary_search(w.candidates->begin(), w.candidates->end(), HashFingerprint(hash))) {
         continue;
       }
       k.set.AddFoundHash(hash);

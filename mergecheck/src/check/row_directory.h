@@ -30,11 +30,20 @@
 
 namespace steadyflake::mergecheck {
 
-// The fingerprint of a key value given as its 128 bits (KeyId::bits in rows.h: an integer as
-// {0, value}, a pair as {first, second}, a hash as it is). Never 0, a NULL's (NoKey).
+// The fingerprint of an integer or pair key value given as its 128 bits (KeyId::bits in rows.h:
+// an integer as {0, value}, a pair as {first, second}); a hash's is HashFingerprint. Never 0, a
+// NULL's (NoKey).
 inline uint32_t Fingerprint(const Hash128& bits) {
   const uint64_t x = (bits.lo ^ ((bits.hi << 32) | (bits.hi >> 32))) * 0x9E3779B97F4A7C15ULL;
   const auto fingerprint = static_cast<uint32_t>(x >> 32);
+  return fingerprint | static_cast<uint32_t>(fingerprint == 0);
+}
+
+// The fingerprint of a hashed key value (KeyId::Kind::kHash): its hash's low 32 bits, which
+// KeyHash makes KeyFingerprintBits' (key_set.h), so that a pass that keeps only fingerprints
+// computes them alone. Never 0.
+inline uint32_t HashFingerprint(const Hash128& hash) {
+  const auto fingerprint = static_cast<uint32_t>(hash.lo);
   return fingerprint | static_cast<uint32_t>(fingerprint == 0);
 }
 
@@ -107,19 +116,21 @@ class RowDirectory {
     }
     low_.push_back(static_cast<uint32_t>(position));
   }
-  void Key(const Hash128& bits) { fingerprints_.push_back(Fingerprint(bits)); }
+  void Key(const Hash128& bits) { KeyFingerprint(Fingerprint(bits)); }  // an integer's, a pair's
+  void KeyFingerprint(uint32_t fingerprint) { fingerprints_.push_back(fingerprint); }
   void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
 
-  // Rows at `positions` at once, as Row gives each; then, instead of Key and NoKey, KeyAt and
-  // NoKeyAt for each of them and each key not Implicit. Returns the index of the first.
+  // Rows at `positions` at once, as Row gives each; then, instead of Key and NoKey, KeyAt (with
+  // the fingerprint) and NoKeyAt for each of them and each key not Implicit. Returns the index
+  // of the first.
   std::size_t Rows(std::span<const uint64_t> positions) {
     const std::size_t first = low_.size();
     for (const uint64_t position : positions) Row(position);
     fingerprints_.Extend(positions.size() * stored_);
     return first;
   }
-  void KeyAt(std::size_t row, std::size_t key, const Hash128& bits) {
-    fingerprints_.begin()[row * stored_ + slot_[key]] = Fingerprint(bits);
+  void KeyAt(std::size_t row, std::size_t key, uint32_t fingerprint) {  // 0: as NoKeyAt
+    fingerprints_.begin()[row * stored_ + slot_[key]] = fingerprint;
   }
   void NoKeyAt(std::size_t row, std::size_t key) {
     fingerprints_.begin()[row * stored_ + slot_[key]] = 0;

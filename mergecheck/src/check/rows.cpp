@@ -262,7 +262,8 @@ std::vector<RowDirectory::Wanted> WantedOf(int input, const TableState& t,
     RowDirectory::Wanted& w = wanted.emplace_back();
     w.key = KeyIndex(t, *target.key[input]);
     for (const KeyId& id : target.common) {
-      w.fingerprints.push_back(Fingerprint(id.bits));
+      w.fingerprints.push_back(id.kind == KeyId::Kind::kHash ? HashFingerprint(id.bits)
+                                                             : Fingerprint(id.bits));
       if (id.kind == KeyId::Kind::kInteger) w.integers.push_back(static_cast<int64_t>(id.bits.lo));
     }
     if (w.integers.size() != w.fingerprints.size()) w.integers.clear();  // not all integers
