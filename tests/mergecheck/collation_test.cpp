@@ -295,6 +295,22 @@ TEST(CollationTest, OneTextKeyHashesAsItsEncoding) {
   EXPECT_FALSE(FingerprintOneText(nullptr, std::string(121, 'x'), fingerprint));
 }
 
+// The fold's two ways agree: from 32-bit halves (targets without 128-bit integers) and with
+// one wide multiply, on random words and on words of all ones in either half.
+TEST(KeyFingerprintTest, TheFoldByHalvesIsTheWideFold) {
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t a = rng();
+    uint64_t b = rng();
+    if (i % 3 == 0) a |= 0xFFFFFFFF00000000u;
+    if (i % 5 == 0) b |= 0x00000000FFFFFFFFu;
+    if (i % 7 == 0) a = b = ~uint64_t{0};
+    ASSERT_EQ(FoldedMultiplyByHalves(a, b), FoldedMultiply(a, b)) << a << " " << b;
+  }
+}
+
 // KeyFingerprintBits spreads keys that differ in a few characters as random bits would: names
 // of a game (`hero_<hex>` of random ids, `player<n>` counting up, `x<hex>_of_the_north`, and
 // short ones, `<n>` from 0, under general_ci and as bytes) seldom share a fingerprint (2^17 names:

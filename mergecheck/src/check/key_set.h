@@ -115,6 +115,27 @@ struct Hash128 {
 // would show as a false overlap, has probability about n^2 / 2^129 for n keys.
 Hash128 HashBytes(std::string_view bytes);
 
+// The 128-bit product of `a` and `b`, its two halves xored (wyhash's and rapidhash's mixing
+// step), from 32-bit halves: for targets without 128-bit integers.
+inline uint64_t FoldedMultiplyByHalves(uint64_t a, uint64_t b) {
+  const uint64_t a_hi = a >> 32, a_lo = a & 0xFFFFFFFFu, b_hi = b >> 32, b_lo = b & 0xFFFFFFFFu;
+  // The middle terms and the low product's carry, which cannot overflow 64 bits together.
+  const uint64_t cross = (a_lo * b_lo >> 32) + (a_hi * b_lo & 0xFFFFFFFFu) + a_lo * b_hi;
+  const uint64_t high = a_hi * b_hi + (a_hi * b_lo >> 32) + (cross >> 32);
+  return (a * b) ^ high;
+}
+
+// FoldedMultiplyByHalves, with one multiply where the compiler has 128-bit integers.
+inline uint64_t FoldedMultiply(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ using Wide = unsigned __int128;
+  const Wide product = static_cast<Wide>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+#else
+  return FoldedMultiplyByHalves(a, b);
+#endif
+}
+
 // 32 bits of a key value's encoding (AppendKeyValue's) that stand for its hash until the hash
 // is needed: a dump's first pass keeps only these of a text key (row_directory.h, resolve.h).
 // XXH3's 128-bit hash of a 20-character name took 14 ns a row there, its 64-bit one 9 (2M rows a
@@ -123,11 +144,6 @@ Hash128 HashBytes(std::string_view bytes);
 // are one key (KeyHash's other 96 bits do), so a weak spread would cost time, not answers;
 // KeyFingerprintTest measures the spread on names that differ in a few characters.
 inline uint32_t KeyFingerprintBits(std::string_view encoding) {
-  __extension__ using Wide = unsigned __int128;
-  const auto fold = [](uint64_t a, uint64_t b) {
-    const Wide product = static_cast<Wide>(a) * b;
-    return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
-  };
   const auto word = [](const char* at) {
     uint64_t w = 0;
     std::memcpy(&w, at, 8);
@@ -143,7 +159,7 @@ inline uint32_t KeyFingerprintBits(std::string_view encoding) {
   uint64_t a = 0;
   uint64_t b = 0;
   if (encoding.size() >= 16) {
-    for (; end - p > 16; p += 16) h = fold(word(p) ^ kOdd1, word(p + 8) ^ h);
+    for (; end - p > 16; p += 16) h = FoldedMultiply(word(p) ^ kOdd1, word(p + 8) ^ h);
     a = word(end - 16);
     b = word(end - 8);
   } else if (encoding.size() >= 8) {
@@ -152,7 +168,7 @@ inline uint32_t KeyFingerprintBits(std::string_view encoding) {
   } else {
     std::memcpy(&a, p, encoding.size());
   }
-  h = fold(a ^ kOdd1, b ^ h);
+  h = FoldedMultiply(a ^ kOdd1, b ^ h);
   return static_cast<uint32_t>(h ^ (h >> 32));
 }
 
