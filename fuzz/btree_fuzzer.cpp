@@ -75,7 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       try {
         RowidReader rowids(file);
         uint64_t count = 0;
-        const uint64_t pages = rowids.Walk(root, [&count](int64_t) { ++count; });
+        const uint64_t pages =
+            rowids.Walk(root, [&count](std::span<const int64_t> run) { count += run.size(); });
         if (pages == 0 || pages > file.pages()) std::abort();  // visits each page at most once
       } catch (const DamagedPage&) {
       }

@@ -13,9 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mergecheck_test_util.h"
@@ -211,7 +214,9 @@ std::vector<int64_t> RowidsOf(const PageFile& file, uint32_t root, BtreeChecker*
   RowidReader reader(file);
   std::vector<int64_t> rowids;
   reader.Walk(
-      root, [&](int64_t rowid) { rowids.push_back(rowid); }, check);
+      root,
+      [&](std::span<const int64_t> run) { rowids.insert(rowids.end(), run.begin(), run.end()); },
+      check);
   return rowids;
 }
 
@@ -271,6 +276,59 @@ TEST(BtreeCheckTest, AWalkShowingItsPagesFindsAnOverflowChainCutShort) {
   ::close(fd);
 }
 
+// A table's rowids must ascend within a leaf and from one leaf to the next: the check finds
+// either break, alone (CheckBtrees) and on a walk's pages, and a walk with no check too.
+TEST(BtreeCheckTest, FindsRowidsOutOfOrder) {
+  for (const bool across_leaves : {false, true}) {
+    SCOPED_TRACE(across_leaves ? "a leaf's first rowid below the leaf before's" : "two swapped");
+    TempDir dir;
+    const std::string path = dir.File("order.db");
+    testing::ExecSql(path,
+                     "PRAGMA page_size=512; CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT);"
+                     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)"
+                     " INSERT INTO note SELECT i, printf('%.*c', 80, 'z') FROM n;");
+    const auto trees = TreesOf(path);
+    ASSERT_EQ(trees.at(1).owner, "table note");
+    std::string bytes = ReadFile(path);
+    const std::size_t page = PageSize(bytes);
+    // Each leaf by its first rowid (ids under 128: a rowid is the cell's second byte).
+    const auto cell = [&](uint32_t leaf, int i) {
+      const std::size_t at = (leaf - 1) * page;
+      return at + (static_cast<unsigned char>(bytes[at + 8 + 2 * i]) << 8 |
+                   static_cast<unsigned char>(bytes[at + 9 + 2 * i]));
+    };
+    std::vector<std::pair<int, uint32_t>> leaves;
+    for (const uint32_t p : testing::PagesOfType(path, "leaf", "note")) {
+      leaves.emplace_back(static_cast<unsigned char>(bytes[cell(p, 0) + 1]), p);
+    }
+    std::sort(leaves.begin(), leaves.end());
+    ASSERT_GE(leaves.size(), 3u);
+    const uint32_t damaged = leaves[1].second;
+    ASSERT_GE(static_cast<unsigned char>(bytes[(damaged - 1) * page + 4]), 2);  // 2+ cells
+    if (across_leaves) {
+      bytes[cell(damaged, 0) + 1] = 1;  // below every rowid of the first leaf but its first
+    } else {
+      std::swap(bytes[(damaged - 1) * page + 8], bytes[(damaged - 1) * page + 10]);
+      std::swap(bytes[(damaged - 1) * page + 9], bytes[(damaged - 1) * page + 11]);
+    }
+    ExpectDamage(path, bytes, trees, damaged, "table note", "its rowids are out of order");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    const PageFile file(fd);
+    BtreeChecker check(file);
+    for (BtreeChecker* const shown : {static_cast<BtreeChecker*>(nullptr), &check}) {
+      try {
+        RowidsOf(file, trees.at(1).root, shown);
+        ADD_FAILURE() << "no damage found" << (shown != nullptr ? " by the check" : "");
+      } catch (const DamagedPage& damage) {
+        EXPECT_EQ(damage.page(), damaged);
+        EXPECT_EQ(std::string(damage.what()), "its rowids are out of order");
+      }
+    }
+    ::close(fd);
+  }
+}
+
 // The readers never map the file: a file truncated under them gives an error, where a map
 // gave SIGBUS.
 TEST(BtreeCheckTest, AFileTruncatedUnderTheReadersIsAnError) {
@@ -287,7 +345,7 @@ TEST(BtreeCheckTest, AFileTruncatedUnderTheReadersIsAnError) {
   EXPECT_NE(damage->problem.find("truncated while it was read"), std::string::npos)
       << damage->problem;
   RowidReader rowids(file);
-  EXPECT_THROW(rowids.Walk(trees.at(1).root, [](int64_t) {}), DamagedPage);
+  EXPECT_THROW(rowids.Walk(trees.at(1).root, [](std::span<const int64_t>) {}), DamagedPage);
   ::close(fd);
 }
 

@@ -30,8 +30,10 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -93,7 +95,7 @@ class BtreeChecker {
   void Page(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth);
   // After Page on a table leaf: its rowids, in cell order (checked ascending), until the next
   // Page; a walk that shows it its pages need not decode them again.
-  const std::vector<int64_t>& rowids() const { return rowids_; }
+  std::span<const int64_t> rowids() const { return {rowid_store_.get(), rowid_count_}; }
 
   // Walks the freelist's trunk pages and checks its count against the header.
   void Freelist();
@@ -103,6 +105,9 @@ class BtreeChecker {
   void InFile(uint32_t page, uint32_t from) const;
   void Use(uint32_t page, uint32_t from);
   void Overflow(uint32_t page, uint32_t first, uint64_t bytes);
+  template <bool kIndex, bool kInterior>
+  void Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
+             uint32_t cells, uint32_t first_cell);
   bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
 
   const PageFile& file_;
@@ -113,9 +118,10 @@ class BtreeChecker {
   PageReader other_pages_;          // overflow and freelist pages, so they do not break the runs
   std::optional<PageUse> own_use_;  // when no PageUse was given
   PageUse& use_;
-  std::vector<uint32_t> children_;  // of the last interior page Page checked, in order
-  std::vector<int64_t> rowids_;     // of the last table leaf Page checked, in order
-  bool any_rowid_ = false;          // of the tree being walked: a leaf rowid seen, the last
+  std::vector<uint32_t> children_;          // of the last interior page Page checked, in order
+  std::unique_ptr<int64_t[]> rowid_store_;  // of the last table leaf Page checked, in order,
+  std::size_t rowid_count_ = 0;             // this many
+  bool any_rowid_ = false;                  // of the tree being walked: a leaf rowid seen, the last
   int64_t last_rowid_ = 0;
   const std::atomic<bool>* stop_;
 };

@@ -38,8 +38,8 @@ void AsReal(Cell& cell, std::array<char, 32>& text) {
 
 void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& to,
                 BtreeChecker* check) {
-  // The rowids go to the visitor in runs (SourceVisitor::OnRowids): one call per run, not per
-  // row, and published as progress per run.
+  // The rowids go to the visitor in runs (SourceVisitor::OnRowids) of whole leaves: one call
+  // per run, not per row, and published as progress per run.
   std::vector<int64_t> run;
   run.reserve(ScanProgress::kBatch);
   uint64_t unpublished = 0;
@@ -52,9 +52,9 @@ void ReadRowids(RowidReader& direct, const Pass& pass, const DirectPassTarget& t
   const uint64_t pages = Walking(pass, to.file, [&] {
     return direct.Walk(
         pass.structure->root,
-        [&](int64_t rowid) {
-          run.push_back(rowid);
-          if (run.size() == ScanProgress::kBatch) flush();
+        [&](std::span<const int64_t> rowids) {  // a leaf's
+          run.insert(run.end(), rowids.begin(), rowids.end());
+          if (run.size() >= ScanProgress::kBatch) flush();
         },
         check);
   });

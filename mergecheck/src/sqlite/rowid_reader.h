@@ -36,16 +36,23 @@ class RowidReader {
   // `read_ahead`: PageReader's; false for a reader made for Seek.
   explicit RowidReader(const PageFile& file, bool read_ahead = true) : reader_(file, read_ahead) {}
 
-  // Calls on_rowid(rowid) for every row of the table b-tree rooted at `root`, ascending, and
-  // returns the number of pages visited. With `check`, also shows it every page of the tree as
-  // it reads it (BtreeChecker::Page), so the structure check costs no second read. Throws
-  // DamagedPage.
-  template <typename OnRowid>
-  uint64_t Walk(uint32_t root, OnRowid&& on_rowid, BtreeChecker* check = nullptr) {
-    return WalkCells(
+  // Calls on_rowids(rowids) with the rowids of each leaf of the table b-tree rooted at `root`
+  // (a std::span<const int64_t>, valid for the call), ascending across the calls, and returns
+  // the number of pages visited. With `check`, also shows it every page of the tree as it reads
+  // it (BtreeChecker::Page), so the structure check costs no second read, and the rowids are the
+  // ones it decoded. Throws DamagedPage.
+  template <typename OnRowids>
+  uint64_t Walk(uint32_t root, OnRowids&& on_rowids, BtreeChecker* check = nullptr) {
+    return WalkLeaves(
         root,
-        [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*, const unsigned char*) {
-          on_rowid(rowid);
+        [&](uint32_t page, const unsigned char* base, Order& order) {
+          if (check != nullptr) return on_rowids(check->rowids());
+          leaf_rowids_.clear();
+          LeafCells(page, base, order,
+                    [&](int64_t rowid, uint64_t, const unsigned char*, const unsigned char*) {
+                      leaf_rowids_.push_back(rowid);
+                    });
+          on_rowids(std::span<const int64_t>(leaf_rowids_));
         },
         check);
   }
@@ -53,9 +60,22 @@ class RowidReader {
   // The same walk, calling on_cell(page, rowid, payload_size, payload, page_end) for every row:
   // its payload starts at `payload`, on page `page`, whose usable bytes end at `page_end`
   // (TableReader decodes it). With `check`, the rowids come from the check, which decoded them
-  // already, and the payload arguments are null: only Walk passes one.
+  // already, and the payload arguments are null.
   template <typename OnCell>
-  uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr);
+  uint64_t WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check = nullptr) {
+    return WalkLeaves(
+        root,
+        [&](uint32_t page, const unsigned char* base, Order& order) {
+          if (check == nullptr) {
+            return LeafCells(
+                page, base, order,
+                [&](int64_t rowid, uint64_t payload, const unsigned char* start,
+                    const unsigned char* end) { on_cell(page, rowid, payload, start, end); });
+          }
+          for (const int64_t rowid : check->rowids()) on_cell(page, rowid, 0, nullptr, nullptr);
+        },
+        check);
+  }
 
   // Calls on_cell(page, rowid, payload_size, payload, page_end), as WalkCells does, for each of
   // `rowids` (ascending, repeats allowed) that the table b-tree rooted at `root` holds, in their
@@ -107,15 +127,54 @@ class RowidReader {
     return cell;
   }
 
+  // The last rowid a walk gave, to check that the next is larger.
+  struct Order {
+    bool any = false;
+    int64_t last = 0;
+  };
+
+  // Calls on_leaf(page, base, order) for each leaf of the tree rooted at `root`, in key order,
+  // and returns the pages visited; shows `check` every page first.
+  template <typename OnLeaf>
+  uint64_t WalkLeaves(uint32_t root, OnLeaf&& on_leaf, BtreeChecker* check);
+
+  // Calls on_cell(rowid, payload_size, payload, page_end) for each cell of leaf `page` at
+  // `base`, checking each rowid above the one before.
+  template <typename OnCell>
+  void LeafCells(uint32_t page, const unsigned char* base, Order& order, OnCell&& on_cell) {
+    using page_file_internal::Get16;
+    using page_file_internal::GetVarint;
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    const unsigned char* const end = base + reader_.file().usable();
+    const uint32_t cells = Get16(header + 3);
+    const unsigned char* pointers = header + 8;
+    if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");
+    for (uint32_t i = 0; i < cells; ++i) {
+      const uint32_t offset = Get16(pointers + 2 * i);
+      const unsigned char* cell = base + offset;
+      if (offset < 8 || cell >= end) Fail(page, "a cell lies outside the page");
+      uint64_t payload = 0;
+      uint64_t rowid = 0;
+      const int n = GetVarint(cell, end, payload);
+      const int m = n == 0 ? 0 : GetVarint(cell + n, end, rowid);
+      if (m == 0) Fail(page, "a cell is cut off");
+      const auto value = static_cast<int64_t>(rowid);
+      if (order.any && value <= order.last) Fail(page, "its rowids are out of order");
+      order.any = true;
+      order.last = value;
+      on_cell(value, payload, cell + n + m, end);
+    }
+  }
+
   PageReader reader_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
+  std::vector<int64_t> leaf_rowids_;                  // Walk's, of one leaf
 };
 
-template <typename OnCell>
-uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* check) {
+template <typename OnLeaf>
+uint64_t RowidReader::WalkLeaves(uint32_t root, OnLeaf&& on_leaf, BtreeChecker* check) {
   using page_file_internal::Get16;
   using page_file_internal::Get32;
-  using page_file_internal::GetVarint;
   struct Frame {
     uint32_t page;
     uint32_t next;  // the next child to visit: cell index, or ncells for the right-most pointer
@@ -123,8 +182,7 @@ uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* c
   Frame stack[kMaxDepth];
   int depth = 0;
   uint64_t pages = 0;
-  bool any = false;
-  int64_t last = 0;
+  Order order;
   uint32_t page = root;
   const uint32_t usable = reader_.file().usable();
   const uint32_t page_size = reader_.file().page_size();
@@ -138,28 +196,8 @@ uint64_t RowidReader::WalkCells(uint32_t root, OnCell&& on_cell, BtreeChecker* c
     const unsigned char* const end = base + usable;
     // A sound tree visits each page once: more visits than pages is a loop.
     if (++pages > reader_.file().pages()) Fail(page, "the b-tree visits a page twice (a loop?)");
-    if (check != nullptr && header[0] == 0x0d) {
-      // The check decoded (and checked) the leaf's rowids already.
-      for (const int64_t rowid : check->rowids()) on_cell(page, rowid, 0, nullptr, nullptr);
-    } else if (header[0] == 0x0d) {
-      const uint32_t cells = Get16(header + 3);
-      const unsigned char* pointers = header + 8;
-      if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");
-      for (uint32_t i = 0; i < cells; ++i) {
-        const uint32_t offset = Get16(pointers + 2 * i);
-        const unsigned char* cell = base + offset;
-        if (offset < 8 || cell >= end) Fail(page, "a cell lies outside the page");
-        uint64_t payload = 0;
-        uint64_t rowid = 0;
-        const int n = GetVarint(cell, end, payload);
-        const int m = n == 0 ? 0 : GetVarint(cell + n, end, rowid);
-        if (m == 0) Fail(page, "a cell is cut off");
-        const auto value = static_cast<int64_t>(rowid);
-        if (any && value <= last) Fail(page, "its rowids are out of order");
-        any = true;
-        last = value;
-        on_cell(page, value, payload, cell + n + m, end);
-      }
+    if (header[0] == 0x0d) {
+      on_leaf(page, base, order);
     } else if (header[0] == 0x05) {
       if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
       const uint32_t cells = Get16(header + 3);
