@@ -16,73 +16,13 @@ namespace {
 
 using page_file_internal::Get32;
 using page_file_internal::GetVarint;
-
-constexpr uint8_t kFieldSizes[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
-
-// The bytes a field of serial type `type` takes in the record body.
-constexpr uint64_t FieldSize(uint64_t type) {
-  return type < 12 ? kFieldSizes[type] : (type - 12) / 2;
-}
-
-int64_t BigEndian(const unsigned char* p, uint64_t size) {
-  if (size == 8) {  // the commonest in a table of 64-bit IDs: one load and a byte swap
-    uint64_t bits = 0;
-    std::memcpy(&bits, p, 8);
-    if constexpr (std::endian::native == std::endian::little) bits = __builtin_bswap64(bits);
-    return static_cast<int64_t>(bits);
-  }
-  // Sign-extend from the first byte, then shift the rest in.
-  auto v = static_cast<int64_t>(static_cast<int8_t>(p[0]));
-  for (uint64_t i = 1; i < size; ++i) {
-    v = static_cast<int64_t>(static_cast<uint64_t>(v) << 8 | p[i]);
-  }
-  return v;
-}
-
-// What DecodePrefix makes of a one-byte serial type: its bytes in the body, and the Cell it
-// gives. kRefuse: a type the general path must judge (a real, 10 and 11, a varint of two bytes
-// or more, where the byte is one of them).
-enum class Kind : uint8_t { kRefuse, kNull, kInteger, kConstant, kText, kBlob };
-struct PrefixType {
-  uint8_t bytes = 0;
-  Kind kind = Kind::kRefuse;
-};
-
-constexpr std::array<PrefixType, 256> PrefixTypes() {
-  std::array<PrefixType, 256> types{};
-  const auto size = [](int t) { return static_cast<uint8_t>(FieldSize(static_cast<uint64_t>(t))); };
-  types[0] = PrefixType{0, Kind::kNull};
-  for (int t = 1; t <= 6; ++t) types[t] = PrefixType{size(t), Kind::kInteger};
-  types[8] = types[9] = PrefixType{0, Kind::kConstant};
-  for (int t = 12; t < 0x80; ++t)
-    types[t] = PrefixType{size(t), t % 2 == 0 ? Kind::kBlob : Kind::kText};
-  return types;
-}
-
-constexpr std::array<PrefixType, 256> kPrefixTypes = PrefixTypes();
+using record_decoder_internal::BigEndian;
+using record_decoder_internal::FieldSize;
+using record_decoder_internal::Kind;
+using record_decoder_internal::kPrefixTypes;
+using record_decoder_internal::PrefixType;
 
 }  // namespace
-
-bool DecodeIntegerPrefix(const unsigned char* record, uint64_t size, std::size_t width,
-                         int64_t* out) {
-  if (size == 0) return false;
-  const uint64_t header_size = record[0];
-  if (header_size >= 0x80 || header_size > size || header_size < width + 1) return false;
-  uint64_t offset = header_size;
-  for (std::size_t i = 0; i < width; ++i) {
-    const PrefixType t = kPrefixTypes[record[1 + i]];
-    if (t.bytes > size - offset) return false;
-    if (t.kind == Kind::kInteger) {
-      out[i] = BigEndian(record + offset, t.bytes);
-    } else if (t.kind == Kind::kConstant) {
-      out[i] = record[1 + i] - 8;
-    } else {
-      return false;
-    }
-    offset += t.bytes;
-  }
-  return true;
-}
 
 void RecordDecoder::Want(std::span<const int> fields) {
   fields_.assign(fields.begin(), fields.end());
