@@ -562,12 +562,17 @@ void ExpectDamagedIndexesReport(const std::string& a, const std::string& b, bool
 }
 
 // Damage no page check sees (the records are not decoded): an index whose records are out of
-// order cannot be merged, the stream is checked as it goes and the key goes the hashed way; an
-// index holding a key twice is merged, counting the key's rows as the hashed path does and its
-// value once.
+// order (in its first column or only in its last) cannot be merged, the stream is checked as it
+// goes and the key goes the hashed way; an index holding a key twice is merged, counting the
+// key's rows as the hashed path does and its value once.
 TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
-  for (const bool out_of_order : {true, false}) {
-    SCOPED_TRACE(out_of_order ? "a record out of order" : "a key twice");
+  enum class Damage { kFirstColumnOutOfOrder, kLastColumnOutOfOrder, kKeyTwice };
+  for (const Damage damage :
+       {Damage::kFirstColumnOutOfOrder, Damage::kLastColumnOutOfOrder, Damage::kKeyTwice}) {
+    const bool out_of_order = damage != Damage::kKeyTwice;
+    SCOPED_TRACE(damage == Damage::kFirstColumnOutOfOrder  ? "a record out of order"
+                 : damage == Damage::kLastColumnOutOfOrder ? "a record out of order in s"
+                                                           : "a key twice");
     testing::TempDir dir;
     const std::string a = dir.File("a.db");
     const std::string b = dir.File("b.db");
@@ -586,10 +591,13 @@ TEST(OrderedCompositeTest, DamagedIndexesGiveTheHashedPathsReport) {
       }
     }
     // Out of order: the fourth record of A's first leaf of the key's index, (2, 5), gets a k
-    // above every other. A key twice: A's fourth becomes its third, (2, 4), and B's second,
-    // (2, 7), its first, (2, 4) too (so a merge that kept both would count it twice).
-    if (out_of_order) {
+    // above every other; or its third, (2, 4), becomes (2, 1), below the (2, 3) before it. A
+    // key twice: A's fourth becomes its third, (2, 4), and B's second, (2, 7), its first,
+    // (2, 4) too (so a merge that kept both would count it twice).
+    if (damage == Damage::kFirstColumnOutOfOrder) {
       SetKeyByte(a, 3, 0, 2, 120);
+    } else if (damage == Damage::kLastColumnOutOfOrder) {
+      SetKeyByte(a, 2, 1, 4, 1);
     } else {
       SetKeyByte(a, 3, 1, 5, 4);
       SetKeyByte(b, 1, 1, 7, 4);

@@ -317,36 +317,50 @@ class Stream {
   }
 
   // AppendIntegerRun for tuples of kWidth values (0: width_). Each tuple is compared with the
-  // one kept before it, in the run itself; last_ is written once, at the run's end.
+  // one kept before it, in the run itself; the tuples between two repeats are appended as one
+  // copy (AppendTuples); last_ is written once, at the run's end. A copy a tuple (a vector
+  // insert each) was a seventh of a WITHOUT ROWID check's processor time.
   template <std::size_t kWidth>
   void AppendRun(std::span<const int64_t> values) {
     const std::size_t width = kWidth != 0 ? kWidth : width_;
     const std::size_t tuples = values.size() / width;
     records_ += tuples;
     rows_ += tuples;
+    const int64_t* const data = values.data();
     const int64_t* before = any_last_ ? last_ : nullptr;
+    std::size_t from = 0;  // the first value not yet appended
     for (std::size_t at = 0; at < values.size(); at += width) {
-      const int64_t* const tuple = values.data() + at;
+      const int64_t* const tuple = data + at;
       if (before != nullptr) {
-        int order = 0;
-        for (std::size_t i = 0; i < width && order == 0; ++i) {
-          order = tuple[i] < before[i] ? 1 : (tuple[i] > before[i] ? -1 : 0);
-        }
-        if (order > 0) Refuse();
-        if (order == 0) {  // a key twice (an index that is not unique): once is enough
+        std::size_t i = 0;  // the first field where the tuple differs from the one before
+        while (i < width && tuple[i] == before[i]) ++i;
+        if (i < width && tuple[i] < before[i]) Refuse();
+        if (i == width) {  // a key twice (an index that is not unique): once is enough
+          AppendTuples(data + from, at - from);
+          from = at + width;
           ++repeats_;
           continue;
         }
       }
-      filling_.fields.insert(filling_.fields.end(), tuple, tuple + width);
       before = tuple;
-      if (filling_.fields.size() >= kBatch * width) {
-        if (!Hand(std::exchange(filling_, Spare()))) throw Abandon{};
-      }
     }
+    AppendTuples(data + from, values.size() - from);
     if (before != nullptr && before != last_) {
       std::copy(before, before + width, last_);
       any_last_ = true;
+    }
+  }
+
+  // Appends `count` values (whole tuples) to the batches, each handed over as it is full.
+  void AppendTuples(const int64_t* values, std::size_t count) {
+    const std::size_t full = kBatch * width_;
+    while (count != 0) {
+      std::vector<Field>& fields = filling_.fields;
+      const std::size_t n = std::min(count, full - std::min(full, fields.size()));
+      fields.insert(fields.end(), values, values + n);
+      values += n;
+      count -= n;
+      if (fields.size() >= full && !Hand(std::exchange(filling_, Spare()))) throw Abandon{};
     }
   }
 
