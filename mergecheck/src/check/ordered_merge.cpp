@@ -56,6 +56,7 @@ using ordered_merge_internal::Field;
 using ordered_merge_internal::kBatch;
 using ordered_merge_internal::kBatchBytes;
 using ordered_merge_internal::kBlobBit;
+using ordered_merge_internal::OnLines;
 using ordered_merge_internal::Order;
 using ordered_merge_internal::OrdersOf;
 using ordered_merge_internal::OwnTuple;
@@ -65,14 +66,6 @@ using ordered_merge_internal::TupleRef;
 
 constexpr std::size_t kDepth = 4;  // batches a reader may be ahead of the merge
 
-// The first 64-byte boundary in `store` (of at least `width` + 16 values), so that the
-// `width` values from there lie on cache lines within `store`.
-int64_t* OnLines(std::vector<int64_t>& store, std::size_t width) {
-  void* at = store.data();
-  std::size_t space = store.size() * sizeof(int64_t);
-  return static_cast<int64_t*>(std::align(64, (width + 8) * sizeof(int64_t), at, space));
-}
-
 // Thrown from the reader's callback to end a read early.
 struct Abandon {};
 
@@ -81,8 +74,8 @@ struct Abandon {};
 // (ReadHere), to an OnBatch.
 class Stream {
  public:
-  // What a stream read on the calling thread does with each batch (ReadHere).
-  using OnBatch = std::function<void(const Batch&)>;
+  // What a stream read on the calling thread does with each batch (ReadHere): fields, bytes.
+  using OnBatch = std::function<void(std::span<const Field> fields, const char* bytes)>;
 
   // A stream read on a thread of its own, whose tuples the caller takes with Next.
   Stream(Source& source, const std::string& table, const KeyState& key,
@@ -351,8 +344,14 @@ class Stream {
     }
   }
 
-  // Appends `count` values (whole tuples) to the batches, each handed over as it is full.
+  // Appends `count` values (whole tuples) to the batches, each handed over as it is full; a
+  // stream read here gives them to on_batch_ where they lie, no copy (after the batch filled).
   void AppendTuples(const int64_t* values, std::size_t count) {
+    if (on_batch_ && count != 0) {
+      if (!filling_.fields.empty()) Hand(std::exchange(filling_, Spare()));
+      on_batch_({reinterpret_cast<const Field*>(values), count}, nullptr);  // Field may alias
+      return;
+    }
     const std::size_t full = kBatch * width_;
     while (count != 0) {
       std::vector<Field>& fields = filling_.fields;
@@ -415,7 +414,7 @@ class Stream {
   // here: gives it to on_batch_, then keeps it to fill again.
   bool Hand(Batch batch) {
     if (on_batch_) {
-      on_batch_(batch);
+      on_batch_(batch.fields, batch.bytes.data());
       std::lock_guard lock(mu_);
       spare_.push_back(std::move(batch));
       return true;
@@ -483,13 +482,13 @@ bool MergeKey(Source& a, Source& b, const std::string& table, std::span<const Or
   bool has_b = false;
   const bool integers = AllIntegers(orders);
   const std::size_t width = orders.size();
-  Stream stream_a(orders, [&](const Batch& batch) {
+  Stream stream_a(orders, [&](std::span<const Field> fields, const char* bytes) {
     if (!started) {
       has_b = stream_b.Next(y);
       started = true;
     }
-    for (std::size_t at = 0; at < batch.fields.size() && has_b; at += width) {
-      const TupleRef x{batch.fields.data() + at, batch.bytes.data()};
+    for (std::size_t at = 0; at < fields.size() && has_b; at += width) {
+      const TupleRef x{fields.data() + at, bytes};
       int c = 0;
       for (;;) {  // B's tuples below x are in A's no more
         c = integers ? CompareIntegerTuples(width, x.fields, y.fields)

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -96,6 +97,14 @@ inline int CompareIntegerTuples(std::size_t width, const Field* a, const Field* 
     if (x != y) return x < y ? -1 : 1;
   }
   return 0;
+}
+
+// The first 64-byte boundary in `store` (of at least `width` + 16 values), so that the
+// `width` values from there lie on cache lines within `store`.
+inline int64_t* OnLines(std::vector<int64_t>& store, std::size_t width) {
+  void* at = store.data();
+  std::size_t space = store.size() * sizeof(int64_t);
+  return static_cast<int64_t*>(std::align(64, (width + 8) * sizeof(int64_t), at, space));
 }
 
 inline bool AllIntegers(std::span<const Order> orders) {
