@@ -22,8 +22,9 @@ constexpr int kMaxDepth = 64;  // SQLite itself stops at 20 (BTCURSOR_MAX_DEPTH)
 // every cell of every page. One to three bytes are joined directly (a payload size, the rowid
 // of a table of up to two million rows: 35 instructions fewer a cell than GetVarint's nine-byte
 // path), longer ones by GetVarint.
-inline const unsigned char* Varint(uint32_t page, const unsigned char* p, const unsigned char* end,
-                                   uint64_t& value) {
+[[gnu::always_inline]] inline const unsigned char* Varint(uint32_t page, const unsigned char* p,
+                                                          const unsigned char* end,
+                                                          uint64_t& value) {
   if (end - p >= 3) {
     if (p[0] < 0x80) {  // one byte: a small payload size or rowid, the commonest
       value = p[0];
