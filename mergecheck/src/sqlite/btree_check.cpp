@@ -61,24 +61,52 @@ BtreeChecker::BtreeChecker(const PageFile& file, const std::atomic<bool>* stop, 
       stop_(stop) {}
 
 void BtreeChecker::Tree(uint32_t root, bool index) {
-  struct Item {
-    uint32_t page;
-    uint32_t from;  // the page that points to it (0: the schema)
-    int depth;
-  };
-  std::vector<Item> stack{{root, 0, 1}};
+  Start(root, index);
+  Finish();
+}
+
+void BtreeChecker::Start(uint32_t root, bool index) {
+  walk_.assign(1, Item{root, 0, 1});
+  walk_index_ = index;
   StartTree();
-  while (!stack.empty()) {
-    if (Stopped()) return;
-    const Item item = stack.back();
-    stack.pop_back();
-    children_.clear();
+}
+
+void BtreeChecker::Follow(const PageReader& pages) {
+  while (!walk_.empty()) {
+    const Item& item = walk_.back();
+    if (const unsigned char* const base = pages.Held(item.page)) {
+      Step(base);
+    } else if (item.page != 0 && item.page < pages.run_first()) {  // passed by: read it here
+      if (item.depth > kMaxDepth) Fail(item.page, "the b-tree is too deep");
+      Step(tree_pages_.Page(item.page));
+    } else {
+      return;  // ahead of the other walk, or beyond the file: later, or in Finish
+    }
+  }
+}
+
+void BtreeChecker::Finish() {
+  while (!walk_.empty()) {
+    if (Stopped()) {
+      walk_.clear();
+      return;
+    }
+    const Item& item = walk_.back();
     if (item.depth > kMaxDepth) Fail(item.page, "the b-tree is too deep");
     InFile(item.page, item.from);  // before it is read: the pointer is the damage
-    Page(item.page, tree_pages_.Page(item.page), index, item.from, item.depth);
-    for (auto it = children_.rbegin(); it != children_.rend(); ++it) {
-      stack.push_back(Item{*it, item.page, item.depth + 1});
-    }
+    Step(tree_pages_.Page(item.page));
+  }
+}
+
+void BtreeChecker::Step(const unsigned char* base) {
+  const Item item = walk_.back();
+  walk_.pop_back();
+  children_.clear();
+  if (item.depth > kMaxDepth) Fail(item.page, "the b-tree is too deep");
+  InFile(item.page, item.from);
+  Page(item.page, base, walk_index_, item.from, item.depth);
+  for (auto it = children_.rbegin(); it != children_.rend(); ++it) {
+    walk_.push_back(Item{*it, item.page, item.depth + 1});
   }
 }
 

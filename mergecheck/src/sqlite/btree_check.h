@@ -86,6 +86,15 @@ class BtreeChecker {
   // Walks the b-tree rooted at `root` (an index b-tree when `index`), checking every page.
   void Tree(uint32_t root, bool index);
 
+  // The same walk in steps, for a tree checked beside a walk of another whose runs hold its
+  // pages too (a table and its index written together lie interleaved in the file): Start
+  // begins it, Follow checks the pages it needs next for as long as `pages` holds them
+  // (PageReader::Held) or has passed them by (those it reads itself: a root before the other
+  // tree's first page), and Finish reads and checks the rest. Tree is Start then Finish.
+  void Start(uint32_t root, bool index);
+  void Follow(const PageReader& pages);
+  void Finish();
+
   // Another walk of a b-tree begins at its root: the next Page is its root page.
   void StartTree() { any_rowid_ = false; }
   // Checks page `page` of the b-tree being walked, whose bytes are `base` (the whole page),
@@ -105,6 +114,8 @@ class BtreeChecker {
   void InFile(uint32_t page, uint32_t from) const;
   void Use(uint32_t page, uint32_t from);
   void Overflow(uint32_t page, uint32_t first, uint64_t bytes);
+  // Checks the next page of the walk Start began, whose bytes are `base`.
+  void Step(const unsigned char* base);
   template <bool kIndex, bool kInterior>
   void Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
              uint32_t cells, uint32_t first_cell);
@@ -118,6 +129,15 @@ class BtreeChecker {
   PageReader other_pages_;          // overflow and freelist pages, so they do not break the runs
   std::optional<PageUse> own_use_;  // when no PageUse was given
   PageUse& use_;
+  // The walk Start began: the pages still to check, the next last, each with the page that
+  // points to it (0: the schema) and its depth.
+  struct Item {
+    uint32_t page;
+    uint32_t from;
+    int depth;
+  };
+  std::vector<Item> walk_;
+  bool walk_index_ = false;
   std::vector<uint32_t> children_;          // of the last interior page Page checked, in order
   std::unique_ptr<int64_t[]> rowid_store_;  // of the last table leaf Page checked, in order,
   std::size_t rowid_count_ = 0;             // this many

@@ -21,7 +21,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "source/source.h"
@@ -53,6 +55,10 @@ class IndexReader {
   uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record,
                 BtreeChecker* check = nullptr);
 
+  // Called with the walk's page reader before each page a Walk reads, and at its end: another
+  // tree's check takes its pages from the walk's runs (StructureCheck::Follow). Empty: none.
+  void FollowedBy(std::function<void(const PageReader&)> follow) { follow_ = std::move(follow); }
+
   uint32_t page_size() const { return pages_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
   uint64_t bytes_read() const { return pages_.bytes_read() + decoder_.bytes_read(); }
@@ -73,6 +79,7 @@ class IndexReader {
   }
 
   PageReader pages_;
+  std::function<void(const PageReader&)> follow_;
   RecordDecoder decoder_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
 };
@@ -104,6 +111,7 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
   };
   for (;;) {
     // Descend into `page`.
+    if (follow_) follow_(pages_);
     const unsigned char* base = pages_.Page(page);
     if (check != nullptr) {
       check->Page(page, base, true, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
@@ -148,7 +156,10 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
     }
     // Climb: after child i of an interior page comes its cell i's record, then child i + 1.
     for (;;) {
-      if (depth == 0) return pages;
+      if (depth == 0) {
+        if (follow_) follow_(pages_);
+        return pages;
+      }
       Frame& top = stack[depth - 1];
       const uint32_t count = Get16(header_of(depth - 1) + 3);
       if (top.child < count) {

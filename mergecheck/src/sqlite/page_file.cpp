@@ -116,13 +116,18 @@ void PageReader::GiveBack::operator()(unsigned char* buffer) const noexcept {
   RunBuffers::Get().Give(buffer);
 }
 
-const unsigned char* PageReader::Page(uint32_t number) {
-  const bool in_order = number > last_ && number - last_ <= kNearPages;
-  last_ = number;
+const unsigned char* PageReader::Held(uint32_t number) const {
   if (first_ != 0 && number >= first_ && number - first_ < count_) {
     return buffer_.get() + std::size_t{number - first_} * file_.page_size();
   }
   if (number == single_page_ && number != 0) return single_.get();
+  return nullptr;
+}
+
+const unsigned char* PageReader::Page(uint32_t number) {
+  const bool in_order = number > last_ && number - last_ <= kNearPages;
+  last_ = number;
+  if (const unsigned char* held = Held(number)) return held;
   // Pages asked for in order are read ahead; a page out of order is read alone, so a
   // scattered tree costs no more than its own pages. A run of pages with gaps reads the
   // gaps too: for a table's and its index's pages every other page, half the bytes read

@@ -74,6 +74,11 @@ class PageReader {
 
   // Page `number`'s bytes, valid until the next call. Throws DamagedPage.
   const unsigned char* Page(uint32_t number);
+  // Page `number`'s bytes if the last run or the last page read alone holds them (valid until
+  // the next Page), else null: reads nothing.
+  const unsigned char* Held(uint32_t number) const;
+  // The first page of the last run read (0: none yet).
+  uint32_t run_first() const { return first_; }
 
   const PageFile& file() const { return file_; }
   // Bytes read from the file so far (whole runs, read-ahead included), for progress.

@@ -472,6 +472,10 @@ class SqliteSource final : public Source {
       return;
     }
     const DirectPassTarget to{visitor, table, wanted.size(), progress_, file_};
+    // The table's own b-tree, when no pass reads it: checked beside an index pass that carries
+    // the check, from that walk's pages (StructureCheck::Accompany).
+    const bool table_read = std::any_of(passes.begin(), passes.end(),
+                                        [](const Pass& p) { return p.structure->rowids; });
     for (std::size_t i = 0; i < passes.size(); ++i) {
       const Pass& pass = passes[i];
       visitor.OnPass(table, pass.present, i == 0);
@@ -480,7 +484,16 @@ class SqliteSource final : public Source {
         ReadRowids(*direct.rowids, pass, to, structure_.Walk(pass.structure->root));
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
-        ReadRecords(*direct.records, pass, to, structure_.Walk(pass.structure->root));
+        BtreeChecker* const check = structure_.Walk(pass.structure->root);
+        struct Unfollow {
+          IndexReader& reader;
+          ~Unfollow() { reader.FollowedBy({}); }
+        } unfollow{*direct.records};
+        if (check != nullptr && !table_read) {
+          structure_.Accompany(table.name);
+          direct.records->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+        }
+        ReadRecords(*direct.records, pass, to, check);
       }
     }
     ++tables_direct_;

@@ -53,6 +53,26 @@ BtreeChecker* StructureCheck::Walk(uint32_t root) {
   return &*checker_;
 }
 
+void StructureCheck::Accompany(const std::string& table) {
+  if (!scanning() || companion_tree_ != nullptr) return;
+  const auto it = std::find_if(trees_.begin(), trees_.end(), [&](const Btree& tree) {
+    return !tree.index && tree.table == table;
+  });
+  if (it == trees_.end() || !claimed_.insert(it->root).second) return;
+  companion_.emplace(*pages_, nullptr, &*use_);
+  companion_tree_ = &*it;
+  companion_->Start(it->root, false);
+}
+
+void StructureCheck::Follow(const PageReader& pages) {
+  if (companion_tree_ == nullptr || companion_damage_.has_value()) return;
+  try {
+    companion_->Follow(pages);
+  } catch (const DamagedPage& page) {
+    companion_damage_ = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
+  }
+}
+
 void StructureCheck::Leave(const Btree& tree) {
   if (scanning() && claimed_.insert(tree.root).second) left_.push_back(tree);
 }
@@ -71,6 +91,14 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
     if (tree.index && claimed_.insert(tree.root).second) thread_->Hand(tree);
   }
   std::optional<BtreeDamage> damage = SharedRoot(trees_);
+  if (!damage.has_value() && companion_tree_ != nullptr) {  // the rest of the table Accompany gave
+    damage = companion_damage_;
+    try {
+      if (!damage.has_value()) companion_->Finish();
+    } catch (const DamagedPage& page) {
+      damage = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
+    }
+  }
   for (const Btree& tree : trees_) {
     if (damage.has_value()) break;
     if (tree.index || !claimed_.insert(tree.root).second) continue;
@@ -84,6 +112,7 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
   // (reset) rather than waited for when they did.
   if (!damage.has_value()) damage = thread_->Finish();
   thread_.reset();
+  ForgetCompanion();
   claimed_.clear();
   indexes_.clear();
   trees_.clear();
@@ -103,8 +132,15 @@ std::optional<BtreeDamage> StructureCheck::CheckLeft() {
   return std::nullopt;
 }
 
+void StructureCheck::ForgetCompanion() {
+  companion_tree_ = nullptr;
+  companion_damage_.reset();
+  companion_.reset();
+}
+
 void StructureCheck::Reset() {
   thread_.reset();
+  ForgetCompanion();
   checker_.reset();
   use_.reset();
   pages_.reset();

@@ -11,8 +11,9 @@
 // 2. A walk of the first scan checks the tree it reads, as it reads it, when no walk before it
 //    did (Walk); a tree a later walk in index order will read is left to it (Leave); once the
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
-//    left (Hand); at the scan's end, the table b-trees no walk checked are walked for the check
-//    alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a root
+//    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
+//    from that walk's runs (Accompany, Follow); at the scan's end, the rest of it and the table
+//    b-trees no walk checked are walked for the check alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a root
 //    two schema entries give (a table on an index's root, which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
@@ -61,6 +62,16 @@ class StructureCheck {
   // left to it (then no longer left). A walk given a checker reads the whole tree, or throws.
   BtreeChecker* Walk(uint32_t root);
 
+  // First scan: a walk of an index b-tree of `table`, given the checker, is about to begin, and
+  // no walk of this scan reads the table's own b-tree: when no walk checked it either, it is
+  // checked beside the index walk from the pages of the walk's runs (BtreeChecker::Follow,
+  // called by Follow below as the walk reads), so that the pages of the two trees, which lie
+  // interleaved when they were written together, are copied once; EndScan checks the rest.
+  void Accompany(const std::string& table);
+  // The accompanying check goes on over the pages `pages` (the index walk's reader) holds.
+  // Damage it finds is kept for EndScan, never thrown into the index walk.
+  void Follow(const PageReader& pages);
+
   // First scan: `tree` (an index b-tree) is checked by the walk that a later read transaction
   // makes of it (ReadInIndexOrder), unless a walk of this scan checked it already.
   void Leave(const Btree& tree);
@@ -81,10 +92,17 @@ class StructureCheck {
   void Reset();
 
  private:
+  void ForgetCompanion();
+
   // Members in this order: the thread, which uses pages_ and use_, is joined first.
   std::optional<PageFile> pages_;
   std::optional<PageUse> use_;
   std::optional<BtreeChecker> checker_;
+  // The check of a table b-tree beside an index walk (Accompany), the tree, and the damage it
+  // found (then it stopped).
+  std::optional<BtreeChecker> companion_;
+  const Btree* companion_tree_ = nullptr;  // in trees_
+  std::optional<BtreeDamage> companion_damage_;
   std::optional<BtreeCheckThread> thread_;  // the first scan's
   // First scan: the file's b-trees, the positions in trees_ of each table's index b-trees, and
   // the roots of the trees that a walk checked, the thread was handed, or were left.
