@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -404,47 +405,65 @@ TEST(SqliteTrustTest, APageOfTheScannedTableAndAnotherTreeIsNamed) {
   EXPECT_NE(error.find("it belongs to table tag; "), std::string::npos) << error;
 }
 
-// 3. A table that no pass reads, its key read from its index (a BIGINT primary key), is checked
-// beside the index walk from the pages of the walk's runs, and at the scan's end where they did
-// not hold it: damage in any of its leaves (the first, one in the middle, the last) is named as
-// the table's, never the index's. Small pages interleave the two trees through the file; with
-// 64 KiB pages the index is one page and a run four, so the table's later leaves lie beyond
-// every run of the walk.
+// 3. A table that no pass reads, its key read from its index, is checked beside the walk of
+// that index from the pages of the walk's runs, and after it where they did not hold it: in the
+// first scan for a BIGINT primary key, in the merge's later walk for a composite one (the scan
+// skips the table), and once the merge is done when the other input lacks the table (no walk).
+// Damage in any of its leaves (the first, one in the middle, the last) is named as the table's,
+// never the index's. Small pages interleave the two trees through the file; with 64 KiB pages
+// the index is one page and a run four, so the table's later leaves lie beyond every run.
 TEST(SqliteTrustTest, DamageInATableCheckedBesideItsIndexIsNamed) {
   struct Layout {
     int page_size;
     int rows;
-    int name_bytes;
+    int note_bytes;
   };
-  for (const Layout layout : {Layout{512, 2000, 10}, Layout{65536, 600, 1000}}) {
-    SCOPED_TRACE("page size " + std::to_string(layout.page_size));
-    TempDir dir;
-    const std::string a = dir.File("a.db");
-    const std::string b = dir.File("b.db");
-    // No id in both: no row is looked up, so only the structure check reads B's table.
-    const auto sql = [&](int64_t first) {
-      return "PRAGMA page_size=" + std::to_string(layout.page_size) +
-             "; CREATE TABLE account(id BIGINT PRIMARY KEY, name TEXT);"
-             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
-             std::to_string(layout.rows) + ") INSERT INTO account SELECT " + std::to_string(first) +
-             " + i * 7919 % 100003, printf('%." + std::to_string(layout.name_bytes) +
-             "d', i) FROM n;";
-    };
-    testing::ExecSql(a, sql(0));
-    testing::ExecSql(b, sql(1000000));
-    const std::string sound = ReadFile(b);
-    const std::vector<uint32_t> leaves = testing::PagesOfType(b, "leaf", "account");
-    ASSERT_GE(leaves.size(), 8u);
-    for (const uint32_t leaf : {leaves.front(), leaves[leaves.size() / 2], leaves.back()}) {
-      WriteFile(b, sound);
-      OverwritePage(b, leaf, '\xab');
-      const std::string error = ErrorOf([&] { Check(a, b, Options{}); });
-      EXPECT_EQ(error.rfind(b + ": page " + std::to_string(leaf) +
-                                " is damaged (it is not a table b-tree page); it belongs to "
-                                "table account; ",
-                            0),
-                0u)
-          << error;
+  struct Schema {
+    const char* table;
+    const char* key;  // the primary key's columns, their values made from i
+    const char* values;
+  };
+  for (const Schema schema :
+       {Schema{"account", "id BIGINT PRIMARY KEY", "%1$lld + i * 7919 % 100003"},
+        Schema{"inventory", "owner INTEGER, slot INTEGER, PRIMARY KEY(owner, slot)",
+               "%1$lld + i * 7919 % 100003, i % 7"}}) {
+    for (const Layout layout : {Layout{512, 2000, 10}, Layout{65536, 600, 1000}}) {
+      for (const bool drift : {false, true}) {
+        if (drift && std::string(schema.table) == "account") continue;  // its scan walks it
+        SCOPED_TRACE(std::string(schema.table) + ", page size " + std::to_string(layout.page_size) +
+                     (drift ? ", B without the table" : ""));
+        TempDir dir;
+        const std::string damaged = dir.File("damaged.db");
+        const std::string other = dir.File("other.db");
+        // No key in both: no row is looked up, so only the structure check reads the table.
+        const auto sql = [&](long long first) {
+          char values[160];
+          std::snprintf(values, sizeof values, schema.values, first);
+          return "PRAGMA page_size=" + std::to_string(layout.page_size) + "; CREATE TABLE " +
+                 schema.table + "(note TEXT, " + schema.key + ");" +
+                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
+                 std::to_string(layout.rows) + ") INSERT INTO " + schema.table +
+                 " SELECT printf('%." + std::to_string(layout.note_bytes) + "d', i), " + values +
+                 " FROM n;";
+        };
+        testing::ExecSql(damaged, sql(1000000));
+        testing::ExecSql(other, drift ? "CREATE TABLE elsewhere(id INTEGER PRIMARY KEY);" : sql(0));
+        const std::string sound = ReadFile(damaged);
+        const std::vector<uint32_t> leaves = testing::PagesOfType(damaged, "leaf", schema.table);
+        ASSERT_GE(leaves.size(), 8u);
+        for (const uint32_t leaf : {leaves.front(), leaves[leaves.size() / 2], leaves.back()}) {
+          WriteFile(damaged, sound);
+          OverwritePage(damaged, leaf, '\xab');
+          const std::string error = ErrorOf([&] { Check(other, damaged, Options{}); });
+          EXPECT_EQ(error.rfind(damaged + ": page " + std::to_string(leaf) +
+                                    " is damaged (it is not a table b-tree page); it belongs to "
+                                    "table " +
+                                    schema.table + "; ",
+                                0),
+                    0u)
+              << error;
+        }
+      }
     }
   }
 }

@@ -149,7 +149,7 @@ class SqliteSource final : public Source {
         if (index == nullptr || !direct.utf8) break;
         // What on_record threw, rethrown once the walk finished the structure check it carried.
         const std::exception_ptr stopped =
-            WalkInIndexOrder(direct, *index, key.size(), on_record, on_integers);
+            WalkInIndexOrder(direct, name, *index, key.size(), on_record, on_integers);
         read = true;
         if (stopped) std::rethrow_exception(stopped);
       }
@@ -355,6 +355,14 @@ class SqliteSource final : public Source {
       });
       if (!grouped) structure_.Leave(Btree{index->root, true, index->owner, table.name});
     }
+    // A table the scan skips is checked beside the later walk of one of its indexes, from that
+    // walk's runs (StructureCheck::Accompany), when there is such a walk.
+    if (groups.empty() && std::any_of(table.keys.begin(), table.keys.end(), [&](const Key& key) {
+          return key.in_index_order &&
+                 OrderingIndex(structures, key.columns, key.collations) != nullptr;
+        })) {
+      structure_.LeaveTable(table.name);
+    }
   }
 
   // ReadInIndexOrder's walk of `index`, whose first `width` fields are the key, in its
@@ -363,11 +371,16 @@ class SqliteSource final : public Source {
   // tree for the check, and returns what on_record threw, for the caller to rethrow once the
   // check is done. Else throws what on_record throws. With on_integers, the records of small
   // integers go to it in runs of up to kIntegerRun (IndexReader::Walk decodes them).
-  std::exception_ptr WalkInIndexOrder(DirectReaders& direct, const Structure& index,
-                                      std::size_t width, const RecordsInOrder& on_record,
+  std::exception_ptr WalkInIndexOrder(DirectReaders& direct, const std::string& table,
+                                      const Structure& index, std::size_t width,
+                                      const RecordsInOrder& on_record,
                                       const IntegersInOrder& on_integers) {
     BtreeChecker* const check = structure_.Walk(index.root);
     IndexReader reader(*direct.pages);
+    if (check != nullptr) {  // the table's own check beside it, when it was left to this walk
+      structure_.Accompany(table);
+      reader.FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+    }
     std::vector<int> fields(width);
     for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
     std::exception_ptr stopped;
@@ -418,6 +431,10 @@ class SqliteSource final : public Source {
     } catch (...) {
       if (check != nullptr) Unfinished();
       throw;
+    }
+    if (const std::optional<BtreeDamage> damage = structure_.FinishCompanion()) {
+      Unfinished();
+      file_.ThrowDamaged(*damage);
     }
     return stopped;
   }
@@ -494,6 +511,11 @@ class SqliteSource final : public Source {
           direct.records->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
         }
         ReadRecords(*direct.records, pass, to, check);
+        // The rest of the table Accompany gave, now: a later scan (a reread) has no EndScan.
+        if (const std::optional<BtreeDamage> damage = structure_.FinishCompanion()) {
+          Unfinished();
+          file_.ThrowDamaged(*damage);
+        }
       }
     }
     ++tables_direct_;

@@ -54,23 +54,48 @@ BtreeChecker* StructureCheck::Walk(uint32_t root) {
 }
 
 void StructureCheck::Accompany(const std::string& table) {
-  if (!scanning() || companion_tree_ != nullptr) return;
-  const auto it = std::find_if(trees_.begin(), trees_.end(), [&](const Btree& tree) {
-    return !tree.index && tree.table == table;
-  });
-  if (it == trees_.end() || !claimed_.insert(it->root).second) return;
+  if (!begun() || companion_tree_.has_value()) return;
+  const auto is_table = [&](const Btree& tree) { return !tree.index && tree.table == table; };
+  if (scanning()) {
+    const auto it = std::find_if(trees_.begin(), trees_.end(), is_table);
+    if (it == trees_.end() || !claimed_.insert(it->root).second) return;
+    companion_tree_ = *it;
+  } else {  // a later walk: the table left to it (Leave)
+    const auto it = std::find_if(left_.begin(), left_.end(), is_table);
+    if (it == left_.end()) return;
+    companion_tree_ = *it;
+    left_.erase(it);
+  }
   companion_.emplace(*pages_, nullptr, &*use_);
-  companion_tree_ = &*it;
-  companion_->Start(it->root, false);
+  companion_->Start(companion_tree_->root, false);
+}
+
+std::optional<BtreeDamage> StructureCheck::FinishCompanion() {
+  if (!companion_tree_.has_value()) return std::nullopt;
+  std::optional<BtreeDamage> damage = companion_damage_;
+  try {
+    if (!damage.has_value()) companion_->Finish();
+  } catch (const DamagedPage& page) {
+    damage = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
+  }
+  ForgetCompanion();
+  return damage;
 }
 
 void StructureCheck::Follow(const PageReader& pages) {
-  if (companion_tree_ == nullptr || companion_damage_.has_value()) return;
+  if (!companion_tree_.has_value() || companion_damage_.has_value()) return;
   try {
     companion_->Follow(pages);
   } catch (const DamagedPage& page) {
     companion_damage_ = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
   }
+}
+
+void StructureCheck::LeaveTable(const std::string& table) {
+  const auto it = std::find_if(trees_.begin(), trees_.end(), [&](const Btree& tree) {
+    return !tree.index && tree.table == table;
+  });
+  if (it != trees_.end()) Leave(*it);
 }
 
 void StructureCheck::Leave(const Btree& tree) {
@@ -91,14 +116,7 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
     if (tree.index && claimed_.insert(tree.root).second) thread_->Hand(tree);
   }
   std::optional<BtreeDamage> damage = SharedRoot(trees_);
-  if (!damage.has_value() && companion_tree_ != nullptr) {  // the rest of the table Accompany gave
-    damage = companion_damage_;
-    try {
-      if (!damage.has_value()) companion_->Finish();
-    } catch (const DamagedPage& page) {
-      damage = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
-    }
-  }
+  if (!damage.has_value()) damage = FinishCompanion();  // the rest of the table Accompany gave
   for (const Btree& tree : trees_) {
     if (damage.has_value()) break;
     if (tree.index || !claimed_.insert(tree.root).second) continue;
@@ -133,7 +151,7 @@ std::optional<BtreeDamage> StructureCheck::CheckLeft() {
 }
 
 void StructureCheck::ForgetCompanion() {
-  companion_tree_ = nullptr;
+  companion_tree_.reset();
   companion_damage_.reset();
   companion_.reset();
 }

@@ -13,8 +13,9 @@
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
 //    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
 //    from that walk's runs (Accompany, Follow); at the scan's end, the rest of it and the table
-//    b-trees no walk checked are walked for the check alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a root
-//    two schema entries give (a table on an index's root, which SQLite allows) is damage.
+//    b-trees no walk checked are walked for the check alone, and the thread is joined (EndScan).
+//    Trees are claimed by their root page, so a root two schema entries give (a table on an index's
+//    root, which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
 // One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
@@ -62,15 +63,24 @@ class StructureCheck {
   // left to it (then no longer left). A walk given a checker reads the whole tree, or throws.
   BtreeChecker* Walk(uint32_t root);
 
-  // First scan: a walk of an index b-tree of `table`, given the checker, is about to begin, and
-  // no walk of this scan reads the table's own b-tree: when no walk checked it either, it is
-  // checked beside the index walk from the pages of the walk's runs (BtreeChecker::Follow,
-  // called by Follow below as the walk reads), so that the pages of the two trees, which lie
-  // interleaved when they were written together, are copied once; EndScan checks the rest.
+  // A walk of an index b-tree of `table`, given the checker, is about to begin, and no walk
+  // reads the table's own b-tree: in the first scan when no walk checked the table either, in a
+  // later walk when the table was left to it (Leave), the table is checked beside the index
+  // walk from the pages of the walk's runs (BtreeChecker::Follow, called by Follow below as the
+  // walk reads), so that the pages of the two trees, which lie interleaved when they were
+  // written together, are copied once. EndScan, or FinishCompanion after a later walk, checks
+  // the rest of it.
   void Accompany(const std::string& table);
   // The accompanying check goes on over the pages `pages` (the index walk's reader) holds.
-  // Damage it finds is kept for EndScan, never thrown into the index walk.
+  // Damage it finds is kept for EndScan or FinishCompanion, never thrown into the index walk.
   void Follow(const PageReader& pages);
+  // After a walk Accompany went with: checks the rest of the table; the first damage found.
+  std::optional<BtreeDamage> FinishCompanion();
+
+  // First scan: the table b-tree of `table`, which the scan skips, is checked beside the walk a
+  // later read transaction makes of one of its indexes (Accompany), unless a walk of this scan
+  // checked it already; CheckLeft checks it if no such walk comes.
+  void LeaveTable(const std::string& table);
 
   // First scan: `tree` (an index b-tree) is checked by the walk that a later read transaction
   // makes of it (ReadInIndexOrder), unless a walk of this scan checked it already.
@@ -101,7 +111,7 @@ class StructureCheck {
   // The check of a table b-tree beside an index walk (Accompany), the tree, and the damage it
   // found (then it stopped).
   std::optional<BtreeChecker> companion_;
-  const Btree* companion_tree_ = nullptr;  // in trees_
+  std::optional<Btree> companion_tree_;
   std::optional<BtreeDamage> companion_damage_;
   std::optional<BtreeCheckThread> thread_;  // the first scan's
   // First scan: the file's b-trees, the positions in trees_ of each table's index b-trees, and
