@@ -27,11 +27,11 @@ void AddRows(RowDirectory& directory, std::mt19937_64& rng, uint64_t from, uint6
   for (uint64_t row = from; row < from + count; ++row) {
     directory.Row(row * 7 + 3);
     if (rng() % 50 == 0) {
-      directory.NoKey();
+      directory.Key(0);  // NULL
     } else {
-      directory.Key(Hash128{0, row % 4000});
+      directory.Key(Fingerprint(Hash128{0, row % 4000}));
     }
-    directory.Key(Hash128{rng(), rng()});
+    directory.Key(HashFingerprint(Hash128{rng(), rng()}));
   }
 }
 
@@ -127,7 +127,7 @@ TEST(RowDirectoryTest, GivesBackPositionsPastFourGibibytes) {
         row % 100 == 0 ? rng() % (uint64_t{1} << 40) : positions.back() + 1 + rng() % 4096;
     positions.push_back(position);
     directory.Row(position);
-    directory.Key(Hash128{0, row});
+    directory.Key(Fingerprint(Hash128{0, row}));
   }
   std::vector<RowDirectory::Wanted> wanted(1);
   wanted[0].key = 0;
@@ -162,11 +162,11 @@ TEST(RowDirectoryTest, ForEachFingerprintGivesOneKeysFingerprintsInRowOrder) {
     directory.Row(row * 5);
     for (std::vector<uint32_t>& keys : expected) {
       if (rng() % 10 == 0) {
-        directory.NoKey();
+        directory.Key(0);  // NULL
         continue;
       }
       const Hash128 value{rng() % 3, rng()};
-      directory.Key(value);
+      directory.Key(Fingerprint(value));
       keys.push_back(Fingerprint(value));
       EXPECT_NE(keys.back(), 0u);
     }
@@ -271,7 +271,7 @@ TEST(RowDirectoryTest, KeysInRowOrderSelectAsKeptOnes) {
     for (uint64_t row = 0; row < kRows; ++row) {
       directory.Row(row * 11 + 1);
       const Hash128 text{rng(), rng()};
-      directory.Key(text);
+      directory.Key(Fingerprint(text));
       expected[row * 3] = Fingerprint(text);
       for (std::size_t key = 1; key < 3; ++key) {
         const auto value = static_cast<int64_t>(rng() % 500);
@@ -282,11 +282,7 @@ TEST(RowDirectoryTest, KeysInRowOrderSelectAsKeptOnes) {
           continue;
         }
         directory.Materialize(key, integers[key]);
-        if (null) {
-          directory.NoKey();
-        } else {
-          directory.Key(Hash128{0, static_cast<uint64_t>(value)});
-        }
+        directory.Key(null ? 0 : Fingerprint(Hash128{0, static_cast<uint64_t>(value)}));
       }
     }
     EXPECT_EQ(directory.Implicit(1), shape == 0);

@@ -375,7 +375,7 @@ void Collector::OnRow(const Table& table, std::span<const Cell> cells, uint64_t 
       directory.Materialize(i, k.set.integers());
     }
     AddKey(k, kind, integer, pair, hash, keep,
-           [&](uint32_t fingerprint) { directory.KeyFingerprint(fingerprint); });
+           [&](uint32_t fingerprint) { directory.Key(fingerprint); });
   }
 }
 

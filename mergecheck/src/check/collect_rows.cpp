@@ -73,18 +73,16 @@ void Collector::KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> 
   const auto text_cell = static_cast<std::size_t>(k.cell[0]);
   for (std::size_t row = 0; row < rows; ++row) {
     const Cell& cell = cells[row * width + text_cell];
-    KeyKind kind = KeyKind::kNull;
-    uint32_t fingerprint = 0;
-    if (text && cell.type == Cell::Type::kText && keep &&
-        FingerprintOneText(k.collation[0], cell.bytes, fingerprint)) {
-      kind = KeyKind::kHash;
-      hash = Hash128{0, fingerprint};  // HashFingerprint(hash) == fingerprint
-    } else if (text && cell.type == Cell::Type::kText && !keep &&
-               HashOneText(k.collation[0], cell.bytes, hash)) {
-      kind = KeyKind::kHash;
-    } else {
-      kind = KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
+    bool hashed = false;
+    if (text && cell.type == Cell::Type::kText) {
+      uint32_t fingerprint = 0;
+      hashed = keep ? FingerprintOneText(k.collation[0], cell.bytes, fingerprint)
+                    : HashOneText(k.collation[0], cell.bytes, hash);
+      if (keep) hash = Hash128{0, fingerprint};  // HashFingerprint(hash) == fingerprint
     }
+    const KeyKind kind =
+        hashed ? KeyKind::kHash
+               : KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
     AddKey(k, kind, integer, pair, hash, keep,
            [&](uint32_t kept) { directory.KeyAt(first + row, i, kept); });  // 0: NULL
   }

@@ -32,7 +32,7 @@ namespace steadyflake::mergecheck {
 
 // The fingerprint of an integer or pair key value given as its 128 bits (KeyId::bits in rows.h:
 // an integer as {0, value}, a pair as {first, second}); a hash's is HashFingerprint. Never 0, a
-// NULL's (NoKey).
+// NULL's (Key).
 inline uint32_t Fingerprint(const Hash128& bits) {
   const uint64_t x = (bits.lo ^ ((bits.hi << 32) | (bits.hi >> 32))) * 0x9E3779B97F4A7C15ULL;
   const auto fingerprint = static_cast<uint32_t>(x >> 32);
@@ -83,7 +83,7 @@ class RowDirectory {
   // read rows by position, or the table needs no later pass). `in_row_order[i]` true: key i is
   // one INTEGER column whose values the caller keeps in row order (its KeySet's integers), so
   // its fingerprints are not kept while every row gives it an integer (the caller then calls
-  // neither Key nor NoKey for it); a row that gives it none (NULL, text) calls Materialize
+  // no Key for it); a row that gives it none (NULL, text) calls Materialize
   // first, and once the values are final the caller calls Attach or Materialize.
   void Reset(std::size_t keys, bool on, const std::vector<bool>& in_row_order = {}) {
     prepared_.reset();
@@ -106,8 +106,8 @@ class RowDirectory {
   // position (passes over an index).
   void Drop() { Reset(0, false); }
 
-  // A row at `position`, then one Key() or NoKey() per key, in the keys' order, but for the keys
-  // kept in row order (Implicit).
+  // A row at `position`, then one Key() per key, in the keys' order, but for the keys kept in
+  // row order (Implicit).
   void Row(uint64_t position) {
     const auto high = static_cast<uint32_t>(position >> 32);
     if (high != high_) [[unlikely]] {
@@ -116,24 +116,20 @@ class RowDirectory {
     }
     low_.push_back(static_cast<uint32_t>(position));
   }
-  void Key(const Hash128& bits) { KeyFingerprint(Fingerprint(bits)); }  // an integer's, a pair's
-  void KeyFingerprint(uint32_t fingerprint) { fingerprints_.push_back(fingerprint); }
-  void NoKey() { fingerprints_.push_back(0); }  // NULL: any fingerprint will do
+  // The row's value of a key by its fingerprint (Fingerprint, or HashFingerprint of a hash); 0
+  // for NULL, which any fingerprint will do for.
+  void Key(uint32_t fingerprint) { fingerprints_.push_back(fingerprint); }
 
-  // Rows at `positions` at once, as Row gives each; then, instead of Key and NoKey, KeyAt (with
-  // the fingerprint) and NoKeyAt for each of them and each key not Implicit. Returns the index
-  // of the first.
+  // Rows at `positions` at once, as Row gives each; then, instead of Key, KeyAt for each of them
+  // and each key not Implicit. Returns the index of the first.
   std::size_t Rows(std::span<const uint64_t> positions) {
     const std::size_t first = low_.size();
     for (const uint64_t position : positions) Row(position);
     fingerprints_.Extend(positions.size() * stored_);
     return first;
   }
-  void KeyAt(std::size_t row, std::size_t key, uint32_t fingerprint) {  // 0: as NoKeyAt
+  void KeyAt(std::size_t row, std::size_t key, uint32_t fingerprint) {  // 0: NULL, as Key
     fingerprints_.begin()[row * stored_ + slot_[key]] = fingerprint;
-  }
-  void NoKeyAt(std::size_t row, std::size_t key) {
-    fingerprints_.begin()[row * stored_ + slot_[key]] = 0;
   }
 
   // Whether key `key`'s fingerprints are its integers' in row order, not kept here.
