@@ -344,6 +344,7 @@ class SqliteSource final : public Source {
   // visitor reads so (SourceVisitor::Groups, Key::in_index_order).
   void LeaveToIndexOrder(const Table& table, const std::vector<Structure>& structures,
                          const std::vector<std::vector<int>>& groups) {
+    bool left = false;  // an index of the table left to a later walk
     for (const Key& key : table.keys) {
       const Structure* index =
           key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
@@ -353,16 +354,14 @@ class SqliteSource final : public Source {
           return std::find(group.begin(), group.end(), column) != group.end();
         });
       });
-      if (!grouped) structure_.Leave(Btree{index->root, true, index->owner, table.name});
+      if (!grouped) {
+        structure_.Leave(Btree{index->root, true, index->owner, table.name});
+        left = true;
+      }
     }
     // A table the scan skips is checked beside the later walk of one of its indexes, from that
-    // walk's runs (StructureCheck::Accompany), when there is such a walk.
-    if (groups.empty() && std::any_of(table.keys.begin(), table.keys.end(), [&](const Key& key) {
-          return key.in_index_order &&
-                 OrderingIndex(structures, key.columns, key.collations) != nullptr;
-        })) {
-      structure_.LeaveTable(table.name);
-    }
+    // walk's runs (StructureCheck::Accompany).
+    if (groups.empty() && left) structure_.LeaveTable(table.name);
   }
 
   // ReadInIndexOrder's walk of `index`, whose first `width` fields are the key, in its
@@ -377,10 +376,7 @@ class SqliteSource final : public Source {
                                       const IntegersInOrder& on_integers) {
     BtreeChecker* const check = structure_.Walk(index.root);
     IndexReader reader(*direct.pages);
-    if (check != nullptr) {  // the table's own check beside it, when it was left to this walk
-      structure_.Accompany(table);
-      reader.FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
-    }
+    if (check != nullptr) Accompany(reader, table);  // when the table was left to this walk
     std::vector<int> fields(width);
     for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
     std::exception_ptr stopped;
@@ -432,11 +428,23 @@ class SqliteSource final : public Source {
       if (check != nullptr) Unfinished();
       throw;
     }
+    FinishAccompanying();
+    return stopped;
+  }
+
+  // The check of `table`'s own b-tree beside `reader`'s walk of one of its indexes, from the
+  // walk's runs (StructureCheck::Accompany), when no walk reads the table. REQUIRES: the walk
+  // carries the structure check (an exception from it then resets the check: Unfinished).
+  void Accompany(IndexReader& reader, const std::string& table) {
+    structure_.Accompany(table);
+    reader.FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+  }
+  // After that walk: the rest of the table's check, its damage thrown.
+  void FinishAccompanying() {
     if (const std::optional<BtreeDamage> damage = structure_.FinishCompanion()) {
       Unfinished();
       file_.ThrowDamaged(*damage);
     }
-    return stopped;
   }
 
   // A walk that carried part of the structure check stopped midway: the check begins again.
@@ -506,16 +514,9 @@ class SqliteSource final : public Source {
           IndexReader& reader;
           ~Unfollow() { reader.FollowedBy({}); }
         } unfollow{*direct.records};
-        if (check != nullptr && !table_read) {
-          structure_.Accompany(table.name);
-          direct.records->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
-        }
+        if (check != nullptr && !table_read) Accompany(*direct.records, table.name);
         ReadRecords(*direct.records, pass, to, check);
-        // The rest of the table Accompany gave, now: a later scan (a reread) has no EndScan.
-        if (const std::optional<BtreeDamage> damage = structure_.FinishCompanion()) {
-          Unfinished();
-          file_.ThrowDamaged(*damage);
-        }
+        FinishAccompanying();
       }
     }
     ++tables_direct_;

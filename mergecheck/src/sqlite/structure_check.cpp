@@ -116,7 +116,6 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
     if (tree.index && claimed_.insert(tree.root).second) thread_->Hand(tree);
   }
   std::optional<BtreeDamage> damage = SharedRoot(trees_);
-  if (!damage.has_value()) damage = FinishCompanion();  // the rest of the table Accompany gave
   for (const Btree& tree : trees_) {
     if (damage.has_value()) break;
     if (tree.index || !claimed_.insert(tree.root).second) continue;
@@ -130,7 +129,6 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
   // (reset) rather than waited for when they did.
   if (!damage.has_value()) damage = thread_->Finish();
   thread_.reset();
-  ForgetCompanion();
   claimed_.clear();
   indexes_.clear();
   trees_.clear();

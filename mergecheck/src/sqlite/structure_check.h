@@ -12,10 +12,10 @@
 //    did (Walk); a tree a later walk in index order will read is left to it (Leave); once the
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
 //    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
-//    from that walk's runs (Accompany, Follow); at the scan's end, the rest of it and the table
-//    b-trees no walk checked are walked for the check alone, and the thread is joined (EndScan).
-//    Trees are claimed by their root page, so a root two schema entries give (a table on an index's
-//    root, which SQLite allows) is damage.
+//    from that walk's runs, and its rest right after that walk (Accompany, Follow,
+//    FinishCompanion); at the scan's end, the table b-trees no walk checked are walked for the
+//    check alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a
+//    root two schema entries give (a table on an index's root, which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
 // One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
@@ -68,11 +68,10 @@ class StructureCheck {
   // later walk when the table was left to it (Leave), the table is checked beside the index
   // walk from the pages of the walk's runs (BtreeChecker::Follow, called by Follow below as the
   // walk reads), so that the pages of the two trees, which lie interleaved when they were
-  // written together, are copied once. EndScan, or FinishCompanion after a later walk, checks
-  // the rest of it.
+  // written together, are copied once. FinishCompanion, after the walk, checks the rest of it.
   void Accompany(const std::string& table);
   // The accompanying check goes on over the pages `pages` (the index walk's reader) holds.
-  // Damage it finds is kept for EndScan or FinishCompanion, never thrown into the index walk.
+  // Damage it finds is kept for FinishCompanion, never thrown into the index walk.
   void Follow(const PageReader& pages);
   // After a walk Accompany went with: checks the rest of the table; the first damage found.
   std::optional<BtreeDamage> FinishCompanion();
