@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // CountingSource: a SQLite source for tests that counts the ways it was read (scans, look-ups
-// done, index-order reads tried and done), to assert that a check reads each input as often as
-// it should.
+// done, index-order reads tried and done, splits given), to assert that a check reads each input
+// as often as it should.
 
 #ifndef STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
 #define STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
@@ -44,6 +44,14 @@ class CountingSource : public Source {
     ordered_done += done ? 1 : 0;
     return done;
   }
+  bool MiddleInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
+                          const std::vector<std::string>& collations,
+                          const RecordsInOrder& on_record) override {
+    const bool found = middle ? middle(on_record)
+                              : inner_->MiddleInIndexOrder(table, columns, collations, on_record);
+    middles += found ? 1 : 0;
+    return found;
+  }
   void FinishStructureCheck() override { inner_->FinishStructureCheck(); }
   uint64_t bytes_read() const override { return inner_->bytes_read(); }
   uint64_t rows_read() const override { return inner_->rows_read(); }
@@ -53,6 +61,9 @@ class CountingSource : public Source {
   int sought = 0;        // ... and the values they were given
   int ordered = 0;       // ReadInIndexOrder calls
   int ordered_done = 0;  // ... that read the index
+  int middles = 0;       // MiddleInIndexOrder calls that gave a record
+  // When set, MiddleInIndexOrder gives what this gives (a split of the test's choosing).
+  std::function<bool(const RecordsInOrder&)> middle;
 
  private:
   std::unique_ptr<Source> inner_;

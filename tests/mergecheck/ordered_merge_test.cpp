@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -150,11 +151,15 @@ struct CheckRun {
   int scans_b = 0;
   int ordered_a = 0;  // ReadInIndexOrder calls on A
   int ordered_b = 0;
+  int splits = 0;  // splits of the key range A gave
 };
 
-CheckRun Check(const std::string& path_a, const std::string& path_b) {
+// `split`, when set, gives the split of the merge's key range in A's place.
+CheckRun Check(const std::string& path_a, const std::string& path_b,
+               std::function<bool(const RecordsInOrder&)> split = {}) {
   CountingSource a(path_a);
   CountingSource b(path_b);
+  a.middle = std::move(split);
   Options options;
   options.limit = 0;  // every conflict
   CheckRun run;
@@ -168,8 +173,22 @@ CheckRun Check(const std::string& path_a, const std::string& path_b) {
   run.scans_b = b.scans;
   run.ordered_a = a.ordered;
   run.ordered_b = b.ordered;
+  run.splits = a.middles;
   return run;
 }
+
+// While it lives, merges in index order hold at most one batch ahead (OrderedMergeLimits): every
+// wait of theirs happens, as on large tables.
+class SmallLimits {
+ public:
+  explicit SmallLimits(std::size_t kept = 1) : before_(SetOrderedMergeLimits({1, kept})) {}
+  ~SmallLimits() { SetOrderedMergeLimits(before_); }
+  SmallLimits(const SmallLimits&) = delete;
+  SmallLimits& operator=(const SmallLimits&) = delete;
+
+ private:
+  OrderedMergeLimits before_;
+};
 
 // The checker's report of t(name) against SQLite's join of the two files: A's names that
 // equal one of B's under A's collation (`collation_a`, the key's in A), each with its partners in B
@@ -299,15 +318,74 @@ TEST(OrderedMergeTest, IndexOrderAgreesWithSqliteBeyondLongSharedPrefixes) {
   });
 }
 
-// Many batches a side (kOrderedMergeBatch tuples each), more than the readers may queue ahead:
-// the merge hands the batches it is done with back to the readers, which fill them again.
+// Many batches a side (kOrderedMergeBatch tuples each), more than the readers may queue ahead
+// under small limits: the merge hands the batches it is done with back to the readers, which
+// fill them again; each thread merges its part of the key range, at once or kept for later.
 TEST(OrderedMergeTest, MergedTextKeysOfManyBatchesGiveSqlitesAnswer) {
   testing::TempDir dir;
   const std::string a = dir.File("a.db");
   const std::string b = dir.File("b.db");
   const int rows = static_cast<int>(12 * kOrderedMergeBatch);
   MakeShards(a, b, 4096, "NOCASE", "NOCASE", rows, steadyflake::testing::TestSeed());
+  for (const std::size_t kept : {std::size_t{0}, std::size_t{1}, std::size_t{1} << 18}) {
+    SCOPED_TRACE(kept == 0 ? "the default limits" : "kept " + std::to_string(kept));
+    std::optional<SmallLimits> small;
+    if (kept != 0) small.emplace(kept);
+    const CheckRun run = Check(a, b);
+    EXPECT_EQ(run.splits, 1);
+    EXPECT_TRUE(run.merged);
+    ExpectSqlitesAnswer(a, b, "NOCASE", run);
+  }
+}
+
+// The key range split anywhere (ordered_merge.cpp, Side: A's thread merges below the split,
+// B's from it on): before every name, after every name (a blob: SQLite sorts blobs after text),
+// at a name in both, at one in B only, and not at all; a split of a type the key does not order
+// is none. The answer is SQLite's whichever it is, with several batches on each side of it.
+TEST(OrderedMergeTest, TheKeyRangeSplitAnywhereGivesSqlitesAnswer) {
+  testing::TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  const int rows = static_cast<int>(6 * kOrderedMergeBatch);
+  MakeShards(a, b, 1024, "NOCASE", "NOCASE", rows, steadyflake::testing::TestSeed() + 11);
+  const auto name_at = [&](const std::string& sql) {
+    return Pairs(a, b, "SELECT name, '' FROM (" + sql + ")").at(0).first;
+  };
+  const std::string in_both = name_at(
+      "SELECT x.name FROM main.t x JOIN b.t y ON x.name = y.name COLLATE NOCASE ORDER BY x.name "
+      "COLLATE NOCASE LIMIT 1 OFFSET " +
+      std::to_string(rows / 40));
+  const std::string in_b_only = name_at(
+      "SELECT name FROM b.t WHERE name COLLATE NOCASE NOT IN (SELECT name FROM main.t) ORDER BY "
+      "name COLLATE NOCASE LIMIT 1 OFFSET " +
+      std::to_string(rows / 3));
+  const struct {
+    const char* what;
+    Cell split;
+    int splits;
+  } cases[] = {
+      {"before every name", Cell{Cell::Type::kText, 0, 0, ""}, 1},
+      {"after every name", Cell{Cell::Type::kBlob, 0, 0, "\x01"}, 1},
+      {"at a name in both", Cell{Cell::Type::kText, 0, 0, in_both}, 1},
+      {"at a name in B only", Cell{Cell::Type::kText, 0, 0, in_b_only}, 1},
+      {"an integer: none", Cell{Cell::Type::kInteger, 7, 0, {}}, 1},
+      {"none", Cell{}, 0},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    const SmallLimits small(std::size_t{1} << 16);
+    const CheckRun run = Check(a, b, [&](const RecordsInOrder& on_record) {
+      if (c.splits == 0) return false;
+      on_record(std::span<const Cell>(&c.split, 1));
+      return true;
+    });
+    EXPECT_EQ(run.splits, c.splits);
+    EXPECT_TRUE(run.merged);
+    ExpectSqlitesAnswer(a, b, "NOCASE", run);
+  }
+  // Unforced: the middle of A's root page.
   const CheckRun run = Check(a, b);
+  EXPECT_EQ(run.splits, 1);
   EXPECT_TRUE(run.merged);
   ExpectSqlitesAnswer(a, b, "NOCASE", run);
 }
@@ -332,41 +410,48 @@ TEST(OrderedMergeTest, MergedTextKeysGiveSqlitesAnswer) {
   }
 }
 
-// A's index ends long before B's: the merge stops comparing at A's last name, and B's stream is
-// still read to its end (its rows counted, its order checked) although more batches of it
-// remain than its reader may queue ahead. An A of no rows at all too.
-TEST(OrderedMergeTest, BsIndexIsReadToItsEndAfterAsEnds) {
-  for (const int in_a : {10, 0}) {
-    SCOPED_TRACE(std::to_string(in_a) + " rows in A");
-    testing::TempDir dir;
-    const std::string a = dir.File("a.db");
-    const std::string b = dir.File("b.db");
-    const int after = static_cast<int>(8 * kOrderedMergeBatch);  // B's names after all of A's
-    for (const std::string* path : {&a, &b}) {
-      sqlite3* db = nullptr;
-      ASSERT_EQ(sqlite3_open(path->c_str(), &db), SQLITE_OK);
-      ASSERT_EQ(sqlite3_exec(db,
-                             "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
-                             " BEGIN;",
-                             nullptr, nullptr, nullptr),
-                SQLITE_OK);
-      for (int r = 0; r < in_a; ++r) Insert(db, r, "a" + std::to_string(r), false, "x");
-      for (int r = 0; path == &b && r < after; ++r) {
-        Insert(db, in_a + r, "b" + std::to_string(1000000 + r), false, "y");
+// One input's index ends long before the other's: the merge stops comparing at its last name,
+// and the other's stream is still read to its end (its rows counted, its order checked) although
+// more batches of it remain than the merge may hold ahead: B's past A's last (A's thread, below
+// the split, is done), A's past B's last (B's thread, which merges from the split on, takes A's
+// rest). A shorter input of no rows at all too.
+TEST(OrderedMergeTest, TheLongerIndexIsReadToItsEnd) {
+  for (const bool b_longer : {true, false}) {
+    for (const int shared : {10, 0}) {
+      const SmallLimits small;  // more batches than the merge may hold ahead
+      SCOPED_TRACE(std::string(b_longer ? "B" : "A") + " longer, " + std::to_string(shared) +
+                   " rows in both");
+      testing::TempDir dir;
+      const std::string a = dir.File("a.db");
+      const std::string b = dir.File("b.db");
+      const std::string& longer = b_longer ? b : a;
+      const int after = static_cast<int>(8 * kOrderedMergeBatch);  // names after the other's
+      for (const std::string* path : {&a, &b}) {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path->c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db,
+                               "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note "
+                               "TEXT); BEGIN;",
+                               nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        for (int r = 0; r < shared; ++r) Insert(db, r, "a" + std::to_string(r), false, "x");
+        for (int r = 0; path == &longer && r < after; ++r) {
+          Insert(db, shared + r, "b" + std::to_string(1000000 + r), false, "y");
+        }
+        ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
       }
-      ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
-      sqlite3_close(db);
-    }
-    const CheckRun run = Check(a, b);
-    EXPECT_TRUE(run.merged);
-    if (in_a > 0) {
-      ExpectSqlitesAnswer(a, b, "BINARY", run);
-      continue;
-    }
-    ASSERT_EQ(run.report.keys.size(), 2u);
-    for (const KeyReport& key : run.report.keys) {
-      EXPECT_EQ(key.overlap, 0u);
-      EXPECT_EQ(key.rows_b, static_cast<uint64_t>(after));
+      const CheckRun run = Check(a, b);
+      EXPECT_TRUE(run.merged);
+      if (shared > 0) {
+        ExpectSqlitesAnswer(a, b, "BINARY", run);
+        continue;
+      }
+      ASSERT_EQ(run.report.keys.size(), 2u);
+      for (const KeyReport& key : run.report.keys) {
+        EXPECT_EQ(key.overlap, 0u);
+        EXPECT_EQ(b_longer ? key.rows_b : key.rows_a, static_cast<uint64_t>(after));
+      }
     }
   }
 }
@@ -418,6 +503,7 @@ TEST(OrderedMergeTest, ARowFoundByOneKeyIsNotSoughtAgainByAnotherUnlessItsValueR
 // says BINARY: Z0000 comes after a0099) while B's reader has far more batches ahead than it may
 // queue: B's reader is stopped, not left waiting for room, and the key is compared as hashes.
 TEST(OrderedMergeTest, AStreamGivenUpEarlyStopsBsReader) {
+  const SmallLimits small;  // more batches than the merge may hold ahead
   testing::TempDir dir;
   const std::string a = dir.File("a.db");
   const std::string b = dir.File("b.db");
@@ -458,6 +544,56 @@ TEST(OrderedMergeTest, AStreamGivenUpEarlyStopsBsReader) {
   EXPECT_EQ(key->overlap, 50u);  // a0000, a0002, ..., a0098
   EXPECT_EQ(key->rows_a, 200u);
   EXPECT_EQ(key->rows_b, static_cast<uint64_t>(50 + after));
+}
+
+// B's stream given up (its index sorts under NOCASE though its schema says BINARY: A0001 comes
+// after a0000, z0000 before Z0001) at its start, below the key range's split, and at its end,
+// above it, while A's thread has far more batches to merge or hand over than a channel holds:
+// A's reader is stopped, not left waiting, and the key is compared as hashes.
+TEST(OrderedMergeTest, BsStreamGivenUpStopsAsReader) {
+  for (const bool at_start : {true, false}) {
+    const SmallLimits small;  // more batches than the merge may hold ahead
+    SCOPED_TRACE(at_start ? "at B's start" : "at B's end");
+    testing::TempDir dir;
+    const std::string a = dir.File("a.db");
+    const std::string b = dir.File("b.db");
+    const int rows = static_cast<int>(8 * kOrderedMergeBatch);
+    for (const std::string* path : {&a, &b}) {
+      sqlite3* db = nullptr;
+      ASSERT_EQ(sqlite3_open(path->c_str(), &db), SQLITE_OK);
+      const std::string sql =
+          std::string("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);") +
+          (path == &a ? "CREATE UNIQUE INDEX t_name ON t(name);"
+                      : "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);") +
+          " BEGIN;";
+      ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+      char name[16];
+      for (int r = 0; r < rows; ++r) {
+        std::snprintf(name, sizeof name, "m%06d", r);
+        if (path == &a || r % 4 == 0) Insert(db, r, name, false, "x");
+      }
+      if (path == &b) {
+        Insert(db, rows, at_start ? "a0000" : "z0000", false, "y");
+        Insert(db, rows + 1, at_start ? "A0001" : "Z0001", false, "y");
+      }
+      ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+      sqlite3_close(db);
+    }
+    testing::ExecSql(b,
+                     "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE UNIQUE "
+                     "INDEX t_name ON t(name)' WHERE name = 't_name';");
+    const CheckRun run = Check(a, b);
+    EXPECT_EQ(run.splits, 1);
+    EXPECT_FALSE(run.merged);
+    const KeyReport* key = nullptr;
+    for (const KeyReport& k : run.report.keys) {
+      if (k.columns[0] == "name") key = &k;
+    }
+    ASSERT_NE(key, nullptr);
+    EXPECT_EQ(key->overlap, static_cast<uint64_t>(rows / 4));
+    EXPECT_EQ(key->rows_a, static_cast<uint64_t>(rows));
+    EXPECT_EQ(key->rows_b, static_cast<uint64_t>(rows / 4 + 2));
+  }
 }
 
 TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {

@@ -29,6 +29,18 @@ namespace steadyflake::mergecheck {
 // Tuples a reader hands the merge at once (a batch). Tests place damage at a batch's edge.
 inline constexpr std::size_t kOrderedMergeBatch = 4096;
 
+// What one thread of the merge may hold ahead of the other, in bytes of tuples (fields and
+// text): `handed` over to the other and not yet taken (at least one batch), and `kept`, its own
+// tuples kept to merge once the other's are there. Enough for one thread to read on while the
+// other merges (ordered_merge.cpp, Side), and a bound on the memory that costs.
+struct OrderedMergeLimits {
+  std::size_t handed = std::size_t{16} << 20;
+  std::size_t kept = std::size_t{16} << 20;
+};
+// Sets the limits of the merges that start from now on (tests make them small, to exercise the
+// waits); returns those before.
+OrderedMergeLimits SetOrderedMergeLimits(const OrderedMergeLimits& limits);
+
 // The order SQLite's index of collation `name` (BINARY, NOCASE, RTRIM) keeps text in: <0, 0, >0.
 // Two texts compare 0 exactly when the checker's Collation of that name calls them equal.
 // REQUIRES: name is one of the three (case-insensitive).

@@ -131,6 +131,11 @@ struct Batch {
   std::vector<Field> fields;  // a tuple's fields after another's
 };
 
+// What `batch` holds: its fields and its text.
+inline std::size_t BytesHeld(const Batch& batch) {
+  return batch.fields.size() * sizeof(Field) + batch.bytes.size();
+}
+
 // An empty batch with room for kBatch tuples of `width` fields.
 inline Batch EmptyBatch(std::size_t width) {
   Batch batch;

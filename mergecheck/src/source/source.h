@@ -216,6 +216,18 @@ class Source {
     return false;
   }
 
+  // Calls on_record once with a record from about the middle of what ReadInIndexOrder would
+  // give for the same arguments (its key columns' Cells, valid during the call) and returns
+  // true: a hint where to split the key range, read in a transaction of its own and checked no
+  // further than it needs. Returns false, having called nothing, when there is none (an index
+  // of one page) or this source cannot say.
+  virtual bool MiddleInIndexOrder(const std::string& /*table*/,
+                                  const std::vector<std::string>& /*columns*/,
+                                  const std::vector<std::string>& /*collations*/,
+                                  const RecordsInOrder& /*on_record*/) {
+    return false;
+  }
+
   // Whether ReadRowsAt can read rows again by the positions Scan gave them (a plain dump): a
   // visitor that will want a few rows later need keep only their positions. Fixed for a source.
   virtual bool ReadsRowsAt() const { return false; }

@@ -55,6 +55,29 @@ class IndexReader {
   uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record,
                 BtreeChecker* check = nullptr);
 
+  // Calls on_record(cells) with the record of the middle cell of the root page `root` (fields
+  // `fields`, as Walk gives them) and returns true; false, calling nothing, when the root is a
+  // leaf (a tree of one page) or holds no cell. About half the tree's records sort before it: a
+  // place to split the key range of a walk in two. Throws DamagedPage (the root's page only is
+  // read, and checked only as far as this record needs).
+  template <typename OnRecord>
+  bool Middle(uint32_t root, std::span<const int> fields, OnRecord&& on_record) {
+    using page_file_internal::Get16;
+    const unsigned char* const base = pages_.Page(root);
+    const unsigned char* const header = base + (root == 1 ? 100 : 0);
+    const unsigned char* const end = base + pages_.file().usable();
+    if (header[0] != 0x02) return false;  // a leaf, or not an index page (the walk says which)
+    const uint32_t cells = Get16(header + 3);
+    if (cells == 0) return false;
+    if (header + 12 + 2 * cells > end) Fail(root, "its cell count is too large");
+    const uint32_t offset = Get16(header + 12 + 2 * (cells / 2));
+    if (offset < 12 || offset + 4 >= pages_.file().usable())
+      Fail(root, "a cell lies outside the page");
+    decoder_.Want(fields);
+    on_record(Record(root, base + offset + 4, end));
+    return true;
+  }
+
   // Called with the walk's page reader before each page a Walk reads, and at its end: another
   // tree's check takes its pages from the walk's runs (StructureCheck::Follow). Empty: none.
   void FollowedBy(std::function<void(const PageReader&)> follow) { follow_ = std::move(follow); }

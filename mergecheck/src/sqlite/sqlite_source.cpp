@@ -127,34 +127,31 @@ class SqliteSource final : public Source {
   bool ReadInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
                         const std::vector<std::string>& collations, const RecordsInOrder& on_record,
                         const IntegersInOrder& on_integers) override {
-    bool read = false;
-    InTransaction([&] {
-      std::vector<Btree> trees;
-      for (const TableRef& ref : schema_.ReadSchema(trees)) {
-        if (ref.name != name) continue;
-        std::vector<Structure> structures;
-        const Table table = schema_.ReadTable(ref, structures);
-        std::vector<int> key;
-        for (const std::string& column : columns) {
-          for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            if (EqualsIgnoreCase(table.columns[c].name, column)) {
-              key.push_back(static_cast<int>(c));
-              break;
-            }
-          }
-        }
-        const Structure* index =
-            key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
-        DirectReaders direct = OpenPages();
-        if (index == nullptr || !direct.utf8) break;
-        // What on_record threw, rethrown once the walk finished the structure check it carried.
-        const std::exception_ptr stopped =
-            WalkInIndexOrder(direct, name, *index, key.size(), on_record, on_integers);
-        read = true;
-        if (stopped) std::rethrow_exception(stopped);
-      }
-    });
-    return read;
+    return WithOrderingIndex(name, columns, collations,
+                             [&](DirectReaders& direct, const Structure& index, std::size_t width) {
+                               // What on_record threw, rethrown once the walk finished the
+                               // structure check it carried.
+                               const std::exception_ptr stopped = WalkInIndexOrder(
+                                   direct, name, index, width, on_record, on_integers);
+                               if (stopped) std::rethrow_exception(stopped);
+                             });
+  }
+
+  bool MiddleInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
+                          const std::vector<std::string>& collations,
+                          const RecordsInOrder& on_record) override {
+    bool found = false;
+    WithOrderingIndex(name, columns, collations,
+                      [&](DirectReaders& direct, const Structure& index, std::size_t width) {
+                        std::vector<int> fields(width);
+                        for (std::size_t f = 0; f < width; ++f) fields[f] = static_cast<int>(f);
+                        try {
+                          found = IndexReader(*direct.pages).Middle(index.root, fields, on_record);
+                        } catch (const DamagedPage&) {
+                          // A hint only: the walk that reads the index names the damage.
+                        }
+                      });
+    return found;
   }
 
   void FinishStructureCheck() override {
@@ -219,6 +216,40 @@ class SqliteSource final : public Source {
     } else if (state != *first_state_) {
       file_.ThrowChanged();
     }
+  }
+
+  // Calls read(direct, index, width) in a read transaction with the pages of the file and the
+  // index (or WITHOUT ROWID table) of table `name` whose leading `width` fields are `columns`
+  // under `collations`, as ReadInIndexOrder reads it; returns whether it was called (not when
+  // there is no such index, or its pages cannot be read directly now).
+  template <typename Read>
+  bool WithOrderingIndex(const std::string& name, const std::vector<std::string>& columns,
+                         const std::vector<std::string>& collations, Read&& read) {
+    bool called = false;
+    InTransaction([&] {
+      std::vector<Btree> trees;
+      for (const TableRef& ref : schema_.ReadSchema(trees)) {
+        if (ref.name != name) continue;
+        std::vector<Structure> structures;
+        const Table table = schema_.ReadTable(ref, structures);
+        std::vector<int> key;
+        for (const std::string& column : columns) {
+          for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            if (EqualsIgnoreCase(table.columns[c].name, column)) {
+              key.push_back(static_cast<int>(c));
+              break;
+            }
+          }
+        }
+        const Structure* index =
+            key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
+        DirectReaders direct = OpenPages();
+        if (index == nullptr || !direct.utf8) break;
+        called = true;
+        read(direct, *index, key.size());
+      }
+    });
+    return called;
   }
 
   // Runs `read` in one read transaction. One content from the first scan's start to the end of
