@@ -44,26 +44,27 @@ class CountingSource : public Source {
     ordered_done += done ? 1 : 0;
     return done;
   }
-  bool MiddleInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
-                          const std::vector<std::string>& collations,
-                          const RecordsInOrder& on_record) override {
-    const bool found = middle ? middle(on_record)
-                              : inner_->MiddleInIndexOrder(table, columns, collations, on_record);
-    middles += found ? 1 : 0;
-    return found;
+  std::size_t SplitsInIndexOrder(const std::string& table, const std::vector<std::string>& columns,
+                                 const std::vector<std::string>& collations, std::size_t most,
+                                 const RecordsInOrder& on_record) override {
+    const std::size_t given =
+        splits ? splits(on_record)
+               : inner_->SplitsInIndexOrder(table, columns, collations, most, on_record);
+    splits_given += given;
+    return given;
   }
   void FinishStructureCheck() override { inner_->FinishStructureCheck(); }
   uint64_t bytes_read() const override { return inner_->bytes_read(); }
   uint64_t rows_read() const override { return inner_->rows_read(); }
 
   int scans = 0;
-  int lookups = 0;       // LookUpValues calls that did the look-ups
-  int sought = 0;        // ... and the values they were given
-  int ordered = 0;       // ReadInIndexOrder calls
-  int ordered_done = 0;  // ... that read the index
-  int middles = 0;       // MiddleInIndexOrder calls that gave a record
-  // When set, MiddleInIndexOrder gives what this gives (a split of the test's choosing).
-  std::function<bool(const RecordsInOrder&)> middle;
+  int lookups = 0;               // LookUpValues calls that did the look-ups
+  int sought = 0;                // ... and the values they were given
+  int ordered = 0;               // ReadInIndexOrder calls
+  int ordered_done = 0;          // ... that read the index
+  std::size_t splits_given = 0;  // records SplitsInIndexOrder gave
+  // When set, SplitsInIndexOrder gives what this gives (splits of the test's choosing).
+  std::function<std::size_t(const RecordsInOrder&)> splits;
 
  private:
   std::unique_ptr<Source> inner_;

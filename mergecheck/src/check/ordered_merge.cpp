@@ -4,9 +4,9 @@
 // The merge in index order. Each input's index is read (Source::ReadInIndexOrder) by a Stream
 // (tuple_stream.h), which checks that each tuple of the key follows the one before it and gives
 // the tuples in batches of kBatch: A's on the calling thread, B's on a thread of its own. The
-// key range is split in two at a tuple from the middle of A's index (its root page's middle
-// cell, Source::MiddleInIndexOrder): A's thread merges the tuples below it, B's those from it on,
-// each its own input's batches against the other's, handed over a Channel (OrderedMergeLimits),
+// key range is split into parts at tuples of A's index (cells of its root page spread evenly,
+// Source::SplitsInIndexOrder), which the two threads merge in turn (Side): each merges its own
+// input's batches of a part against the other's, handed over a Channel (OrderedMergeLimits),
 // as a merge sort's merge step does, comparing column by column as the
 // indexes sort: integers by value, text under its collation, text before blobs. So the two
 // inputs are decoded and checked at once on the two threads, each merges about half, the merge
@@ -24,8 +24,9 @@
 // any other (Collector::Undefer). A tuple with a NULL is skipped: KeyOf gives it no key either,
 // and dropping tuples from a sorted stream leaves it sorted; so is a tuple equal to the one
 // before (a key set holds each value once too). A wrong "no overlap" never comes of it. The
-// split is a hint: any tuple splits the range into two parts, each merged whole, so a split
-// read from a damaged page, or from an index changed since, costs balance, never an answer.
+// splits are a hint: any tuples split the range into parts each merged whole (a tuple's part is
+// the first split above it, whatever order the splits come in), so splits read from a damaged
+// page, or from an index changed since, cost balance, never an answer.
 
 #include "check/ordered_merge.h"
 
@@ -75,49 +76,57 @@ using ordered_merge_internal::TupleRef;
 std::atomic<std::size_t> handed_limit{OrderedMergeLimits{}.handed};
 std::atomic<std::size_t> kept_limit{OrderedMergeLimits{}.kept};
 
-// The split of a merge's key range (Source::MiddleInIndexOrder on A): one tuple in a batch of
-// its own, or no fields (none: A's thread merges it all).
-Batch SplitPoint(Source& a, const std::string& table, const KeyState& key,
-                 std::span<const Order> orders) {
-  Batch split;
-  a.MiddleInIndexOrder(table, key.names, key.collation_names, [&](std::span<const Cell> record) {
-    if (record.size() != orders.size()) return;
-    Batch tuple;
-    for (std::size_t i = 0; i < record.size(); ++i) {
-      const Cell& cell = record[i];
-      if (orders[i] == Order::kInteger) {
-        if (cell.type != Cell::Type::kInteger) return;  // one the merge does not order: none
-        tuple.fields.push_back(static_cast<Field>(cell.integer));
-        continue;
-      }
-      if (cell.type != Cell::Type::kText && cell.type != Cell::Type::kBlob) return;
-      if (cell.bytes.size() >= (std::size_t{1} << 31)) return;
-      tuple.fields.push_back(
-          TextField(tuple.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
-      tuple.bytes.append(cell.bytes);
-    }
-    split = std::move(tuple);
-  });
-  return split;
+// Splits of a merge's key range at most (Source::SplitsInIndexOrder): enough parts that each
+// is a small share of the work, so that the thread behind need keep little to catch up.
+constexpr std::size_t kMostSplits = 31;
+
+// The splits of a merge's key range from A's index (Source::SplitsInIndexOrder), one tuple after
+// another in a batch; none (an empty batch) when any holds a value of a type the merge does not
+// order in its column: A's thread then merges it all.
+Batch SplitsOf(Source& a, const std::string& table, const KeyState& key,
+               std::span<const Order> orders) {
+  Batch splits;
+  bool usable = true;
+  a.SplitsInIndexOrder(
+      table, key.names, key.collation_names, kMostSplits, [&](std::span<const Cell> record) {
+        usable = usable && record.size() == orders.size();
+        for (std::size_t i = 0; usable && i < record.size(); ++i) {
+          const Cell& cell = record[i];
+          if (orders[i] == Order::kInteger) {
+            usable = cell.type == Cell::Type::kInteger;
+            splits.fields.push_back(static_cast<Field>(cell.integer));
+            continue;
+          }
+          usable = (cell.type == Cell::Type::kText || cell.type == Cell::Type::kBlob) &&
+                   cell.bytes.size() < (std::size_t{1} << 31);
+          splits.fields.push_back(
+              TextField(splits.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
+          splits.bytes.append(cell.bytes);
+        }
+      });
+  return usable ? std::move(splits) : Batch{};
 }
 
-// One input's side of a merge whose key range is split in two at a tuple: its thread reads the
-// input's index (a Stream) and merges one part of the range, the tuples below the split (A's
-// side) or from it on (B's), against the other input's tuples of that part, which the other
-// thread hands it over `in`; it hands its own tuples of the other part over `out`. So each
-// thread reads one input and merges about half the tuples, and the work, all on A's thread
-// before (its walk and the whole merge: 62% of a check's samples, B's 35%), is shared. With no
-// split, A's side merges it all and B's hands it all over.
+// One input's side of a merge whose key range is split into parts at tuples of A's index (the
+// splits: part p holds the tuples from split p - 1 on, below split p): its thread reads the
+// input's index (a Stream) and merges the parts it owns (A's side the even ones, B's the odd
+// ones) against the other input's tuples of those parts, which the other thread hands it over
+// `in`; it hands its own tuples of the other parts over `out`. So each thread reads one input
+// and merges about half the tuples, and the work, all on A's thread before (its walk and the
+// whole merge: 62% of a check's samples, B's 35%), is shared. With no split, A's side merges it
+// all and B's hands it all over.
 class alignas(64) Side {
  public:
-  // `kept`: what Own keeps, at most, of this input's tuples not yet merged.
-  Side(std::span<const Order> orders, const Batch& split, bool merges_below, Channel& in,
-       Channel& out, std::size_t kept)
+  // `side`: 0 for A's, 1 for B's. `kept`: what Own keeps, at most, of this input's tuples not
+  // yet merged.
+  Side(std::span<const Order> orders, const Batch& splits, uint32_t side, Channel& in, Channel& out,
+       std::size_t kept)
       : orders_(orders),
         integers_(AllIntegers(orders)),
         width_(orders.size()),
-        split_(split),
-        merges_below_(merges_below),
+        splits_(splits),
+        last_part_(static_cast<uint32_t>(splits.fields.size() / orders.size())),
+        side_(side),
         in_(in),
         out_(out),
         kept_(kept),
@@ -132,7 +141,9 @@ class alignas(64) Side {
     bool finished = false;
     if (stream_.complete()) {
       try {
-        Finish();
+        while (part_ < last_part_) Leave();
+        Leave();  // the last part: the rest of both channels' business
+        out_.Close();
         finished = true;
       } catch (const Abandon&) {
         // The other side failed.
@@ -154,68 +165,65 @@ class alignas(64) Side {
     stream_.RethrowError();
     if (error_) std::rethrow_exception(error_);
   }
-  // The tuples in both of this side's part of the range: this input's and the other's.
+  // The tuples in both of this side's parts of the range: this input's and the other's, and the
+  // part of each.
   std::vector<std::vector<OwnedValue>>& mine() { return mine_; }
   std::vector<std::vector<OwnedValue>>& theirs() { return theirs_; }
+  const std::vector<uint32_t>& parts() const { return parts_; }
 
  private:
-  // The stream's batch: split at the first tuple from the split on (found once: the tuples come
-  // in order), each part merged or handed over.
+  bool Owns(uint32_t part) const { return part % 2 == side_; }
+
+  // The stream's batch, cut where a part ends (the tuples come in order), each run of one part
+  // merged or handed over.
   void OnBatch(std::span<const Field> fields, const char* bytes, Batch* whole) {
     const std::size_t tuples = fields.size() / width_;
-    std::size_t below = past_ ? 0 : tuples;  // the tuples below the split
-    if (!past_ && !split_.fields.empty() && tuples > 0 &&
-        Compare(fields.data() + (tuples - 1) * width_, bytes) >= 0) {
-      below = *std::ranges::partition_point(
-          std::views::iota(std::size_t{0}, tuples),
-          [&](std::size_t t) { return Compare(fields.data() + t * width_, bytes) < 0; });
-    }
-    const std::span<const Field> low = fields.first(below * width_);
-    const std::span<const Field> high = fields.subspan(below * width_);
-    if (merges_below_) {
-      if (!low.empty()) Own(low, bytes, high.empty() ? whole : nullptr);
-      if (high.empty()) return;
-      if (!past_) {
-        past_ = true;
-        MergeOwned(true);
-        in_.Drain();  // the other's tuples below the split: in this input no more
+    std::size_t from = 0;
+    while (from < tuples) {
+      std::size_t to = tuples;  // the end of part_ in this batch
+      if (part_ < last_part_ && Compare(fields.data() + (tuples - 1) * width_, bytes) >= 0) {
+        to = *std::ranges::partition_point(std::views::iota(from, tuples), [&](std::size_t t) {
+          return Compare(fields.data() + t * width_, bytes) < 0;
+        });
       }
-      Put(high, bytes, low.empty() ? whole : nullptr);
-    } else {
-      if (!low.empty()) Put(low, bytes, high.empty() ? whole : nullptr);
-      if (high.empty()) return;
-      if (!past_) {
-        past_ = true;
-        Flush();
-        out_.Close();
+      if (to > from) {
+        const std::span<const Field> run = fields.subspan(from * width_, (to - from) * width_);
+        Batch* const all = from == 0 && to == tuples ? whole : nullptr;
+        if (Owns(part_)) {
+          Own(run, bytes, all);
+        } else {
+          Put(run, bytes, all);
+        }
       }
-      Own(high, bytes, low.empty() ? whole : nullptr);
+      from = to;
+      if (from < tuples) Leave();
     }
   }
 
-  // At the stream's end: the rest of both channels' business.
-  void Finish() {
-    if (merges_below_ || !past_) MergeOwned(true);
-    if (merges_below_ && !past_) in_.Drain();
-    if (merges_below_ || !past_) {
-      Flush();
-      out_.Close();
-    }
-    past_ = true;
-    if (!merges_below_) {
+  // Leaves part_ for the next: a part this side merges once the other's tuples of it are all
+  // taken (those after this input's last are in this input no more); a part it hands over once
+  // what is left of it was handed. Then tells the other this side is past it.
+  void Leave() {
+    if (Owns(part_)) {
       MergeOwned(true);
-      in_.Drain();  // B's side: A's tuples after B's last are in B no more
+      in_.Drain(part_);
+      need_other_ = true;
+      other_done_ = false;
+    } else {
+      Flush();
     }
+    out_.Pass(++part_);
   }
 
-  // <0, 0, >0: the tuple at `fields` against the split.
+  // <0, 0, >0: the tuple at `fields` against the split that ends part_.
   int Compare(const Field* fields, const char* bytes) const {
-    return integers_ ? CompareIntegerTuples(width_, fields, split_.fields.data())
+    const Field* split = splits_.fields.data() + part_ * width_;
+    return integers_ ? CompareIntegerTuples(width_, fields, split)
                      : CompareTuples(orders_, TupleRef{fields, bytes},
-                                     TupleRef{split_.fields.data(), split_.bytes.data()});
+                                     TupleRef{split, splits_.bytes.data()});
   }
 
-  // This input's tuples `fields` of this side's part: merged against the other's as far as
+  // This input's tuples `fields` of a part this side owns: merged against the other's as far as
   // those are there, the rest kept (own_) to merge later, when they are. So neither thread waits
   // for the other while it has a page to read: the one merging is behind, and the other reads on
   // (a merge that waited for each of the other's tuples made both threads take turns, and a
@@ -260,7 +268,7 @@ class alignas(64) Side {
       int c = 0;
       for (;;) {
         if (need_other_) {
-          const Channel::Took took = in_.Take(other_, wait);
+          const Channel::Took took = in_.Take(other_, wait, part_);
           if (took == Channel::Took::kNotYet) return at;
           need_other_ = false;
           if (took == Channel::Took::kEnd) {
@@ -276,6 +284,7 @@ class alignas(64) Side {
       if (c == 0) {
         mine_.push_back(OwnTuple(orders_, x));
         theirs_.push_back(OwnTuple(orders_, other_));
+        parts_.push_back(part_);
         need_other_ = true;
       }
     }
@@ -313,6 +322,7 @@ class alignas(64) Side {
   // waiting before it, else copied into batches of the channel's.
   void Put(std::span<const Field> fields, const char* bytes, Batch* whole) {
     if (whole != nullptr && outbox_.fields.empty()) {
+      whole->part = part_;
       out_.Hand(std::exchange(*whole, out_.Spare()));
       return;
     }
@@ -323,24 +333,28 @@ class alignas(64) Side {
       Copy(fields.first(n), bytes, outbox_);
       fields = fields.subspan(n);
       if (outbox_.fields.size() >= full || outbox_.bytes.size() >= kBatchBytes) {
+        outbox_.part = part_;
         out_.Hand(std::exchange(outbox_, out_.Spare()));
       }
     }
   }
   // Hands what Put copied and has not handed yet.
   void Flush() {
-    if (!outbox_.fields.empty()) out_.Hand(std::exchange(outbox_, Batch{}));
+    if (outbox_.fields.empty()) return;
+    outbox_.part = part_;
+    out_.Hand(std::exchange(outbox_, Batch{}));
   }
 
   const std::span<const Order> orders_;
   const bool integers_;
   const std::size_t width_;
-  const Batch& split_;
-  const bool merges_below_;  // A's side: merges below the split; B's: from it on
+  const Batch& splits_;
+  const uint32_t last_part_;  // the number of splits
+  const uint32_t side_;
   Channel& in_;
   Channel& out_;
   const std::size_t kept_;
-  bool past_ = false;        // a tuple from the split on was given (B's side: `out` closed)
+  uint32_t part_ = 0;        // the part of the tuples given last
   bool need_other_ = true;   // other_ was compared: take the next before comparing again
   bool other_done_ = false;  // the other's tuples of this side's part are all taken
   bool failed_ = false;
@@ -353,7 +367,8 @@ class alignas(64) Side {
   Batch outbox_;                  // tuples Put copied, not yet handed
   std::vector<std::vector<OwnedValue>> mine_;
   std::vector<std::vector<OwnedValue>> theirs_;
-  Stream stream_;  // last: it calls OnBatch, which uses the members above
+  std::vector<uint32_t> parts_;  // the part of each of mine_ (and theirs_)
+  Stream stream_;                // last: it calls OnBatch, which uses the members above
   // Nothing of the next object on this line (padding only: never read).
   [[maybe_unused]] alignas(64) char end_[1] = {};
 };
@@ -361,27 +376,35 @@ class alignas(64) Side {
 // Merges key `ka` / `kb` of `table` from both inputs, their columns ordered as `orders`; false,
 // filling nothing, when the merge cannot be trusted (see the top of the file). Else `records`
 // holds each index's records. A's index is read on the calling thread, B's on a thread of its
-// own; the key range is split at a tuple from the middle of A's index (Side).
+// own; the key range is split into parts at tuples of A's index, each merged by one side (Side).
 bool MergeKey(Source& a, Source& b, const std::string& table, std::span<const Order> orders,
               KeyState& ka, KeyState& kb, uint64_t (&records)[2]) {
-  const Batch split = SplitPoint(a, table, ka, orders);
+  const Batch splits = SplitsOf(a, table, ka, orders);
   const OrderedMergeLimits limits{handed_limit.load(), kept_limit.load()};
-  Channel below(orders.size(), limits.handed);  // B's tuples below the split, to A's thread
-  Channel above(orders.size(), limits.handed);  // A's tuples from the split on, to B's thread
-  Side side_a(orders, split, true, below, above, limits.kept);
-  Side side_b(orders, split, false, above, below, limits.kept);
+  Channel to_a(orders.size(), limits.handed);  // B's tuples of the parts A's side merges
+  Channel to_b(orders.size(), limits.handed);  // A's tuples of the parts B's side merges
+  Side side_a(orders, splits, 0, to_a, to_b, limits.kept);
+  Side side_b(orders, splits, 1, to_b, to_a, limits.kept);
   std::thread thread_b([&] { side_b.Run(b, table, kb); });
   side_a.Run(a, table, ka);
   thread_b.join();
   side_a.RethrowError();
   side_b.RethrowError();
   if (side_a.failed() || side_b.failed()) return false;
+  // The tuples in both, in key order: the two sides' parts taken in turn.
   KeyState::Merged in_a;
   KeyState::Merged in_b;
-  in_a.common = std::move(side_a.mine());  // below the split, then from it on
-  in_b.common = std::move(side_a.theirs());
-  std::ranges::move(side_b.theirs(), std::back_inserter(in_a.common));
-  std::ranges::move(side_b.mine(), std::back_inserter(in_b.common));
+  const std::vector<uint32_t>& parts_a = side_a.parts();
+  const std::vector<uint32_t>& parts_b = side_b.parts();
+  for (std::size_t i = 0, j = 0; i < parts_a.size() || j < parts_b.size();) {
+    if (j == parts_b.size() || (i < parts_a.size() && parts_a[i] < parts_b[j])) {
+      in_a.common.push_back(std::move(side_a.mine()[i]));
+      in_b.common.push_back(std::move(side_a.theirs()[i++]));
+    } else {
+      in_a.common.push_back(std::move(side_b.theirs()[j]));
+      in_b.common.push_back(std::move(side_b.mine()[j++]));
+    }
+  }
   in_a.rows = side_a.stream().rows();
   in_b.rows = side_b.stream().rows();
   in_a.repeats = side_a.stream().repeats();

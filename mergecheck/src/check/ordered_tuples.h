@@ -129,6 +129,7 @@ inline std::vector<OwnedValue> OwnTuple(std::span<const Order> orders, TupleRef 
 struct Batch {
   std::string bytes;
   std::vector<Field> fields;  // a tuple's fields after another's
+  uint32_t part = 0;          // the part of the key range its tuples lie in (ordered_merge.cpp)
 };
 
 // What `batch` holds: its fields and its text.

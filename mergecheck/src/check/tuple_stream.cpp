@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace steadyflake::mergecheck::ordered_merge_internal {
@@ -284,10 +285,10 @@ Batch Channel::Spare() {
   return EmptyBatch(width_);
 }
 
-void Channel::Close() {
+void Channel::Pass(uint32_t part) {
   {
     std::lock_guard lock(mu_);
-    closed_ = true;
+    passed_ = std::max(passed_, part);
   }
   ready_.notify_one();
 }
@@ -301,17 +302,22 @@ void Channel::Stop() {
   room_.notify_one();
 }
 
-void Channel::Drain() {
+void Channel::Drain(uint32_t part) {
   at_ = current_.fields.size();
-  while (Refill(true) == Took::kTuple) at_ = current_.fields.size();
+  while (Refill(true, part) == Took::kTuple) at_ = current_.fields.size();
 }
 
-Channel::Took Channel::Refill(bool wait) {
+Channel::Took Channel::Refill(bool wait, uint32_t part) {
   while (at_ == current_.fields.size()) {
     std::unique_lock lock(mu_);
-    if (wait) ready_.wait(lock, [&] { return !queue_.empty() || closed_ || stopped_; });
+    if (wait) ready_.wait(lock, [&] { return !queue_.empty() || passed_ > part || stopped_; });
     if (stopped_) throw Abandon{};
-    if (queue_.empty()) return closed_ ? Took::kEnd : Took::kNotYet;
+    if (queue_.empty() || queue_.front().part > part) {
+      return queue_.empty() && passed_ <= part ? Took::kNotYet : Took::kEnd;
+    }
+    // Each part is taken to its end before the next: a batch of an earlier one is a giver that
+    // mislabelled it (its tuples would be merged as another part's, or dropped).
+    if (queue_.front().part < part) throw std::logic_error("a batch handed after its part");
     // The batch taken last goes back to the giver, its memory with it: a batch allocated
     // afresh each time faulted its pages in again once malloc had returned them.
     if (current_.fields.capacity() != 0) spare_.push_back(std::move(current_));

@@ -107,10 +107,12 @@ class Stream {
   std::optional<Batch> full_;
 };
 
-// Batches handed from one thread (the giver: Hand, Spare, Close) to another (the taker: Take,
-// Drain), at most `depth` bytes of them queued; either may Stop it. What one thread writes lies on
-// cache lines the other does not write: a line two cores write in turn passes between them at each
-// write, and the taker writes at_ for every tuple.
+// Batches handed from one thread (the giver: Hand, Spare, Pass, Close) to another (the taker:
+// Take, Drain), at most `depth` bytes of them queued; either may Stop it. Each batch holds tuples
+// of one part of the key range (Batch::part), handed in order of part; the taker takes one part
+// at a time, which ends where a batch of a later part is queued or the giver passed it. What one
+// thread writes lies on cache lines the other does not write: a line two cores write in turn
+// passes between them at each write, and the taker writes at_ for every tuple.
 class Channel {
  public:
   // `depth`: the bytes of tuples the giver may be ahead of the taker (a batch at least).
@@ -122,17 +124,20 @@ class Channel {
   void Hand(Batch batch);
   // Giver: an empty batch to fill: one the taker is done with, else a new one.
   Batch Spare();
-  // Giver: nothing more will be handed.
-  void Close();
+  // Giver: every tuple of the parts before `part` was handed.
+  void Pass(uint32_t part);
+  // Giver: nothing more will be handed (every part passed).
+  void Close() { Pass(UINT32_MAX); }
 
   // Taker: what Take found.
   enum class Took { kTuple, kEnd, kNotYet };
-  // Taker: the next tuple, valid until the next call (kTuple); kEnd at the end (closed, all
-  // taken); kNotYet when none is queued yet and `wait` is false (else it waits for one). Throws
-  // Abandon once stopped.
-  Took Take(TupleRef& tuple, bool wait) {
+  // Taker: the next tuple of part `part`, valid until the next call (kTuple); kEnd at the end of
+  // the part (passed, all its tuples taken); kNotYet when none is queued yet and `wait` is false
+  // (else it waits for one). Throws Abandon once stopped. REQUIRES: the parts before `part` were
+  // taken to their end.
+  Took Take(TupleRef& tuple, bool wait, uint32_t part) {
     if (at_ == current_.fields.size()) {
-      const Took took = Refill(wait);
+      const Took took = Refill(wait, part);
       if (took != Took::kTuple) return took;
     }
     tuple.fields = current_.fields.data() + at_;
@@ -140,8 +145,8 @@ class Channel {
     at_ += width_;
     return Took::kTuple;
   }
-  // Taker: takes every tuple left, to the end. Throws Abandon once stopped.
-  void Drain();
+  // Taker: takes every tuple left of part `part`, to its end. Throws Abandon once stopped.
+  void Drain(uint32_t part);
 
   // Either: the channel is given up (the other side failed): every wait ends in Abandon.
   void Stop();
@@ -149,7 +154,7 @@ class Channel {
  private:
   // Takes the next batch that holds a tuple as current_ (kTuple). Out of Take, which the merge
   // calls for every tuple and which is then small enough to inline.
-  Took Refill(bool wait);
+  Took Refill(bool wait, uint32_t part);
 
   const std::size_t width_;
   const std::size_t depth_;
@@ -159,7 +164,7 @@ class Channel {
   std::deque<Batch> queue_;        // guarded by mu_
   std::size_t queued_bytes_ = 0;   // guarded by mu_: in queue_ (fields and text)
   std::vector<Batch> spare_;       // guarded by mu_: batches taken, for the giver to fill again
-  bool closed_ = false;            // guarded by mu_
+  uint32_t passed_ = 0;            // guarded by mu_: the parts before it were all handed
   bool stopped_ = false;           // guarded by mu_
   // The taker's (its thread only).
   alignas(64) Batch current_;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -216,16 +217,17 @@ class Source {
     return false;
   }
 
-  // Calls on_record once with a record from about the middle of what ReadInIndexOrder would
-  // give for the same arguments (its key columns' Cells, valid during the call) and returns
-  // true: a hint where to split the key range, read in a transaction of its own and checked no
-  // further than it needs. Returns false, having called nothing, when there is none (an index
-  // of one page) or this source cannot say.
-  virtual bool MiddleInIndexOrder(const std::string& /*table*/,
-                                  const std::vector<std::string>& /*columns*/,
-                                  const std::vector<std::string>& /*collations*/,
-                                  const RecordsInOrder& /*on_record*/) {
-    return false;
+  // Calls on_record with up to `most` records spread evenly over what ReadInIndexOrder would
+  // give for the same arguments, in its order (their key columns' Cells, valid during the call),
+  // and returns how many: a hint where to split the key range into parts of about equal size,
+  // read in a transaction of its own and checked no further than it needs. Returns 0, having
+  // called nothing, when there are none (an index of one page) or this source cannot say.
+  virtual std::size_t SplitsInIndexOrder(const std::string& /*table*/,
+                                         const std::vector<std::string>& /*columns*/,
+                                         const std::vector<std::string>& /*collations*/,
+                                         std::size_t /*most*/,
+                                         const RecordsInOrder& /*on_record*/) {
+    return 0;
   }
 
   // Whether ReadRowsAt can read rows again by the positions Scan gave them (a plain dump): a

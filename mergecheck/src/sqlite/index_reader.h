@@ -19,6 +19,7 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_READER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -55,27 +56,29 @@ class IndexReader {
   uint64_t Walk(uint32_t root, std::span<const int> fields, OnRecord&& on_record,
                 BtreeChecker* check = nullptr);
 
-  // Calls on_record(cells) with the record of the middle cell of the root page `root` (fields
-  // `fields`, as Walk gives them) and returns true; false, calling nothing, when the root is a
-  // leaf (a tree of one page) or holds no cell. About half the tree's records sort before it: a
-  // place to split the key range of a walk in two. Throws DamagedPage (the root's page only is
-  // read, and checked only as far as this record needs).
+  // Calls on_record(cells) with the records of up to about `most` interior cells of the b-tree
+  // rooted at `root`, spread evenly, in key order (fields `fields`, as Walk gives them); returns
+  // how many. Each interior cell's record sorts after its left child's subtree: places to split
+  // the key range of a walk into parts of about equal records. They are the root page's cells,
+  // and when it has fewer than `most`, its children's too, each child's between the root cells
+  // around it. None when the root is a leaf (a tree of one page). Throws DamagedPage (the root
+  // and its children are read, and checked only as far as these records need).
   template <typename OnRecord>
-  bool Middle(uint32_t root, std::span<const int> fields, OnRecord&& on_record) {
-    using page_file_internal::Get16;
-    const unsigned char* const base = pages_.Page(root);
-    const unsigned char* const header = base + (root == 1 ? 100 : 0);
-    const unsigned char* const end = base + pages_.file().usable();
-    if (header[0] != 0x02) return false;  // a leaf, or not an index page (the walk says which)
-    const uint32_t cells = Get16(header + 3);
-    if (cells == 0) return false;
-    if (header + 12 + 2 * cells > end) Fail(root, "its cell count is too large");
-    const uint32_t offset = Get16(header + 12 + 2 * (cells / 2));
-    if (offset < 12 || offset + 4 >= pages_.file().usable())
-      Fail(root, "a cell lies outside the page");
+  uint32_t Splits(uint32_t root, std::span<const int> fields, uint32_t most, OnRecord&& on_record) {
     decoder_.Want(fields);
-    on_record(Record(root, base + offset + 4, end));
-    return true;
+    const unsigned char* const base = pages_.Page(root);
+    if (InteriorCells(root, base) == 0) return 0;
+    const std::vector<unsigned char> page(base, base + pages_.file().page_size());
+    const uint32_t cells = InteriorCells(root, page.data());
+    const uint32_t per_child = cells < most ? most / (cells + 1) : 0;
+    uint32_t given = 0;
+    for (uint32_t i = 0; i <= cells; ++i) {
+      if (per_child > 0) given += SpreadCells(ChildOf(root, page.data(), i), per_child, on_record);
+      if (i == cells || (per_child == 0 && !Spread(i, cells, most))) continue;
+      on_record(Record(root, CellAt(root, page.data(), i), page.data() + pages_.file().usable()));
+      ++given;
+    }
+    return given;
   }
 
   // Called with the walk's page reader before each page a Walk reads, and at its end: another
@@ -99,6 +102,54 @@ class IndexReader {
     const int n = page_file_internal::GetVarint(cell, end, size);
     if (n == 0) Fail(page, "a cell is cut off");
     return decoder_.Decode(page, size, cell + n, end, true);
+  }
+
+  // The cell count of interior index page `page` at `base`; 0 for a leaf (or not an index page:
+  // the walk says which). Throws DamagedPage when the cell pointers do not fit the page.
+  uint32_t InteriorCells(uint32_t page, const unsigned char* base) const {
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    if (header[0] != 0x02) return 0;
+    const uint32_t cells = page_file_internal::Get16(header + 3);
+    if (header + 12 + 2 * cells > base + pages_.file().usable()) {
+      Fail(page, "its cell count is too large");
+    }
+    return cells;
+  }
+  // The payload of interior cell `i` of page `page` at `base` (after its child pointer).
+  const unsigned char* CellAt(uint32_t page, const unsigned char* base, uint32_t i) const {
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    const uint32_t offset = page_file_internal::Get16(header + 12 + 2 * i);
+    if (offset < 12 || offset + 4 >= pages_.file().usable()) {
+      Fail(page, "a cell lies outside the page");
+    }
+    return base + offset + 4;
+  }
+  // Child `i` of interior page `page` at `base` (its right-most child when i is its cell count).
+  uint32_t ChildOf(uint32_t page, const unsigned char* base, uint32_t i) const {
+    const unsigned char* const header = base + (page == 1 ? 100 : 0);
+    if (i == page_file_internal::Get16(header + 3)) return page_file_internal::Get32(header + 8);
+    return page_file_internal::Get32(CellAt(page, base, i) - 4);
+  }
+  // Whether cell `i` of `cells` is one of `most` spread evenly among them.
+  static bool Spread(uint32_t i, uint32_t cells, uint32_t most) {
+    if (cells <= most) return true;
+    // Cell i is taken when it is the first at or past a multiple of cells / most.
+    return (uint64_t{i} * most) / cells != (uint64_t{i + 1} * most) / cells;
+  }
+  // Calls on_record with up to `most` cells of page `page` spread evenly, if it is an interior
+  // index page and lies within the file; returns how many.
+  template <typename OnRecord>
+  uint32_t SpreadCells(uint32_t page, uint32_t most, OnRecord& on_record) {
+    if (page == 0 || page > pages_.file().pages()) Fail(page, "a child lies beyond the file");
+    const unsigned char* const base = pages_.Page(page);
+    const uint32_t cells = InteriorCells(page, base);
+    uint32_t given = 0;
+    for (uint32_t i = 0; i < cells; ++i) {
+      if (!Spread(i, cells, most)) continue;
+      on_record(Record(page, CellAt(page, base, i), base + pages_.file().usable()));
+      ++given;
+    }
+    return given;
   }
 
   PageReader pages_;

@@ -137,21 +137,27 @@ class SqliteSource final : public Source {
                              });
   }
 
-  bool MiddleInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
-                          const std::vector<std::string>& collations,
-                          const RecordsInOrder& on_record) override {
-    bool found = false;
+  std::size_t SplitsInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
+                                 const std::vector<std::string>& collations, std::size_t most,
+                                 const RecordsInOrder& on_record) override {
+    std::size_t given = 0;
     WithOrderingIndex(name, columns, collations,
                       [&](DirectReaders& direct, const Structure& index, std::size_t width) {
                         std::vector<int> fields(width);
                         for (std::size_t f = 0; f < width; ++f) fields[f] = static_cast<int>(f);
                         try {
-                          found = IndexReader(*direct.pages).Middle(index.root, fields, on_record);
+                          IndexReader(*direct.pages)
+                              .Splits(index.root, fields,
+                                      static_cast<uint32_t>(std::min<std::size_t>(most, 1 << 16)),
+                                      [&](std::span<const Cell> record) {
+                                        on_record(record);
+                                        ++given;
+                                      });
                         } catch (const DamagedPage&) {
                           // A hint only: the walk that reads the index names the damage.
                         }
                       });
-    return found;
+    return given;
   }
 
   void FinishStructureCheck() override {
