@@ -103,25 +103,18 @@ class SqliteSource final : public Source {
         return false;  // not one SQLite compares by itself
       }
     }
-    bool looked_up = false;
-    InTransaction([&] {
-      std::vector<Btree> trees;
-      for (const TableRef& ref : schema_.ReadSchema(trees)) {
-        if (ref.name != name) continue;
-        std::vector<Structure> structures;
-        const Table table = schema_.ReadTable(ref, structures);
-        Lookup lookup{KeyedColumns(table, structures, columns, collations), collations, &tuples};
-        if (lookup.columns.empty()) break;
-        const std::vector<int> wanted = visitor.OnTable(table);
-        std::vector<std::vector<Cell>> rest;  // what the pages cannot give
-        if (LookUpDirect(ref, table, structures, lookup, wanted, visitor, rest)) {
-          lookup.tuples = &rest;
-        }
-        if (!lookup.tuples->empty()) SelectRows(file_, progress_, table, wanted, visitor, &lookup);
-        looked_up = true;
+    return InTableTransaction(name, [&](const TableRef& ref, const Table& table,
+                                        const std::vector<Structure>& structures) {
+      Lookup lookup{KeyedColumns(table, structures, columns, collations), collations, &tuples};
+      if (lookup.columns.empty()) return false;
+      const std::vector<int> wanted = visitor.OnTable(table);
+      std::vector<std::vector<Cell>> rest;  // what the pages cannot give
+      if (LookUpDirect(ref, table, structures, lookup, wanted, visitor, rest)) {
+        lookup.tuples = &rest;
       }
+      if (!lookup.tuples->empty()) SelectRows(file_, progress_, table, wanted, visitor, &lookup);
+      return true;
     });
-    return looked_up;
   }
 
   bool ReadInIndexOrder(const std::string& name, const std::vector<std::string>& columns,
@@ -224,6 +217,24 @@ class SqliteSource final : public Source {
     }
   }
 
+  // Calls read(ref, table, structures) for table `name` in a read transaction; returns what it
+  // returned (false when the schema has no such table).
+  template <typename Read>
+  bool InTableTransaction(const std::string& name, Read&& read) {
+    bool done = false;
+    InTransaction([&] {
+      std::vector<Btree> trees;
+      for (const TableRef& ref : schema_.ReadSchema(trees)) {
+        if (ref.name != name) continue;
+        std::vector<Structure> structures;
+        const Table table = schema_.ReadTable(ref, structures);
+        done = read(ref, table, structures);
+        break;
+      }
+    });
+    return done;
+  }
+
   // Calls read(direct, index, width) in a read transaction with the pages of the file and the
   // index (or WITHOUT ROWID table) of table `name` whose leading `width` fields are `columns`
   // under `collations`, as ReadInIndexOrder reads it; returns whether it was called (not when
@@ -231,31 +242,24 @@ class SqliteSource final : public Source {
   template <typename Read>
   bool WithOrderingIndex(const std::string& name, const std::vector<std::string>& columns,
                          const std::vector<std::string>& collations, Read&& read) {
-    bool called = false;
-    InTransaction([&] {
-      std::vector<Btree> trees;
-      for (const TableRef& ref : schema_.ReadSchema(trees)) {
-        if (ref.name != name) continue;
-        std::vector<Structure> structures;
-        const Table table = schema_.ReadTable(ref, structures);
-        std::vector<int> key;
-        for (const std::string& column : columns) {
-          for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            if (EqualsIgnoreCase(table.columns[c].name, column)) {
-              key.push_back(static_cast<int>(c));
-              break;
+    return InTableTransaction(
+        name, [&](const TableRef&, const Table& table, const std::vector<Structure>& structures) {
+          std::vector<int> key;
+          for (const std::string& column : columns) {
+            for (std::size_t c = 0; c < table.columns.size(); ++c) {
+              if (EqualsIgnoreCase(table.columns[c].name, column)) {
+                key.push_back(static_cast<int>(c));
+                break;
+              }
             }
           }
-        }
-        const Structure* index =
-            key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
-        DirectReaders direct = OpenPages();
-        if (index == nullptr || !direct.utf8) break;
-        called = true;
-        read(direct, *index, key.size());
-      }
-    });
-    return called;
+          const Structure* index =
+              key.size() == columns.size() ? OrderingIndex(structures, key, collations) : nullptr;
+          DirectReaders direct = OpenPages();
+          if (index == nullptr || !direct.utf8) return false;
+          read(direct, *index, key.size());
+          return true;
+        });
   }
 
   // Runs `read` in one read transaction. One content from the first scan's start to the end of
