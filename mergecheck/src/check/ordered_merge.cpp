@@ -36,7 +36,6 @@
 #include <exception>
 #include <functional>
 #include <iterator>
-#include <ranges>
 #include <span>
 #include <string>
 #include <thread>
@@ -182,9 +181,17 @@ class alignas(64) Side {
     while (from < tuples) {
       std::size_t to = tuples;  // the end of part_ in this batch
       if (part_ < last_part_ && Compare(fields.data() + (tuples - 1) * width_, bytes) >= 0) {
-        to = *std::ranges::partition_point(std::views::iota(from, tuples), [&](std::size_t t) {
-          return Compare(fields.data() + t * width_, bytes) < 0;
-        });
+        // The first tuple from the split on, by binary search (std::ranges' iota_view does not
+        // build with clang and GCC 12's library, the fuzz build's).
+        std::size_t low = from;
+        while (low < to) {
+          const std::size_t mid = low + (to - low) / 2;
+          if (Compare(fields.data() + mid * width_, bytes) < 0) {
+            low = mid + 1;
+          } else {
+            to = mid;
+          }
+        }
       }
       if (to > from) {
         const std::span<const Field> run = fields.subspan(from * width_, (to - from) * width_);
