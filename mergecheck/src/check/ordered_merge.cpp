@@ -4,16 +4,16 @@
 // The merge in index order. Each input's index is read (Source::ReadInIndexOrder) by a Stream
 // (tuple_stream.h), which checks that each tuple of the key follows the one before it and gives
 // the tuples in batches of kBatch: A's on the calling thread, B's on a thread of its own. The
-// key range is split into parts at tuples of A's index (cells of its root page spread evenly,
-// Source::SplitsInIndexOrder), which the two threads merge in turn (Side): each merges its own
-// input's batches of a part against the other's, handed over a Channel (OrderedMergeLimits),
-// as a merge sort's merge step does, comparing column by column as the
-// indexes sort: integers by value, text under its collation, text before blobs. So the two
-// inputs are decoded and checked at once on the two threads, each merges about half, the merge
-// costs a few integer or string comparisons per tuple, and nothing is held but a few batches and
-// the tuples in both. (A third thread for A's index, its batches handed over too, was 5-19%
-// slower on two cores: a batch written on one core and read on another costs its reader more
-// than the copy did.)
+// key range is split into parts at tuples of A's index (interior cells near its root spread
+// evenly, Source::SplitsInIndexOrder), which the two threads merge in turn (Side): each merges
+// its own input's batches of a part against the other's, handed over a Channel, as a merge
+// sort's merge step does, comparing column by column as the indexes sort: integers by value,
+// text under its collation, text before blobs. So the two inputs are decoded and checked at once
+// on the two threads, each merges about half, the merge costs a few integer or string
+// comparisons per tuple, and nothing is held but the tuples in both and the batches one thread
+// is ahead of the other (at most OrderedMergeLimits: about a part). (A third thread for A's index,
+// its batches handed over too, was 5-19% slower on two cores: a batch written on one core and read
+// on another costs its reader more than the copy did.)
 //
 // Trust: the merge is only right if both streams really are sorted as CompareTuples sorts, and
 // if it calls two tuples equal exactly when KeyOf gives them one key. So every tuple is checked
