@@ -51,6 +51,7 @@ namespace {
 
 using ordered_merge_internal::Abandon;
 using ordered_merge_internal::AllIntegers;
+using ordered_merge_internal::AppendField;
 using ordered_merge_internal::Batch;
 using ordered_merge_internal::BytesHeld;
 using ordered_merge_internal::BytesOf;
@@ -58,7 +59,6 @@ using ordered_merge_internal::Channel;
 using ordered_merge_internal::CompareIntegerTuples;
 using ordered_merge_internal::CompareText;
 using ordered_merge_internal::CompareTuples;
-using ordered_merge_internal::EmptyBatch;
 using ordered_merge_internal::Field;
 using ordered_merge_internal::kBatch;
 using ordered_merge_internal::kBatchBytes;
@@ -67,6 +67,7 @@ using ordered_merge_internal::Order;
 using ordered_merge_internal::OrdersOf;
 using ordered_merge_internal::OwnTuple;
 using ordered_merge_internal::Stream;
+using ordered_merge_internal::TakeSpare;
 using ordered_merge_internal::TextField;
 using ordered_merge_internal::TextOrder;
 using ordered_merge_internal::TupleRef;
@@ -86,23 +87,13 @@ Batch SplitsOf(Source& a, const std::string& table, const KeyState& key,
                std::span<const Order> orders) {
   Batch splits;
   bool usable = true;
-  a.SplitsInIndexOrder(
-      table, key.names, key.collation_names, kMostSplits, [&](std::span<const Cell> record) {
-        usable = usable && record.size() == orders.size();
-        for (std::size_t i = 0; usable && i < record.size(); ++i) {
-          const Cell& cell = record[i];
-          if (orders[i] == Order::kInteger) {
-            usable = cell.type == Cell::Type::kInteger;
-            splits.fields.push_back(static_cast<Field>(cell.integer));
-            continue;
-          }
-          usable = (cell.type == Cell::Type::kText || cell.type == Cell::Type::kBlob) &&
-                   cell.bytes.size() < (std::size_t{1} << 31);
-          splits.fields.push_back(
-              TextField(splits.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
-          splits.bytes.append(cell.bytes);
-        }
-      });
+  a.SplitsInIndexOrder(table, key.names, key.collation_names, kMostSplits,
+                       [&](std::span<const Cell> record) {
+                         usable = usable && record.size() == orders.size();
+                         for (std::size_t i = 0; usable && i < record.size(); ++i) {
+                           usable = AppendField(orders[i], record[i], splits);
+                         }
+                       });
   return usable ? std::move(splits) : Batch{};
 }
 
@@ -298,14 +289,7 @@ class alignas(64) Side {
     return at;
   }
 
-  Batch SpareOwn() {
-    if (own_spare_.empty()) return EmptyBatch(width_);
-    Batch batch = std::move(own_spare_.back());
-    own_spare_.pop_back();
-    batch.fields.clear();
-    batch.bytes.clear();
-    return batch;
-  }
+  Batch SpareOwn() { return TakeSpare(own_spare_, width_); }
 
   // Appends the tuples `fields` (their text in `bytes`) to `batch`.
   void Copy(std::span<const Field> fields, const char* bytes, Batch& batch) const {

@@ -132,6 +132,24 @@ struct Batch {
   uint32_t part = 0;          // the part of the key range its tuples lie in (ordered_merge.cpp)
 };
 
+// Appends `cell` to `batch` as a value of a column ordered `order`: an integer column's integer,
+// a text column's text or blob; false, appending nothing, for a value the merge does not order
+// there (a text or a real in an integer column, a number in a text column, more text than
+// SQLite holds).
+inline bool AppendField(Order order, const Cell& cell, Batch& batch) {
+  if (order == Order::kInteger) {
+    if (cell.type != Cell::Type::kInteger) return false;
+    batch.fields.push_back(static_cast<Field>(cell.integer));
+    return true;
+  }
+  if (cell.type != Cell::Type::kText && cell.type != Cell::Type::kBlob) return false;
+  if (cell.bytes.size() >= (std::size_t{1} << 31)) return false;
+  batch.fields.push_back(
+      TextField(batch.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
+  batch.bytes.append(cell.bytes);
+  return true;
+}
+
 // What `batch` holds: its fields and its text.
 inline std::size_t BytesHeld(const Batch& batch) {
   return batch.fields.size() * sizeof(Field) + batch.bytes.size();
@@ -141,6 +159,18 @@ inline std::size_t BytesHeld(const Batch& batch) {
 inline Batch EmptyBatch(std::size_t width) {
   Batch batch;
   batch.fields.reserve(kBatch * width);
+  return batch;
+}
+
+// An empty batch with room for kBatch tuples of `width` fields: the last of `spares` (cleared,
+// its memory kept), else a new one. A batch allocated afresh each time faulted its pages in
+// again once malloc had returned them.
+inline Batch TakeSpare(std::vector<Batch>& spares, std::size_t width) {
+  if (spares.empty()) return EmptyBatch(width);
+  Batch batch = std::move(spares.back());
+  spares.pop_back();
+  batch.bytes.clear();
+  batch.fields.clear();
   return batch;
 }
 

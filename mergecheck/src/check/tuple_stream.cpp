@@ -74,17 +74,7 @@ void Stream::Append(std::span<const Cell> record) {
   Batch& batch = filling_;
   const std::size_t start = batch.fields.size();
   for (std::size_t i = 0; i < record.size(); ++i) {
-    const Cell& cell = record[i];
-    if (orders_[i] == Order::kInteger) {
-      if (cell.type != Cell::Type::kInteger) Refuse();
-      batch.fields.push_back(static_cast<Field>(cell.integer));
-      continue;
-    }
-    if (cell.type != Cell::Type::kText && cell.type != Cell::Type::kBlob) Refuse();
-    if (cell.bytes.size() >= (std::size_t{1} << 31)) Refuse();  // more than SQLite holds
-    batch.fields.push_back(
-        TextField(batch.bytes.size(), cell.bytes.size(), cell.type == Cell::Type::kBlob));
-    batch.bytes.append(cell.bytes);
+    if (!AppendField(orders_[i], record[i], batch)) Refuse();
   }
   const std::size_t width = orders_.size();
   const TupleRef tuple{batch.fields.data() + start, batch.bytes.data()};
@@ -248,14 +238,7 @@ void Stream::Hand(Batch batch) {
   spare_.push_back(std::move(batch));
 }
 
-Batch Stream::Spare() {
-  if (spare_.empty()) return EmptyBatch(width_);
-  Batch batch = std::move(spare_.back());
-  spare_.pop_back();
-  batch.bytes.clear();
-  batch.fields.clear();
-  return batch;
-}
+Batch Stream::Spare() { return TakeSpare(spare_, width_); }
 
 void Stream::Refuse() {
   refused_ = true;
@@ -272,17 +255,8 @@ void Channel::Hand(Batch batch) {
 }
 
 Batch Channel::Spare() {
-  {
-    std::lock_guard lock(mu_);
-    if (!spare_.empty()) {
-      Batch batch = std::move(spare_.back());
-      spare_.pop_back();
-      batch.bytes.clear();
-      batch.fields.clear();
-      return batch;
-    }
-  }
-  return EmptyBatch(width_);
+  std::lock_guard lock(mu_);
+  return TakeSpare(spare_, width_);
 }
 
 void Channel::Pass(uint32_t part) {
@@ -318,8 +292,7 @@ Channel::Took Channel::Refill(bool wait, uint32_t part) {
     // Each part is taken to its end before the next: a batch of an earlier one is a giver that
     // mislabelled it (its tuples would be merged as another part's, or dropped).
     if (queue_.front().part < part) throw std::logic_error("a batch handed after its part");
-    // The batch taken last goes back to the giver, its memory with it: a batch allocated
-    // afresh each time faulted its pages in again once malloc had returned them.
+    // The batch taken last goes back to the giver, its memory with it (TakeSpare).
     if (current_.fields.capacity() != 0) spare_.push_back(std::move(current_));
     current_ = std::move(queue_.front());
     queue_.pop_front();
