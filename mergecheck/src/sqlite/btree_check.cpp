@@ -6,7 +6,9 @@
 
 #include "sqlite/btree_check.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace steadyflake::mergecheck {
 
@@ -44,6 +46,9 @@ constexpr int kMaxDepth = 64;  // SQLite itself stops at 20 (BTCURSOR_MAX_DEPTH)
   return p + n;
 }
 
+// The heap of a walk in page order keeps its lowest page on top.
+constexpr auto kHigherPage = [](const auto& a, const auto& b) { return a.page > b.page; };
+
 }  // namespace
 
 BtreeChecker::BtreeChecker(const PageFile& file, const std::atomic<bool>* stop, PageUse* use)
@@ -68,10 +73,72 @@ void BtreeChecker::Tree(uint32_t root, bool index) {
 void BtreeChecker::Start(uint32_t root, bool index) {
   walk_.assign(1, Item{root, 0, 1});
   walk_index_ = index;
+  page_order_ = false;
   StartTree();
 }
 
+void BtreeChecker::StartInPageOrder(uint32_t root) {
+  walk_.clear();
+  walk_index_ = true;
+  page_order_ = true;
+  StartTree();
+  // Level by level from the root, each level's pages read alone, lowest first, until the first
+  // page read of a level is a leaf: the rest of that level, and what lies below, is left on the
+  // heap for Follow and Finish.
+  std::vector<Item> level{Item{root, 0, 1}};
+  while (!level.empty()) {
+    std::sort(level.begin(), level.end(),
+              [](const Item& a, const Item& b) { return a.page < b.page; });
+    std::vector<Item> below;
+    for (std::size_t i = 0; i < level.size(); ++i) {
+      if (Stopped()) return;
+      const Item& item = level[i];
+      InFile(item.page, item.from);  // before it is read: the pointer is the damage
+      Visit(item, tree_pages_.Page(item.page));
+      if (i == 0 && children_.empty()) {  // a leaf: the leaves' level
+        for (std::size_t j = 1; j < level.size(); ++j) {
+          walk_.push_back(level[j]);
+          std::push_heap(walk_.begin(), walk_.end(), kHigherPage);
+        }
+        return;
+      }
+      for (const uint32_t child : children_)
+        below.push_back(Item{child, item.page, item.depth + 1});
+    }
+    level = std::move(below);
+  }
+}
+
+void BtreeChecker::PushChildren(const Item& item) {
+  for (const uint32_t child : children_) {
+    walk_.push_back(Item{child, item.page, item.depth + 1});
+    std::push_heap(walk_.begin(), walk_.end(), kHigherPage);
+  }
+}
+
+BtreeChecker::Item BtreeChecker::PopLowest() {
+  std::pop_heap(walk_.begin(), walk_.end(), kHigherPage);
+  const Item item = walk_.back();
+  walk_.pop_back();
+  return item;
+}
+
 void BtreeChecker::Follow(const PageReader& pages) {
+  if (page_order_) {
+    while (!walk_.empty()) {
+      const uint32_t page = walk_.front().page;
+      const unsigned char* base = pages.Held(page);
+      if (base == nullptr && (page == 0 || page >= pages.run_first())) return;  // ahead: later
+      const Item item = PopLowest();
+      if (base == nullptr) {  // passed by: read it here
+        InFile(item.page, item.from);
+        base = tree_pages_.Page(item.page);
+      }
+      Visit(item, base);
+      PushChildren(item);
+    }
+    return;
+  }
   while (!walk_.empty()) {
     const Item& item = walk_.back();
     if (const unsigned char* const base = pages.Held(item.page)) {
@@ -90,6 +157,13 @@ void BtreeChecker::Finish() {
       walk_.clear();
       return;
     }
+    if (page_order_) {
+      const Item item = PopLowest();
+      InFile(item.page, item.from);
+      Visit(item, tree_pages_.Page(item.page));
+      PushChildren(item);
+      continue;
+    }
     const Item& item = walk_.back();
     if (item.depth > kMaxDepth) Fail(item.page, "the b-tree is too deep");
     InFile(item.page, item.from);  // before it is read: the pointer is the damage
@@ -100,13 +174,17 @@ void BtreeChecker::Finish() {
 void BtreeChecker::Step(const unsigned char* base) {
   const Item item = walk_.back();
   walk_.pop_back();
+  Visit(item, base);
+  for (auto it = children_.rbegin(); it != children_.rend(); ++it) {
+    walk_.push_back(Item{*it, item.page, item.depth + 1});
+  }
+}
+
+void BtreeChecker::Visit(const Item& item, const unsigned char* base) {
   children_.clear();
   if (item.depth > kMaxDepth) Fail(item.page, "the b-tree is too deep");
   InFile(item.page, item.from);
   Page(item.page, base, walk_index_, item.from, item.depth);
-  for (auto it = children_.rbegin(); it != children_.rend(); ++it) {
-    walk_.push_back(Item{*it, item.page, item.depth + 1});
-  }
 }
 
 void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, uint32_t from,

@@ -8,7 +8,9 @@
 // page the key scan never reads (an index, a row's overflow pages) is found too. SqliteSource
 // runs it under its read transactions' SQLite read lock: on the pages of the trees the scan (or a
 // later walk in index order) reads with RowidReader or IndexReader as it reads them
-// (BtreeChecker::Page, one read of each page for both), then on every other b-tree
+// (BtreeChecker::Page, one read of each page for both), on the pages another walk's runs hold
+// for a tree that lies interleaved with it (BtreeChecker::Follow: a table beside its index's
+// walk, an index in page order beside its table's), then on every other b-tree
 // (BtreeChecker::Tree, on BtreeCheckThread beside the scan for the indexes) and the freelist.
 //
 // What it checks, much as SQLite's `PRAGMA quick_check` does, page by page:
@@ -94,6 +96,12 @@ class BtreeChecker {
   void Start(uint32_t root, bool index);
   void Follow(const PageReader& pages);
   void Finish();
+  // Start for an index b-tree checked in the order of its pages in the file rather than its
+  // keys (an index's key order is no part of this check): its interior pages now, each read
+  // alone (a few hundred in a tree of millions of entries), then its leaves as Follow finds them
+  // in the other walk's runs, lowest page first, or Finish reads them, in file order. A page is
+  // still checked only after the page that points to it, at its depth.
+  void StartInPageOrder(uint32_t root);
 
   // Another walk of a b-tree begins at its root: the next Page is its root page.
   void StartTree() { any_rowid_ = false; }
@@ -116,6 +124,12 @@ class BtreeChecker {
   void Overflow(uint32_t page, uint32_t first, uint64_t bytes);
   // Checks the next page of the walk Start began, whose bytes are `base`.
   void Step(const unsigned char* base);
+  // The walk's item `item`, whose bytes are `base`, checked: its children in children_.
+  struct Item;
+  void Visit(const Item& item, const unsigned char* base);
+  // StartInPageOrder's walk: `item`'s children go on the heap; the lowest page comes off it.
+  void PushChildren(const Item& item);
+  Item PopLowest();
   template <bool kIndex, bool kInterior>
   void Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
              uint32_t cells, uint32_t first_cell);
@@ -136,8 +150,9 @@ class BtreeChecker {
     uint32_t from;
     int depth;
   };
-  std::vector<Item> walk_;
+  std::vector<Item> walk_;  // a stack; in page order a heap, the lowest page on top
   bool walk_index_ = false;
+  bool page_order_ = false;                 // StartInPageOrder's walk
   std::vector<uint32_t> children_;          // of the last interior page Page checked, in order
   std::unique_ptr<int64_t[]> rowid_store_;  // of the last table leaf Page checked, in order,
   std::size_t rowid_count_ = 0;             // this many

@@ -4,8 +4,12 @@
 #include "sqlite/pass_plan.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "steadyflake/mergecheck/text.h"
 
 namespace steadyflake::mergecheck {
 
@@ -39,6 +43,84 @@ std::vector<Pass> PlanPasses(const std::vector<int>& wanted, std::vector<std::ve
     passes.push_back(std::move(pass));
   }
   return passes;
+}
+
+// The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
+// b-tree is keyed by them, each under its collation of `collations` ("" or none: any): a
+// lookup elsewhere is a whole scan per value. Else empty.
+std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
+                              const std::vector<std::string>& columns,
+                              const std::vector<std::string>& collations) {
+  std::vector<int> found;
+  for (const std::string& column : columns) {
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      if (EqualsIgnoreCase(table.columns[i].name, column)) found.push_back(static_cast<int>(i));
+    }
+  }
+  const auto collated = [&](const Structure& st, std::size_t field) {
+    const auto at = std::find(found.begin(), found.end(), st.fields[field]);
+    const auto i = static_cast<std::size_t>(at - found.begin());
+    if (i >= collations.size() || collations[i].empty()) return true;
+    return field < st.collations.size() && EqualsIgnoreCase(st.collations[field], collations[i]);
+  };
+  const bool keyed = std::any_of(structures.begin(), structures.end(), [&](const Structure& st) {
+    if (st.fields.size() < found.size()) return false;
+    if (!std::is_permutation(found.begin(), found.end(), st.fields.begin())) return false;
+    for (std::size_t f = 0; f < found.size(); ++f) {
+      if (!collated(st, f)) return false;
+    }
+    return true;
+  });
+  if (found.size() != columns.size() || !keyed) return {};
+  return found;
+}
+
+// The index b-tree of `structures` whose leading fields are `columns`, in that order, each
+// sorted ascending under its collation of `collations`, or nullptr.
+const Structure* OrderingIndex(const std::vector<Structure>& structures,
+                               const std::vector<int>& columns,
+                               const std::vector<std::string>& collations) {
+  if (columns.empty() || collations.size() != columns.size()) return nullptr;
+  for (const Structure& st : structures) {
+    if (st.rowids || st.fields.size() < columns.size() || st.collations.size() < columns.size() ||
+        st.descending.size() < columns.size()) {
+      continue;
+    }
+    bool ordered = true;
+    for (std::size_t f = 0; f < columns.size() && ordered; ++f) {
+      ordered = st.fields[f] == columns[f] && !st.descending[f] &&
+                EqualsIgnoreCase(st.collations[f], collations[f]);
+    }
+    if (ordered) return &st;
+  }
+  return nullptr;
+}
+
+// The roots of the index b-trees of a table that a walk reads besides its rowid pass: the
+// other passes of `passes`, and the walks in index order of the keys no group of `groups`
+// holds (LeaveToIndexOrder).
+std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Structure>& structures,
+                                    const std::vector<Pass>& passes,
+                                    const std::vector<std::vector<int>>& groups) {
+  std::vector<uint32_t> roots;
+  for (const Pass& pass : passes) {
+    if (!pass.structure->rowids) roots.push_back(pass.structure->root);
+  }
+  for (const Key& key : table.keys) {
+    const Structure* index =
+        key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
+    if (index != nullptr && !Grouped(key, groups)) roots.push_back(index->root);
+  }
+  return roots;
+}
+
+// Whether a group of `groups` holds every column of `key`.
+bool Grouped(const Key& key, const std::vector<std::vector<int>>& groups) {
+  return std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
+    return std::all_of(key.columns.begin(), key.columns.end(), [&](int column) {
+      return std::find(group.begin(), group.end(), column) != group.end();
+    });
+  });
 }
 
 }  // namespace steadyflake::mergecheck

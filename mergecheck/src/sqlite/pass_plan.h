@@ -10,6 +10,8 @@
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_PASS_PLAN_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_PASS_PLAN_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sqlite/sqlite_schema.h"
@@ -30,6 +32,29 @@ struct Pass {
 // `structures`.
 std::vector<Pass> PlanPasses(const std::vector<int>& wanted, std::vector<std::vector<int>> groups,
                              const std::vector<Structure>& structures);
+
+// The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
+// b-tree is keyed by them, each under its collation of `collations` ("" or none: any): a
+// lookup elsewhere is a whole scan per value. Else empty.
+std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
+                              const std::vector<std::string>& columns,
+                              const std::vector<std::string>& collations);
+
+// The index b-tree of `structures` whose leading fields are `columns`, in that order, each
+// sorted ascending under its collation of `collations`, or nullptr.
+const Structure* OrderingIndex(const std::vector<Structure>& structures,
+                               const std::vector<int>& columns,
+                               const std::vector<std::string>& collations);
+
+// The roots of the index b-trees of a table that a walk reads besides its rowid pass: the
+// other passes of `passes`, and the walks in index order of the keys no group of `groups`
+// holds (LeaveToIndexOrder).
+std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Structure>& structures,
+                                    const std::vector<Pass>& passes,
+                                    const std::vector<std::vector<int>>& groups);
+
+// Whether a group of `groups` holds every column of `key`.
+bool Grouped(const Key& key, const std::vector<std::vector<int>>& groups);
 
 }  // namespace steadyflake::mergecheck
 

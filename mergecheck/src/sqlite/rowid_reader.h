@@ -21,7 +21,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sqlite/btree_check.h"
@@ -85,6 +87,10 @@ class RowidReader {
   // DamagedPage.
   template <typename OnCell>
   uint64_t Seek(uint32_t root, std::span<const int64_t> rowids, OnCell&& on_cell);
+
+  // `follow(pages)` is called before each page a walk reads and at its end, with the reader
+  // whose runs hold the pages read so far (StructureCheck::Follow); empty: none.
+  void FollowedBy(std::function<void(const PageReader&)> follow) { follow_ = std::move(follow); }
 
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
@@ -167,6 +173,7 @@ class RowidReader {
   }
 
   PageReader reader_;
+  std::function<void(const PageReader&)> follow_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
   std::vector<int64_t> leaf_rowids_;                  // Walk's, of one leaf
 };
@@ -189,6 +196,7 @@ uint64_t RowidReader::WalkLeaves(uint32_t root, OnLeaf&& on_leaf, BtreeChecker* 
   if (check != nullptr) check->StartTree();
   for (;;) {
     // Descend into `page`.
+    if (follow_) follow_(reader_);
     const unsigned char* base = reader_.Page(page);
     if (check != nullptr)
       check->Page(page, base, false, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
@@ -210,7 +218,10 @@ uint64_t RowidReader::WalkLeaves(uint32_t root, OnLeaf&& on_leaf, BtreeChecker* 
     }
     // Find the next child to descend into, climbing up as interior pages run out.
     for (;;) {
-      if (depth == 0) return pages;
+      if (depth == 0) {
+        if (follow_) follow_(reader_);
+        return pages;
+      }
       Frame& top = stack[depth - 1];
       const unsigned char* pbase = interior_[static_cast<std::size_t>(depth - 1)].data();
       const unsigned char* pheader = pbase + (top.page == 1 ? 100 : 0);

@@ -15,7 +15,8 @@
 // it reads anyway, as it reads them; the index of each key the visitor reads later in index order
 // (every key of a table it needs no rows of, a key marked Key::in_index_order that its Groups
 // leave out) on ReadInIndexOrder's walk of it, in a later transaction, and what no such walk read
-// at FinishStructureCheck; the other index b-trees and the freelist on a thread beside the scan;
+// at FinishStructureCheck; the other index b-trees of a table whose rowids a pass walks beside
+// that walk, in page order, from its runs; the rest and the freelist on a thread beside the scan;
 // the table b-trees no pass walked after the scan. An exception out of a transaction that carried
 // part of the check leaves it unfinished: it begins again (Unfinished).
 //
@@ -282,57 +283,6 @@ class SqliteSource final : public Source {
     if (failure) std::rethrow_exception(failure);
   }
 
-  // The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
-  // b-tree is keyed by them, each under its collation of `collations` ("" or none: any): a
-  // lookup elsewhere is a whole scan per value. Else empty.
-  static std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
-                                       const std::vector<std::string>& columns,
-                                       const std::vector<std::string>& collations) {
-    std::vector<int> found;
-    for (const std::string& column : columns) {
-      for (std::size_t i = 0; i < table.columns.size(); ++i) {
-        if (EqualsIgnoreCase(table.columns[i].name, column)) found.push_back(static_cast<int>(i));
-      }
-    }
-    const auto collated = [&](const Structure& st, std::size_t field) {
-      const auto at = std::find(found.begin(), found.end(), st.fields[field]);
-      const auto i = static_cast<std::size_t>(at - found.begin());
-      if (i >= collations.size() || collations[i].empty()) return true;
-      return field < st.collations.size() && EqualsIgnoreCase(st.collations[field], collations[i]);
-    };
-    const bool keyed = std::any_of(structures.begin(), structures.end(), [&](const Structure& st) {
-      if (st.fields.size() < found.size()) return false;
-      if (!std::is_permutation(found.begin(), found.end(), st.fields.begin())) return false;
-      for (std::size_t f = 0; f < found.size(); ++f) {
-        if (!collated(st, f)) return false;
-      }
-      return true;
-    });
-    if (found.size() != columns.size() || !keyed) return {};
-    return found;
-  }
-
-  // The index b-tree of `structures` whose leading fields are `columns`, in that order, each
-  // sorted ascending under its collation of `collations`, or nullptr.
-  static const Structure* OrderingIndex(const std::vector<Structure>& structures,
-                                        const std::vector<int>& columns,
-                                        const std::vector<std::string>& collations) {
-    if (columns.empty() || collations.size() != columns.size()) return nullptr;
-    for (const Structure& st : structures) {
-      if (st.rowids || st.fields.size() < columns.size() || st.collations.size() < columns.size() ||
-          st.descending.size() < columns.size()) {
-        continue;
-      }
-      bool ordered = true;
-      for (std::size_t f = 0; f < columns.size() && ordered; ++f) {
-        ordered = st.fields[f] == columns[f] && !st.descending[f] &&
-                  EqualsIgnoreCase(st.collations[f], collations[f]);
-      }
-      if (ordered) return &st;
-    }
-    return nullptr;
-  }
-
   // Marks the keys of `table` that ReadInIndexOrder can give.
   static void MarkIndexOrder(Table& table, const std::vector<Structure>& structures) {
     for (Key& key : table.keys) {
@@ -390,12 +340,7 @@ class SqliteSource final : public Source {
       const Structure* index =
           key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
       if (index == nullptr) continue;
-      const bool grouped = std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
-        return std::all_of(key.columns.begin(), key.columns.end(), [&](int column) {
-          return std::find(group.begin(), group.end(), column) != group.end();
-        });
-      });
-      if (!grouped) {
+      if (!Grouped(key, groups)) {
         structure_.Leave(Btree{index->root, true, index->owner, table.name});
         left = true;
       }
@@ -547,7 +492,18 @@ class SqliteSource final : public Source {
       visitor.OnPass(table, pass.present, i == 0);
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
-        ReadRowids(*direct.rowids, pass, to, structure_.Walk(pass.structure->root));
+        BtreeChecker* const check = structure_.Walk(pass.structure->root);
+        struct Unfollow {
+          RowidReader& reader;
+          ~Unfollow() { reader.FollowedBy({}); }
+        } unfollow{*direct.rowids};
+        if (check != nullptr) {
+          // The indexes no other walk reads: beside this one, from its runs.
+          structure_.AccompanyIndexes(table.name, WalkedIndexes(table, structures, passes, groups));
+          direct.rowids->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+        }
+        ReadRowids(*direct.rowids, pass, to, check);
+        FinishAccompanying();
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
         BtreeChecker* const check = structure_.Walk(pass.structure->root);

@@ -54,40 +54,65 @@ BtreeChecker* StructureCheck::Walk(uint32_t root) {
 }
 
 void StructureCheck::Accompany(const std::string& table) {
-  if (!begun() || companion_tree_.has_value()) return;
+  if (!begun() || !companions_.empty()) return;
   const auto is_table = [&](const Btree& tree) { return !tree.index && tree.table == table; };
+  std::optional<Btree> tree;
   if (scanning()) {
     const auto it = std::find_if(trees_.begin(), trees_.end(), is_table);
     if (it == trees_.end() || !claimed_.insert(it->root).second) return;
-    companion_tree_ = *it;
+    tree = *it;
   } else {  // a later walk: the table left to it (Leave)
     const auto it = std::find_if(left_.begin(), left_.end(), is_table);
     if (it == left_.end()) return;
-    companion_tree_ = *it;
+    tree = *it;
     left_.erase(it);
   }
-  companion_.emplace(*pages_, nullptr, &*use_);
-  companion_->Start(companion_tree_->root, false);
+  companions_.push_back(std::make_unique<Companion>(*pages_, *use_, *tree));
+  companions_.back()->checker.Start(tree->root, false);
+}
+
+void StructureCheck::AccompanyIndexes(const std::string& table,
+                                      const std::vector<uint32_t>& taken) {
+  if (!scanning() || !companions_.empty()) return;
+  const auto it = indexes_.find(table);
+  if (it == indexes_.end()) return;
+  for (const std::size_t i : it->second) {
+    const Btree& tree = trees_[i];
+    if (std::find(taken.begin(), taken.end(), tree.root) != taken.end()) continue;
+    if (!claimed_.insert(tree.root).second) continue;
+    companions_.push_back(std::make_unique<Companion>(*pages_, *use_, tree));
+    Companion& c = *companions_.back();
+    try {
+      c.checker.StartInPageOrder(tree.root);
+    } catch (const DamagedPage& page) {
+      c.damage = BtreeDamage{page.page(), page.what(), tree.owner};
+    }
+  }
 }
 
 std::optional<BtreeDamage> StructureCheck::FinishCompanion() {
-  if (!companion_tree_.has_value()) return std::nullopt;
-  std::optional<BtreeDamage> damage = companion_damage_;
-  try {
-    if (!damage.has_value()) companion_->Finish();
-  } catch (const DamagedPage& page) {
-    damage = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
+  std::optional<BtreeDamage> damage;
+  for (const std::unique_ptr<Companion>& c : companions_) {
+    if (damage.has_value()) break;
+    damage = c->damage;
+    try {
+      if (!damage.has_value()) c->checker.Finish();
+    } catch (const DamagedPage& page) {
+      damage = BtreeDamage{page.page(), page.what(), c->tree.owner};
+    }
   }
   ForgetCompanion();
   return damage;
 }
 
 void StructureCheck::Follow(const PageReader& pages) {
-  if (!companion_tree_.has_value() || companion_damage_.has_value()) return;
-  try {
-    companion_->Follow(pages);
-  } catch (const DamagedPage& page) {
-    companion_damage_ = BtreeDamage{page.page(), page.what(), companion_tree_->owner};
+  for (const std::unique_ptr<Companion>& c : companions_) {
+    if (c->damage.has_value()) continue;
+    try {
+      c->checker.Follow(pages);
+    } catch (const DamagedPage& page) {
+      c->damage = BtreeDamage{page.page(), page.what(), c->tree.owner};
+    }
   }
 }
 
@@ -148,11 +173,7 @@ std::optional<BtreeDamage> StructureCheck::CheckLeft() {
   return std::nullopt;
 }
 
-void StructureCheck::ForgetCompanion() {
-  companion_tree_.reset();
-  companion_damage_.reset();
-  companion_.reset();
-}
+void StructureCheck::ForgetCompanion() { companions_.clear(); }
 
 void StructureCheck::Reset() {
   thread_.reset();

@@ -9,7 +9,9 @@
 // 1. The first scan begins the check (Begin): a checker its walks share, and a thread beside it
 //    that checks the freelist first, then the trees handed to it.
 // 2. A walk of the first scan checks the tree it reads, as it reads it, when no walk before it
-//    did (Walk); a tree a later walk in index order will read is left to it (Leave); once the
+//    did (Walk); a tree a later walk in index order will read is left to it (Leave); the index
+//    b-trees of a table no walk reads are checked beside the walk of its rowids, in the order
+//    of their pages, from that walk's runs (AccompanyIndexes, Follow, FinishCompanion); once the
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
 //    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
 //    from that walk's runs, and its rest right after that walk (Accompany, Follow,
@@ -32,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -73,8 +76,18 @@ class StructureCheck {
   // The accompanying check goes on over the pages `pages` (the index walk's reader) holds.
   // Damage it finds is kept for FinishCompanion, never thrown into the index walk.
   void Follow(const PageReader& pages);
-  // After a walk Accompany went with: checks the rest of the table; the first damage found.
+  // After a walk Accompany (or AccompanyIndexes) went with: checks the rest of the trees; the
+  // first damage found.
   std::optional<BtreeDamage> FinishCompanion();
+
+  // First scan: a walk of `table`'s own b-tree, given the checker, is about to begin: its index
+  // b-trees that no walk checked nor was left, but for those rooted at `taken` (a later pass of
+  // the scan, or a later walk in index order, reads them), are checked beside it in page order,
+  // from the pages of the walk's runs (BtreeChecker::StartInPageOrder; Follow as the walk
+  // reads), and their rest after the walk (FinishCompanion). Else the thread would walk each in
+  // key order, one read of a page alone for each leaf of an index whose leaves lie all over
+  // the file, the pages the table's walk copied already.
+  void AccompanyIndexes(const std::string& table, const std::vector<uint32_t>& taken);
 
   // First scan: the table b-tree of `table`, which the scan skips, is checked beside the walk a
   // later read transaction makes of one of its indexes (Accompany), unless a walk of this scan
@@ -107,11 +120,17 @@ class StructureCheck {
   std::optional<PageFile> pages_;
   std::optional<PageUse> use_;
   std::optional<BtreeChecker> checker_;
-  // The check of a table b-tree beside an index walk (Accompany), the tree, and the damage it
-  // found (then it stopped).
-  std::optional<BtreeChecker> companion_;
-  std::optional<Btree> companion_tree_;
-  std::optional<BtreeDamage> companion_damage_;
+  // The checks of b-trees beside another tree's walk (Accompany: a table's beside an index
+  // walk; AccompanyIndexes: indexes beside their table's walk), each with its tree and the
+  // damage it found (then it stopped).
+  struct Companion {
+    Companion(const PageFile& pages, PageUse& use, const Btree& checked)
+        : checker(pages, nullptr, &use), tree(checked) {}
+    BtreeChecker checker;
+    Btree tree;
+    std::optional<BtreeDamage> damage;
+  };
+  std::vector<std::unique_ptr<Companion>> companions_;
   std::optional<BtreeCheckThread> thread_;  // the first scan's
   // First scan: the file's b-trees, the positions in trees_ of each table's index b-trees, and
   // the roots of the trees that a walk checked, the thread was handed, or were left.
