@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mergecheck_test_util.h"
+#include "page_order_test_util.h"
 #include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/mergecheck.h"
@@ -27,31 +28,13 @@
 namespace steadyflake::mergecheck {
 namespace {
 
+using page_order_test::BreakContentArea;
+using page_order_test::ErrorOf;
+using page_order_test::IdVisitor;
 using testing::ReadFile;
 using testing::RecordingVisitor;
 using testing::TempDir;
 using testing::WriteFile;
-
-std::string ErrorOf(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
-    return e.what();
-  }
-  return "(no error)";
-}
-
-// Sets the cell content area of page `page` of the file at `path` to start at byte 1, inside
-// its header: the structure check refuses it ("its cell content area lies outside the page");
-// the record reader reads cells through their pointers and never looks.
-void BreakContentArea(const std::string& path, uint32_t page) {
-  std::string bytes = ReadFile(path);
-  const std::size_t at = (page - 1) * testing::PageSize(bytes) + 5;
-  bytes[at] = 0;
-  bytes[at + 1] = 1;
-  WriteFile(path, bytes);
-}
 
 // The message Check() gives for that damage on `page` of index `index` of table `table`.
 std::string ContentAreaError(const std::string& path, uint32_t page, const std::string& index,
@@ -94,15 +77,6 @@ TEST(SqliteIndexWalkTest, DamageFoundOnTheFirstScansWalkOfAnIndex) {
       << message;
 }
 
-// Reads the id column alone: the rowids, from the table's b-tree.
-class IdVisitor : public RecordingVisitor {
- public:
-  std::vector<int> OnTable(const Table& table) override {
-    RecordingVisitor::OnTable(table);
-    return {0};
-  }
-};
-
 // No walk reads the index on level (no key): the thread beside the scan checks it, handed it
 // once the scan is past its table.
 TEST(SqliteIndexWalkTest, DamageInAnIndexNoWalkReadsIsFoundBesideTheScan) {
@@ -119,60 +93,6 @@ TEST(SqliteIndexWalkTest, DamageInAnIndexNoWalkReadsIsFoundBesideTheScan) {
     OpenSource(db)->Scan(v, {});
   });
   EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "player_level", "player"), 0), 0u) << message;
-}
-
-// An index no walk reads, of a table the rowid pass walks, is checked beside that walk in the
-// order of its pages, from the walk's runs, and after the walk where they did not hold it
-// (StructureCheck::AccompanyIndexes): damage in its root, its first, middle and last leaf is
-// named as the index's, and a child pointer past the end of the file as its root's. Pages of
-// 512 bytes interleave the two trees through the file; with 64 KiB pages a run is four pages,
-// so the index's later leaves lie beyond the table's runs.
-TEST(SqliteIndexWalkTest, DamageInAnIndexCheckedBesideItsTablesWalkIsNamed) {
-  for (const int page_size : {512, 65536}) {
-    SCOPED_TRACE("page size " + std::to_string(page_size));
-    TempDir dir;
-    const std::string db = dir.File("a.db");
-    testing::ExecSql(db,
-                     "PRAGMA page_size=" + std::to_string(page_size) +
-                         ";"
-                         "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, level INTEGER);"
-                         "CREATE INDEX player_level ON player(level, name);"
-                         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE "
-                         "i < 30000) INSERT INTO player SELECT i, printf('player number %d', "
-                         "i), i * 7919 % 1000 FROM n;");
-    const std::string sound = ReadFile(db);
-    const std::vector<uint32_t> interior = testing::PagesOfType(db, "internal", "player_level");
-    const std::vector<uint32_t> leaves = testing::PagesOfType(db, "leaf", "player_level");
-    ASSERT_FALSE(interior.empty());
-    ASSERT_GE(leaves.size(), 8u);
-    const auto scan = [&] {
-      return ErrorOf([&] {
-        IdVisitor v;
-        OpenSource(db)->Scan(v, {});
-      });
-    };
-    for (const uint32_t page :
-         {interior.front(), leaves.front(), leaves[leaves.size() / 2], leaves.back()}) {
-      WriteFile(db, sound);
-      BreakContentArea(db, page);
-      const std::string message = scan();
-      EXPECT_EQ(message.rfind(ContentAreaError(db, page, "player_level", "player"), 0), 0u)
-          << message;
-    }
-    // The root's right-most child (bytes 8-11 of its header) past the file's last page.
-    std::string bytes = sound;
-    const uint32_t root = interior.front();
-    const std::size_t header = (root - 1) * static_cast<std::size_t>(page_size);
-    ASSERT_EQ(bytes[header], '\x02') << "the index's first interior page is no index root";
-    testing::Put32(bytes, header + 8, 0x7fffffff);
-    WriteFile(db, bytes);
-    const std::string message = scan();
-    EXPECT_EQ(message.rfind(db + ": page " + std::to_string(root) +
-                                " is damaged (it points to page 2147483647, beyond the end of",
-                            0),
-              0u)
-        << message;
-  }
 }
 
 // Two tables the first scan skips (their only keys are text, merged in index order): each

@@ -106,6 +106,7 @@ std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Struct
   for (const Pass& pass : passes) {
     if (!pass.structure->rowids) roots.push_back(pass.structure->root);
   }
+  if (groups.empty()) return roots;  // every column in every row: nothing left to such a walk
   for (const Key& key : table.keys) {
     const Structure* index =
         key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;

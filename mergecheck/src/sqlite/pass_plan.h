@@ -46,9 +46,9 @@ const Structure* OrderingIndex(const std::vector<Structure>& structures,
                                const std::vector<int>& columns,
                                const std::vector<std::string>& collations);
 
-// The roots of the index b-trees of a table that a walk reads besides its rowid pass: the
-// other passes of `passes`, and the walks in index order of the keys no group of `groups`
-// holds (LeaveToIndexOrder).
+// The roots of the index b-trees of a table that a walk other than the current pass reads: the
+// index passes of `passes`, and, when the visitor gave `groups`, the walks in index order of
+// the keys none of them holds (SqliteSource's LeaveToIndexOrder).
 std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Structure>& structures,
                                     const std::vector<Pass>& passes,
                                     const std::vector<std::vector<int>>& groups);

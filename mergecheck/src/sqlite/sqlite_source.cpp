@@ -346,8 +346,12 @@ class SqliteSource final : public Source {
       }
     }
     // A table the scan skips is checked beside the later walk of one of its indexes, from that
-    // walk's runs (StructureCheck::Accompany).
-    if (groups.empty() && left) structure_.LeaveTable(table.name);
+    // walk's runs (StructureCheck::Accompany), and so are its other indexes, in page order
+    // (StructureCheck::AccompanyIndexes).
+    if (groups.empty() && left) {
+      structure_.LeaveTable(table.name);
+      structure_.LeaveIndexes(table.name);
+    }
   }
 
   // ReadInIndexOrder's walk of `index`, whose first `width` fields are the key, in its
@@ -423,6 +427,7 @@ class SqliteSource final : public Source {
   // carries the structure check (an exception from it then resets the check: Unfinished).
   void Accompany(IndexReader& reader, const std::string& table) {
     structure_.Accompany(table);
+    structure_.AccompanyIndexes(table, {});
     reader.FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
   }
   // After that walk: the rest of the table's check, its damage thrown.
@@ -511,7 +516,13 @@ class SqliteSource final : public Source {
           IndexReader& reader;
           ~Unfollow() { reader.FollowedBy({}); }
         } unfollow{*direct.records};
-        if (check != nullptr && !table_read) Accompany(*direct.records, table.name);
+        if (check != nullptr) {
+          // The table's own b-tree when no pass reads it, and the indexes no other walk reads:
+          // beside this walk, from its runs.
+          if (!table_read) structure_.Accompany(table.name);
+          structure_.AccompanyIndexes(table.name, WalkedIndexes(table, structures, passes, groups));
+          direct.records->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+        }
         ReadRecords(*direct.records, pass, to, check);
         FinishAccompanying();
       }

@@ -4,6 +4,7 @@
 #include "sqlite/structure_check.h"
 
 #include <algorithm>
+#include <iterator>
 #include <unordered_map>
 
 namespace steadyflake::mergecheck {
@@ -54,7 +55,9 @@ BtreeChecker* StructureCheck::Walk(uint32_t root) {
 }
 
 void StructureCheck::Accompany(const std::string& table) {
-  if (!begun() || !companions_.empty()) return;
+  const bool table_companion = std::any_of(companions_.begin(), companions_.end(),
+                                           [](const auto& c) { return !c->tree.index; });
+  if (!begun() || table_companion) return;
   const auto is_table = [&](const Btree& tree) { return !tree.index && tree.table == table; };
   std::optional<Btree> tree;
   if (scanning()) {
@@ -73,13 +76,22 @@ void StructureCheck::Accompany(const std::string& table) {
 
 void StructureCheck::AccompanyIndexes(const std::string& table,
                                       const std::vector<uint32_t>& taken) {
-  if (!scanning() || !companions_.empty()) return;
-  const auto it = indexes_.find(table);
-  if (it == indexes_.end()) return;
-  for (const std::size_t i : it->second) {
-    const Btree& tree = trees_[i];
-    if (std::find(taken.begin(), taken.end(), tree.root) != taken.end()) continue;
-    if (!claimed_.insert(tree.root).second) continue;
+  if (!begun()) return;
+  std::vector<Btree> trees;
+  if (scanning()) {
+    const auto it = indexes_.find(table);
+    if (it == indexes_.end()) return;
+    for (const std::size_t i : it->second) {
+      const Btree& tree = trees_[i];
+      if (std::find(taken.begin(), taken.end(), tree.root) != taken.end()) continue;
+      if (claimed_.insert(tree.root).second) trees.push_back(tree);
+    }
+  } else {  // a later walk: the indexes left beside it (LeaveIndexes)
+    const auto of_table = [&](const Btree& tree) { return tree.table == table; };
+    std::copy_if(beside_.begin(), beside_.end(), std::back_inserter(trees), of_table);
+    std::erase_if(beside_, of_table);
+  }
+  for (const Btree& tree : trees) {
     companions_.push_back(std::make_unique<Companion>(*pages_, *use_, tree));
     Companion& c = *companions_.back();
     try {
@@ -87,6 +99,15 @@ void StructureCheck::AccompanyIndexes(const std::string& table,
     } catch (const DamagedPage& page) {
       c.damage = BtreeDamage{page.page(), page.what(), tree.owner};
     }
+  }
+}
+
+void StructureCheck::LeaveIndexes(const std::string& table) {
+  if (!scanning()) return;
+  const auto it = indexes_.find(table);
+  if (it == indexes_.end()) return;
+  for (const std::size_t i : it->second) {
+    if (claimed_.insert(trees_[i].root).second) beside_.push_back(trees_[i]);
   }
 }
 
@@ -161,6 +182,8 @@ std::optional<BtreeDamage> StructureCheck::EndScan() {
 }
 
 std::optional<BtreeDamage> StructureCheck::CheckLeft() {
+  left_.insert(left_.end(), beside_.begin(), beside_.end());
+  beside_.clear();
   while (!left_.empty()) {
     const Btree tree = left_.front();
     left_.erase(left_.begin());
@@ -185,6 +208,7 @@ void StructureCheck::Reset() {
   indexes_.clear();
   trees_.clear();
   left_.clear();
+  beside_.clear();
 }
 
 }  // namespace steadyflake::mergecheck

@@ -15,9 +15,10 @@
 //    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
 //    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
 //    from that walk's runs, and its rest right after that walk (Accompany, Follow,
-//    FinishCompanion); at the scan's end, the table b-trees no walk checked are walked for the
-//    check alone, and the thread is joined (EndScan). Trees are claimed by their root page, so a
-//    root two schema entries give (a table on an index's root, which SQLite allows) is damage.
+//    FinishCompanion), and so are such a table's other index b-trees, in page order, when the
+//    scan skips it (LeaveIndexes); at the scan's end, the table b-trees no walk checked are walked
+//    for the check alone, and the thread is joined (EndScan). Trees are claimed by their root page,
+//    so a root two schema entries give (a table on an index's root, which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
 // One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
@@ -52,7 +53,7 @@ class StructureCheck {
   bool begun() const { return checker_.has_value(); }
   bool scanning() const { return thread_.has_value(); }
   // Trees left to a later walk that none has read yet.
-  bool left() const { return !left_.empty(); }
+  bool left() const { return !left_.empty() || !beside_.empty(); }
   // How many walks Walk has given the checker so far: a transaction that ends in an exception
   // after it gave one may have stopped that walk midway.
   uint64_t lent() const { return lent_; }
@@ -80,9 +81,11 @@ class StructureCheck {
   // first damage found.
   std::optional<BtreeDamage> FinishCompanion();
 
-  // First scan: a walk of `table`'s own b-tree, given the checker, is about to begin: its index
-  // b-trees that no walk checked nor was left, but for those rooted at `taken` (a later pass of
-  // the scan, or a later walk in index order, reads them), are checked beside it in page order,
+  // A walk of one of `table`'s b-trees (its rowids, a WITHOUT ROWID table's own, an index a
+  // pass reads), given the checker, is about to begin. In the first scan its index b-trees that
+  // no walk checked nor was left, but for those rooted at `taken` (a later pass of the scan, or
+  // a later walk in index order, reads them), and in a later walk those LeaveIndexes left, are
+  // checked beside it in page order,
   // from the pages of the walk's runs (BtreeChecker::StartInPageOrder; Follow as the walk
   // reads), and their rest after the walk (FinishCompanion). Else the thread would walk each in
   // key order, one read of a page alone for each leaf of an index whose leaves lie all over
@@ -93,6 +96,12 @@ class StructureCheck {
   // later read transaction makes of one of its indexes (Accompany), unless a walk of this scan
   // checked it already; CheckLeft checks it if no such walk comes.
   void LeaveTable(const std::string& table);
+
+  // First scan: the index b-trees of `table`, which the scan skips, that no walk checked nor
+  // was left are checked beside the walk a later read transaction makes of another of its
+  // b-trees, in page order, from that walk's runs (AccompanyIndexes then), rather than by the
+  // thread in key order; CheckLeft checks them if no such walk comes.
+  void LeaveIndexes(const std::string& table);
 
   // First scan: `tree` (an index b-tree) is checked by the walk that a later read transaction
   // makes of it (ReadInIndexOrder), unless a walk of this scan checked it already.
@@ -137,7 +146,8 @@ class StructureCheck {
   std::vector<Btree> trees_;
   std::unordered_map<std::string, std::vector<std::size_t>> indexes_;
   std::unordered_set<uint32_t> claimed_;
-  std::vector<Btree> left_;  // left to a later walk (Leave), not read yet
+  std::vector<Btree> left_;    // left to a later walk (Leave), not read yet
+  std::vector<Btree> beside_;  // left to be checked beside a later walk (LeaveIndexes)
   uint64_t lent_ = 0;
 };
 
