@@ -1,9 +1,9 @@
 // Copyright 2026 The steadyflake Authors.
 // SPDX-License-Identifier: Apache-2.0
 //
-// What the tests of the structure check's walks share (sqlite_index_walk_test.cpp,
-// sqlite_page_order_test.cpp): the error a check ends with, damage only the structure check
-// sees, and a visitor that reads a table's first column alone.
+// What the tests of the structure check share (sqlite_index_walk_test.cpp,
+// sqlite_page_order_test.cpp, sqlite_trust_test.cpp): the error a check ends with, damage only
+// the structure check sees, and a visitor that reads a table's first column alone.
 
 #ifndef STEADYFLAKE_TESTS_MERGECHECK_PAGE_ORDER_TEST_UTIL_H_
 #define STEADYFLAKE_TESTS_MERGECHECK_PAGE_ORDER_TEST_UTIL_H_

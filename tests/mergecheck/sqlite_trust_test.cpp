@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mergecheck_test_util.h"
+#include "page_order_test_util.h"
 #include "source/source.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/mergecheck.h"
@@ -29,6 +30,7 @@
 namespace steadyflake::mergecheck {
 namespace {
 
+using page_order_test::ErrorOf;
 using testing::ReadFile;
 using testing::RecordingVisitor;
 using testing::TempDir;
@@ -51,16 +53,6 @@ class Connection {
  private:
   sqlite3* db_ = nullptr;
 };
-
-std::string ErrorOf(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), Error::Code::kInvalidArgument);
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // Calls `hook` when the table named `at` comes up, then reads its id column alone (straight
 // from the b-tree pages when it is the rowid).
