@@ -96,10 +96,7 @@ void BtreeChecker::StartInPageOrder(uint32_t root) {
       InFile(item.page, item.from);  // before it is read: the pointer is the damage
       Visit(item, tree_pages_.Page(item.page));
       if (i == 0 && children_.empty()) {  // a leaf: the leaves' level
-        for (std::size_t j = 1; j < level.size(); ++j) {
-          walk_.push_back(level[j]);
-          std::push_heap(walk_.begin(), walk_.end(), kHigherPage);
-        }
+        for (std::size_t j = 1; j < level.size(); ++j) Push(level[j]);
         return;
       }
       for (const uint32_t child : children_)
@@ -109,11 +106,13 @@ void BtreeChecker::StartInPageOrder(uint32_t root) {
   }
 }
 
+void BtreeChecker::Push(const Item& item) {
+  walk_.push_back(item);
+  std::push_heap(walk_.begin(), walk_.end(), kHigherPage);
+}
+
 void BtreeChecker::PushChildren(const Item& item) {
-  for (const uint32_t child : children_) {
-    walk_.push_back(Item{child, item.page, item.depth + 1});
-    std::push_heap(walk_.begin(), walk_.end(), kHigherPage);
-  }
+  for (const uint32_t child : children_) Push(Item{child, item.page, item.depth + 1});
 }
 
 BtreeChecker::Item BtreeChecker::PopLowest() {

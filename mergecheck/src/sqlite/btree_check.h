@@ -127,7 +127,9 @@ class BtreeChecker {
   // The walk's item `item`, whose bytes are `base`, checked: its children in children_.
   struct Item;
   void Visit(const Item& item, const unsigned char* base);
-  // StartInPageOrder's walk: `item`'s children go on the heap; the lowest page comes off it.
+  // StartInPageOrder's walk: `item`, or its children, go on the heap; the lowest page comes
+  // off it.
+  void Push(const Item& item);
   void PushChildren(const Item& item);
   Item PopLowest();
   template <bool kIndex, bool kInterior>

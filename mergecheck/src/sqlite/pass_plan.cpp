@@ -45,9 +45,6 @@ std::vector<Pass> PlanPasses(const std::vector<int>& wanted, std::vector<std::ve
   return passes;
 }
 
-// The indexes into table.columns of `columns` (matched without regard to ASCII case), when a
-// b-tree is keyed by them, each under its collation of `collations` ("" or none: any): a
-// lookup elsewhere is a whole scan per value. Else empty.
 std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& structures,
                               const std::vector<std::string>& columns,
                               const std::vector<std::string>& collations) {
@@ -75,8 +72,6 @@ std::vector<int> KeyedColumns(const Table& table, const std::vector<Structure>& 
   return found;
 }
 
-// The index b-tree of `structures` whose leading fields are `columns`, in that order, each
-// sorted ascending under its collation of `collations`, or nullptr.
 const Structure* OrderingIndex(const std::vector<Structure>& structures,
                                const std::vector<int>& columns,
                                const std::vector<std::string>& collations) {
@@ -96,9 +91,6 @@ const Structure* OrderingIndex(const std::vector<Structure>& structures,
   return nullptr;
 }
 
-// The roots of the index b-trees of a table that a walk reads besides its rowid pass: the
-// other passes of `passes`, and the walks in index order of the keys no group of `groups`
-// holds (LeaveToIndexOrder).
 std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Structure>& structures,
                                     const std::vector<Pass>& passes,
                                     const std::vector<std::vector<int>>& groups) {
@@ -115,7 +107,6 @@ std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Struct
   return roots;
 }
 
-// Whether a group of `groups` holds every column of `key`.
 bool Grouped(const Key& key, const std::vector<std::vector<int>>& groups) {
   return std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
     return std::all_of(key.columns.begin(), key.columns.end(), [&](int column) {

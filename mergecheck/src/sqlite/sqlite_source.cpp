@@ -15,8 +15,9 @@
 // it reads anyway, as it reads them; the index of each key the visitor reads later in index order
 // (every key of a table it needs no rows of, a key marked Key::in_index_order that its Groups
 // leave out) on ReadInIndexOrder's walk of it, in a later transaction, and what no such walk read
-// at FinishStructureCheck; the other index b-trees of a table whose rowids a pass walks beside
-// that walk, in page order, from its runs; the rest and the freelist on a thread beside the scan;
+// at FinishStructureCheck; the other index b-trees of a table beside a walk of another of its
+// b-trees (a pass, or the merge's walk of a table the scan skips), in page order, from that
+// walk's runs; the rest and the freelist on a thread beside the scan;
 // the table b-trees no pass walked after the scan. An exception out of a transaction that carried
 // part of the check leaves it unfinished: it begins again (Unfinished).
 //
@@ -65,6 +66,13 @@ namespace {
 
 // Integer records ReadInIndexOrder hands over at once (IntegersInOrder).
 constexpr std::size_t kIntegerRun = 1024;
+
+// Stops a reader's walks calling the checks beside them (FollowedBy), however the walk ended.
+template <typename Reader>
+struct Unfollow {
+  Reader& reader;
+  ~Unfollow() { reader.FollowedBy({}); }
+};
 
 // What one scan reads a table with: the pages (when the file alone holds the snapshot) and the
 // direct readers over them, made on first use.
@@ -366,7 +374,7 @@ class SqliteSource final : public Source {
                                       const IntegersInOrder& on_integers) {
     BtreeChecker* const check = structure_.Walk(index.root);
     IndexReader reader(*direct.pages);
-    if (check != nullptr) Accompany(reader, table);  // when the table was left to this walk
+    if (check != nullptr) CheckBeside(reader, table, /*with_table=*/true, {});  // those left
     std::vector<int> fields(width);
     for (std::size_t f = 0; f < fields.size(); ++f) fields[f] = static_cast<int>(f);
     std::exception_ptr stopped;
@@ -422,12 +430,16 @@ class SqliteSource final : public Source {
     return stopped;
   }
 
-  // The check of `table`'s own b-tree beside `reader`'s walk of one of its indexes, from the
-  // walk's runs (StructureCheck::Accompany), when no walk reads the table. REQUIRES: the walk
-  // carries the structure check (an exception from it then resets the check: Unfinished).
-  void Accompany(IndexReader& reader, const std::string& table) {
-    structure_.Accompany(table);
-    structure_.AccompanyIndexes(table, {});
+  // The checks beside `reader`'s walk of one of `table`'s b-trees, from the walk's runs: with
+  // `with_table`, the table's own b-tree, when no walk reads it (StructureCheck::Accompany);
+  // and its index b-trees no walk reads, but for those rooted at `taken`, in page order
+  // (StructureCheck::AccompanyIndexes). REQUIRES: the walk carries the structure check (an
+  // exception from it then resets the check: Unfinished); FinishAccompanying after it.
+  template <typename Reader>
+  void CheckBeside(Reader& reader, const std::string& table, bool with_table,
+                   const std::vector<uint32_t>& taken) {
+    if (with_table) structure_.Accompany(table);
+    structure_.AccompanyIndexes(table, taken);
     reader.FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
   }
   // After that walk: the rest of the table's check, its damage thrown.
@@ -498,30 +510,20 @@ class SqliteSource final : public Source {
       if (pass.structure->rowids) {
         if (!direct.rowids.has_value()) direct.rowids.emplace(*direct.pages);
         BtreeChecker* const check = structure_.Walk(pass.structure->root);
-        struct Unfollow {
-          RowidReader& reader;
-          ~Unfollow() { reader.FollowedBy({}); }
-        } unfollow{*direct.rowids};
+        const Unfollow<RowidReader> unfollow{*direct.rowids};
         if (check != nullptr) {
-          // The indexes no other walk reads: beside this one, from its runs.
-          structure_.AccompanyIndexes(table.name, WalkedIndexes(table, structures, passes, groups));
-          direct.rowids->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+          CheckBeside(*direct.rowids, table.name, /*with_table=*/false,
+                      WalkedIndexes(table, structures, passes, groups));
         }
         ReadRowids(*direct.rowids, pass, to, check);
         FinishAccompanying();
       } else {
         if (!direct.records.has_value()) direct.records.emplace(*direct.pages);
         BtreeChecker* const check = structure_.Walk(pass.structure->root);
-        struct Unfollow {
-          IndexReader& reader;
-          ~Unfollow() { reader.FollowedBy({}); }
-        } unfollow{*direct.records};
+        const Unfollow<IndexReader> unfollow{*direct.records};
         if (check != nullptr) {
-          // The table's own b-tree when no pass reads it, and the indexes no other walk reads:
-          // beside this walk, from its runs.
-          if (!table_read) structure_.Accompany(table.name);
-          structure_.AccompanyIndexes(table.name, WalkedIndexes(table, structures, passes, groups));
-          direct.records->FollowedBy([this](const PageReader& pages) { structure_.Follow(pages); });
+          CheckBeside(*direct.records, table.name, /*with_table=*/!table_read,
+                      WalkedIndexes(table, structures, passes, groups));
         }
         ReadRecords(*direct.records, pass, to, check);
         FinishAccompanying();

@@ -10,15 +10,16 @@
 //    that checks the freelist first, then the trees handed to it.
 // 2. A walk of the first scan checks the tree it reads, as it reads it, when no walk before it
 //    did (Walk); a tree a later walk in index order will read is left to it (Leave); the index
-//    b-trees of a table no walk reads are checked beside the walk of its rowids, in the order
-//    of their pages, from that walk's runs (AccompanyIndexes, Follow, FinishCompanion); once the
-//    scan is past a table, the thread gets that table's index b-trees no walk checked nor was
-//    left (Hand); a table b-tree no walk reads is checked beside the walk of one of its indexes,
-//    from that walk's runs, and its rest right after that walk (Accompany, Follow,
-//    FinishCompanion), and so are such a table's other index b-trees, in page order, when the
-//    scan skips it (LeaveIndexes); at the scan's end, the table b-trees no walk checked are walked
-//    for the check alone, and the thread is joined (EndScan). Trees are claimed by their root page,
-//    so a root two schema entries give (a table on an index's root, which SQLite allows) is damage.
+//    b-trees of a table no walk reads are checked beside a pass over another of its b-trees, in
+//    the order of their pages, from that walk's runs (AccompanyIndexes, Follow,
+//    FinishCompanion); once the scan is past a table, the thread gets that table's index
+//    b-trees no walk checked nor was left (Hand); a table b-tree no walk reads is checked beside
+//    the walk of one of its indexes, from that walk's runs, and its rest right after that walk
+//    (Accompany, Follow, FinishCompanion), and so are such a table's other index b-trees, in
+//    page order, when the scan skips it (LeaveIndexes); at the scan's end, the table b-trees no
+//    walk checked are walked for the check alone, and the thread is joined (EndScan). Trees are
+//    claimed by their root page, so a root two schema entries give (a table on an index's root,
+//    which SQLite allows) is damage.
 // 3. A later walk of a tree left to it checks it (Walk); what no later walk read is checked by
 //    CheckLeft (Source::FinishStructureCheck).
 // One record of the pages seen (PageUse) serves every walk, the thread and CheckLeft, from the
@@ -85,11 +86,11 @@ class StructureCheck {
   // pass reads), given the checker, is about to begin. In the first scan its index b-trees that
   // no walk checked nor was left, but for those rooted at `taken` (a later pass of the scan, or
   // a later walk in index order, reads them), and in a later walk those LeaveIndexes left, are
-  // checked beside it in page order,
-  // from the pages of the walk's runs (BtreeChecker::StartInPageOrder; Follow as the walk
-  // reads), and their rest after the walk (FinishCompanion). Else the thread would walk each in
-  // key order, one read of a page alone for each leaf of an index whose leaves lie all over
-  // the file, the pages the table's walk copied already.
+  // checked beside it in page order, from the pages of the walk's runs
+  // (BtreeChecker::StartInPageOrder; Follow as the walk reads), and their rest after the walk
+  // (FinishCompanion). Else the thread would walk each in key order, one read of a page alone
+  // for each leaf of an index whose leaves lie all over the file, the pages the walk copied
+  // already.
   void AccompanyIndexes(const std::string& table, const std::vector<uint32_t>& taken);
 
   // First scan: the table b-tree of `table`, which the scan skips, is checked beside the walk a
