@@ -67,9 +67,10 @@ class IndexReader {
   uint32_t Splits(uint32_t root, std::span<const int> fields, uint32_t most, OnRecord&& on_record) {
     decoder_.Want(fields);
     const unsigned char* const base = pages_.Page(root);
-    if (InteriorCells(root, base) == 0) return 0;
+    const uint32_t cells = InteriorCells(root, base);
+    if (cells == 0) return 0;
+    // A copy: the children's reads replace the reader's page.
     const std::vector<unsigned char> page(base, base + pages_.file().page_size());
-    const uint32_t cells = InteriorCells(root, page.data());
     const uint32_t per_child = cells < most ? most / (cells + 1) : 0;
     uint32_t given = 0;
     for (uint32_t i = 0; i <= cells; ++i) {
