@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // CountingSource: a SQLite source for tests that counts the ways it was read (scans, look-ups
-// done, index-order reads tried and done, splits given), to assert that a check reads each input
-// as often as it should.
+// done, index-order reads tried and done, splits given, cursors given), to assert that a check
+// reads each input as often as it should.
 
 #ifndef STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
 #define STEADYFLAKE_TESTS_MERGECHECK_COUNTING_SOURCE_H_
@@ -53,6 +53,14 @@ class CountingSource : public Source {
     splits_given += given;
     return given;
   }
+  bool WithKeyCursors(const std::string& table, const std::string& column,
+                      const std::string& collation,
+                      const std::function<void(const KeyCursors&)>& use) override {
+    if (!in_parts) return false;
+    const bool given = inner_->WithKeyCursors(table, column, collation, use);
+    parts_given += given ? 1 : 0;
+    return given;
+  }
   void FinishStructureCheck() override { inner_->FinishStructureCheck(); }
   uint64_t bytes_read() const override { return inner_->bytes_read(); }
   uint64_t rows_read() const override { return inner_->rows_read(); }
@@ -63,6 +71,10 @@ class CountingSource : public Source {
   int ordered = 0;               // ReadInIndexOrder calls
   int ordered_done = 0;          // ... that read the index
   std::size_t splits_given = 0;  // records SplitsInIndexOrder gave
+  // Whether WithKeyCursors gives the inner source's cursors (a merge in parts), and how often
+  // it did. Off: the merge reads each index whole (ReadInIndexOrder).
+  bool in_parts = false;
+  int parts_given = 0;
   // When set, SplitsInIndexOrder gives what this gives (splits of the test's choosing).
   std::function<std::size_t(const RecordsInOrder&)> splits;
 

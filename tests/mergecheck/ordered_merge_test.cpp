@@ -37,9 +37,11 @@ using ordered_merge_test::Check;
 using ordered_merge_test::CheckRun;
 using ordered_merge_test::CountingSource;
 using ordered_merge_test::ExpectSqlitesAnswer;
+using ordered_merge_test::kBothWays;
 using ordered_merge_test::MakeShards;
 using ordered_merge_test::RandomName;
 using ordered_merge_test::Variant;
+using ordered_merge_test::WayName;
 
 std::string HexOf(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -117,12 +119,22 @@ TEST(OrderedMergeTest, MergedTextKeysGiveSqlitesAnswer) {
       const std::string b = dir.File("b.db");
       MakeShards(a, b, page_size, collation, collation, 600,
                  steadyflake::testing::TestSeed() + page_size, page_size == 4096);
-      const CheckRun run = Check(a, b);
-      EXPECT_TRUE(run.merged);
-      ExpectSqlitesAnswer(a, b, collation, run);
-      // Collection only: the rows, A's values and B's are found by lookup or by the merge.
-      EXPECT_EQ(run.scans_a, 1);
-      EXPECT_EQ(run.scans_b, 1);
+      uint64_t bytes[2][2] = {};  // each way's bytes read of each input
+      for (const bool in_parts : kBothWays) {
+        SCOPED_TRACE(WayName(in_parts));
+        const CheckRun run = Check(a, b, {}, in_parts);
+        EXPECT_TRUE(run.merged);
+        EXPECT_EQ(run.parts_a, in_parts ? 1 : 0);
+        EXPECT_EQ(run.parts_b, in_parts ? 1 : 0);
+        ExpectSqlitesAnswer(a, b, collation, run);
+        // Collection only: the rows, A's values and B's are found by lookup or by the merge.
+        EXPECT_EQ(run.scans_a, 1);
+        EXPECT_EQ(run.scans_b, 1);
+        for (int i = 0; i < 2; ++i) bytes[in_parts ? 1 : 0][i] = run.report.inputs[i].bytes;
+      }
+      // The parts' cursors count each page of an index once, as its walk does.
+      EXPECT_EQ(bytes[1][0], bytes[0][0]);
+      EXPECT_EQ(bytes[1][1], bytes[0][1]);
     }
   }
 }
@@ -181,9 +193,12 @@ TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {
     // UNIQUE one: 'abc' and 'ABC' are then both B's rows of A's 'abc'.
     MakeShards(a, b, 1024, in_a, in_b, 600, steadyflake::testing::TestSeed() + 7, false,
                " CREATE INDEX t_folded ON t(name COLLATE " + in_a + ");");
-    const CheckRun run = Check(a, b);
-    EXPECT_FALSE(run.merged);
-    ExpectSqlitesAnswer(a, b, in_a, run);
+    for (const bool in_parts : kBothWays) {
+      SCOPED_TRACE(WayName(in_parts));
+      const CheckRun run = Check(a, b, {}, in_parts);
+      EXPECT_FALSE(run.merged);
+      ExpectSqlitesAnswer(a, b, in_a, run);
+    }
   }
 }
 

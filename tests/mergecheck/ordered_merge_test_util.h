@@ -149,14 +149,25 @@ struct CheckRun {
   int ordered_a = 0;  // ReadInIndexOrder calls on A
   int ordered_b = 0;
   std::size_t splits = 0;  // splits of the key range A gave
+  int parts_a = 0;         // merges in parts given A's cursors
+  int parts_b = 0;
 };
 
-// `splits`, when set, gives the splits of the merge's key range in A's place.
+// The two ways a one-column text key is merged in index order: in parts (merge_in_parts.h), and
+// each index read whole (ordered_merge.cpp, Side), the way when a source gives no cursors.
+inline constexpr bool kBothWays[] = {true, false};
+inline std::string WayName(bool in_parts) { return in_parts ? "in parts" : "whole"; }
+
+// `splits`, when set, gives the splits of the merge's key range in A's place. `in_parts`: the
+// sources give cursors (a text key of one column is then merged in parts).
 inline CheckRun Check(const std::string& path_a, const std::string& path_b,
-                      std::function<std::size_t(const RecordsInOrder&)> splits = {}) {
+                      std::function<std::size_t(const RecordsInOrder&)> splits = {},
+                      bool in_parts = false) {
   CountingSource a(path_a);
   CountingSource b(path_b);
   a.splits = std::move(splits);
+  a.in_parts = in_parts;
+  b.in_parts = in_parts;
   Options options;
   options.limit = 0;  // every conflict
   CheckRun run;
@@ -171,6 +182,8 @@ inline CheckRun Check(const std::string& path_a, const std::string& path_b,
   run.ordered_a = a.ordered;
   run.ordered_b = b.ordered;
   run.splits = a.splits_given;
+  run.parts_a = a.parts_given;
+  run.parts_b = b.parts_given;
   return run;
 }
 

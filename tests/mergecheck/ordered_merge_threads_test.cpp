@@ -29,9 +29,11 @@ using ordered_merge_test::Check;
 using ordered_merge_test::CheckRun;
 using ordered_merge_test::ExpectSqlitesAnswer;
 using ordered_merge_test::Insert;
+using ordered_merge_test::kBothWays;
 using ordered_merge_test::MakeShards;
 using ordered_merge_test::Pairs;
 using ordered_merge_test::SmallLimits;
+using ordered_merge_test::WayName;
 
 // Many batches a side (kOrderedMergeBatch tuples each), more than the readers may queue ahead
 // under small limits: the merge hands the batches it is done with back to the readers, which
@@ -46,10 +48,13 @@ TEST(OrderedMergeTest, MergedTextKeysOfManyBatchesGiveSqlitesAnswer) {
     SCOPED_TRACE(kept == 0 ? "the default limits" : "kept " + std::to_string(kept));
     std::optional<SmallLimits> small;
     if (kept != 0) small.emplace(kept);
-    const CheckRun run = Check(a, b);
-    EXPECT_GT(run.splits, 1u);
-    EXPECT_TRUE(run.merged);
-    ExpectSqlitesAnswer(a, b, "NOCASE", run);
+    for (const bool in_parts : kBothWays) {
+      SCOPED_TRACE(WayName(in_parts));
+      const CheckRun run = Check(a, b, {}, in_parts);
+      EXPECT_GT(run.splits, 1u);
+      EXPECT_TRUE(run.merged);
+      ExpectSqlitesAnswer(a, b, "NOCASE", run);
+    }
   }
 }
 
@@ -95,22 +100,29 @@ TEST(OrderedMergeTest, TheKeyRangeSplitAnywhereGivesSqlitesAnswer) {
       {"an integer among them: none", {both, integer}, false},
       {"none", {}, false},
   };
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.what);
-    const SmallLimits small(std::size_t{1} << 16);
-    const CheckRun run = Check(a, b, [&](const RecordsInOrder& on_record) {
-      for (const Cell& split : c.splits) on_record(std::span<const Cell>(&split, 1));
-      return c.splits.size();
-    });
-    EXPECT_EQ(run.splits, c.splits.size());
+  for (const bool in_parts : kBothWays) {
+    SCOPED_TRACE(WayName(in_parts));
+    for (const auto& c : cases) {
+      SCOPED_TRACE(c.what);
+      const SmallLimits small(std::size_t{1} << 16);
+      const CheckRun run = Check(
+          a, b,
+          [&](const RecordsInOrder& on_record) {
+            for (const Cell& split : c.splits) on_record(std::span<const Cell>(&split, 1));
+            return c.splits.size();
+          },
+          in_parts);
+      EXPECT_EQ(run.splits, c.splits.size());
+      EXPECT_TRUE(run.merged);
+      EXPECT_EQ(run.parts_a, in_parts ? 1 : 0);
+      ExpectSqlitesAnswer(a, b, "NOCASE", run);
+    }
+    // Unforced: cells of A's root page.
+    const CheckRun run = Check(a, b, {}, in_parts);
+    EXPECT_GT(run.splits, 1u);
     EXPECT_TRUE(run.merged);
     ExpectSqlitesAnswer(a, b, "NOCASE", run);
   }
-  // Unforced: cells of A's root page.
-  const CheckRun run = Check(a, b);
-  EXPECT_GT(run.splits, 1u);
-  EXPECT_TRUE(run.merged);
-  ExpectSqlitesAnswer(a, b, "NOCASE", run);
 }
 
 // One input's index ends long before the other's: the merge stops comparing at its last name,
@@ -144,16 +156,19 @@ TEST(OrderedMergeTest, TheLongerIndexIsReadToItsEnd) {
         ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(db);
       }
-      const CheckRun run = Check(a, b);
-      EXPECT_TRUE(run.merged);
-      if (shared > 0) {
-        ExpectSqlitesAnswer(a, b, "BINARY", run);
-        continue;
-      }
-      ASSERT_EQ(run.report.keys.size(), 2u);
-      for (const KeyReport& key : run.report.keys) {
-        EXPECT_EQ(key.overlap, 0u);
-        EXPECT_EQ(b_longer ? key.rows_b : key.rows_a, static_cast<uint64_t>(after));
+      for (const bool in_parts : kBothWays) {
+        SCOPED_TRACE(WayName(in_parts));
+        const CheckRun run = Check(a, b, {}, in_parts);
+        EXPECT_TRUE(run.merged);
+        if (shared > 0) {
+          ExpectSqlitesAnswer(a, b, "BINARY", run);
+          continue;
+        }
+        ASSERT_EQ(run.report.keys.size(), 2u);
+        for (const KeyReport& key : run.report.keys) {
+          EXPECT_EQ(key.overlap, 0u);
+          EXPECT_EQ(b_longer ? key.rows_b : key.rows_a, static_cast<uint64_t>(after));
+        }
       }
     }
   }
@@ -192,18 +207,24 @@ TEST(OrderedMergeTest, AStreamGivenUpEarlyStopsBsReader) {
   testing::ExecSql(a,
                    "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE UNIQUE "
                    "INDEX t_name ON t(name)' WHERE name = 't_name';");
-  const CheckRun run = Check(a, b);
-  EXPECT_EQ(run.ordered_a, 1);  // the merge was tried, on both sides
-  EXPECT_EQ(run.ordered_b, 1);
-  EXPECT_FALSE(run.merged);
-  const KeyReport* key = nullptr;
-  for (const KeyReport& k : run.report.keys) {
-    if (k.columns[0] == "name") key = &k;
+  for (const bool in_parts : kBothWays) {
+    SCOPED_TRACE(WayName(in_parts));
+    const CheckRun run = Check(a, b, {}, in_parts);
+    // The merge was tried, on both sides: in parts, or each index whole.
+    EXPECT_EQ(run.parts_a, in_parts ? 1 : 0);
+    EXPECT_EQ(run.parts_b, in_parts ? 1 : 0);
+    EXPECT_EQ(run.ordered_a, in_parts ? 0 : 1);
+    EXPECT_EQ(run.ordered_b, in_parts ? 0 : 1);
+    EXPECT_FALSE(run.merged);
+    const KeyReport* key = nullptr;
+    for (const KeyReport& k : run.report.keys) {
+      if (k.columns[0] == "name") key = &k;
+    }
+    ASSERT_NE(key, nullptr);
+    EXPECT_EQ(key->overlap, 50u);  // a0000, a0002, ..., a0098
+    EXPECT_EQ(key->rows_a, 200u);
+    EXPECT_EQ(key->rows_b, static_cast<uint64_t>(50 + after));
   }
-  ASSERT_NE(key, nullptr);
-  EXPECT_EQ(key->overlap, 50u);  // a0000, a0002, ..., a0098
-  EXPECT_EQ(key->rows_a, 200u);
-  EXPECT_EQ(key->rows_b, static_cast<uint64_t>(50 + after));
 }
 
 // B's stream given up (its index sorts under NOCASE though its schema says BINARY: A0001 comes
@@ -242,17 +263,20 @@ TEST(OrderedMergeTest, BsStreamGivenUpStopsAsReader) {
     testing::ExecSql(b,
                      "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE UNIQUE "
                      "INDEX t_name ON t(name)' WHERE name = 't_name';");
-    const CheckRun run = Check(a, b);
-    EXPECT_GT(run.splits, 1u);
-    EXPECT_FALSE(run.merged);
-    const KeyReport* key = nullptr;
-    for (const KeyReport& k : run.report.keys) {
-      if (k.columns[0] == "name") key = &k;
+    for (const bool in_parts : kBothWays) {
+      SCOPED_TRACE(WayName(in_parts));
+      const CheckRun run = Check(a, b, {}, in_parts);
+      EXPECT_GT(run.splits, 1u);
+      EXPECT_FALSE(run.merged);
+      const KeyReport* key = nullptr;
+      for (const KeyReport& k : run.report.keys) {
+        if (k.columns[0] == "name") key = &k;
+      }
+      ASSERT_NE(key, nullptr);
+      EXPECT_EQ(key->overlap, static_cast<uint64_t>(rows / 4));
+      EXPECT_EQ(key->rows_a, static_cast<uint64_t>(rows));
+      EXPECT_EQ(key->rows_b, static_cast<uint64_t>(rows / 4 + 2));
     }
-    ASSERT_NE(key, nullptr);
-    EXPECT_EQ(key->overlap, static_cast<uint64_t>(rows / 4));
-    EXPECT_EQ(key->rows_a, static_cast<uint64_t>(rows));
-    EXPECT_EQ(key->rows_b, static_cast<uint64_t>(rows / 4 + 2));
   }
 }
 

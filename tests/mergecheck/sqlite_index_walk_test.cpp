@@ -180,6 +180,14 @@ std::string Players(int page_size, const std::string& encoding = "UTF-8") {
          sql.replace(0, sql.find(';') + 1, "PRAGMA page_size=" + std::to_string(page_size) + ";");
 }
 
+// Players with a name column of no TEXT affinity (BLOB: the names are text all the same), whose
+// key the merge reads with a walk of its whole index, as it reads any key but one of one TEXT
+// column (sqlite/pass_plan.h, ReadInParts): the scan leaves that index's check to the walk.
+std::string WalkedPlayers(int page_size) {
+  std::string sql = Players(page_size);
+  return sql.replace(sql.find("name TEXT"), 9, "name BLOB");
+}
+
 // Reads player's id as its only key, as the checker reads a table whose text key it merges in
 // index order: the name's group is left out (Key::in_index_order), to be read by
 // ReadInIndexOrder. `throw_at_row` > 0: throws std::runtime_error at that row.
@@ -214,15 +222,16 @@ uint64_t ReadNames(
   return records;
 }
 
-// A table the first scan reads (its rowids) whose text key the visitor reads in index order
-// afterwards: the scan leaves the name index's check to that walk, which finds the damage. On
-// pages of 512 bytes (a deep index) and of 65536 (one leaf, the root).
+// A table the first scan reads (its rowids) whose key the visitor reads in index order
+// afterwards, with a walk of the whole index: the scan leaves the name index's check to that
+// walk, which finds the damage. On pages of 512 bytes (a deep index) and of 65536 (one leaf,
+// the root).
 TEST(SqliteIndexWalkTest, AnIndexOfAReadTableIsCheckedOnTheWalkInIndexOrder) {
   for (const int page_size : {512, 65536}) {
     SCOPED_TRACE(page_size);
     TempDir dir;
     const std::string db = dir.File("a.db");
-    testing::ExecSql(db, Players(page_size));
+    testing::ExecSql(db, WalkedPlayers(page_size));
     const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
     BreakContentArea(db, leaf);
     const std::unique_ptr<Source> source = OpenSource(db);
@@ -236,13 +245,63 @@ TEST(SqliteIndexWalkTest, AnIndexOfAReadTableIsCheckedOnTheWalkInIndexOrder) {
   }
 }
 
+// A text key of one column, read in parts by cursors (Source::WithKeyCursors), not by a walk:
+// the scan checks its index beside its walk of the rowids, and finds the damage itself; a sound
+// file's index is then read by cursors with nothing left to check. On pages of 512 bytes and of
+// 65536.
+TEST(SqliteIndexWalkTest, AnIndexOfAReadTableReadInPartsIsCheckedBesideTheScan) {
+  for (const int page_size : {512, 65536}) {
+    SCOPED_TRACE(page_size);
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    testing::ExecSql(db, Players(page_size));
+    {
+      const std::unique_ptr<Source> sound = OpenSource(db);
+      IdKeyVisitor v;
+      sound->Scan(v, {});
+      uint64_t records = 0;
+      EXPECT_TRUE(sound->WithKeyCursors("player", "name", "BINARY", [&](const KeyCursors& make) {
+        const std::unique_ptr<KeyCursor> cursor = make();
+        cursor->Seek({});
+        for (auto run = cursor->Next(); !run.empty(); run = cursor->Next()) records += run.size();
+      }));
+      EXPECT_EQ(records, 2000u);
+      EXPECT_EQ(ErrorOf([&] { sound->FinishStructureCheck(); }), "(no error)");
+    }
+    const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
+    BreakContentArea(db, leaf);
+    const std::string message = ErrorOf([&] {
+      IdKeyVisitor v;
+      OpenSource(db)->Scan(v, {});
+    });
+    EXPECT_EQ(message.rfind(ContentAreaError(db, leaf, "sqlite_autoindex_player_1", "player"), 0),
+              0u)
+        << message;
+  }
+}
+
+// An index whose check the scan left to a walk of it gives no cursors: cursors read parts of it,
+// and could not check it; its walk (ReadInIndexOrder) then does.
+TEST(SqliteIndexWalkTest, AnIndexLeftToAWalkGivesNoCursors) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, WalkedPlayers(512));
+  const std::unique_ptr<Source> source = OpenSource(db);
+  IdKeyVisitor v;
+  source->Scan(v, {});
+  EXPECT_FALSE(source->WithKeyCursors("player", "name", "BINARY",
+                                      [](const KeyCursors&) { ADD_FAILURE() << "cursors given"; }));
+  EXPECT_EQ(ReadNames(*source), 2000u);
+  EXPECT_EQ(ErrorOf([&] { source->FinishStructureCheck(); }), "(no error)");
+}
+
 // No walk in index order reads that index (the merge found no partner key): the end of the check
 // does, once. On a sound file, the walk and the end check each tree once: no page is claimed
 // twice.
 TEST(SqliteIndexWalkTest, AnIndexLeftToAWalkNoneMadeIsCheckedWhenTheCheckEnds) {
   TempDir dir;
   const std::string db = dir.File("a.db");
-  testing::ExecSql(db, Players(512));
+  testing::ExecSql(db, WalkedPlayers(512));
   {
     const std::unique_ptr<Source> sound = OpenSource(db);
     IdKeyVisitor v;
@@ -283,7 +342,7 @@ TEST(SqliteIndexWalkTest, AUtf16IndexIsCheckedBesideTheScan) {
 TEST(SqliteIndexWalkTest, AWalkItsCallerStopsStillChecksTheWholeIndex) {
   TempDir dir;
   const std::string db = dir.File("a.db");
-  testing::ExecSql(db, Players(512));
+  testing::ExecSql(db, WalkedPlayers(512));
   const auto stop = [] { throw std::runtime_error("enough"); };
   {
     const std::unique_ptr<Source> sound = OpenSource(db);
@@ -357,7 +416,7 @@ class StoppingNameVisitor : public NameKeyVisitor {
 TEST(SqliteIndexWalkTest, ALaterScanStoppedOnAWalkCarryingTheCheckHasItBegunAgain) {
   TempDir dir;
   const std::string db = dir.File("a.db");
-  testing::ExecSql(db, Players(512));
+  testing::ExecSql(db, WalkedPlayers(512));
   const uint32_t leaf = testing::PagesOfType(db, "leaf", "sqlite_autoindex_player_1").back();
   BreakContentArea(db, leaf);
   const std::unique_ptr<Source> source = OpenSource(db);

@@ -42,6 +42,7 @@
 #include <utility>
 #include <vector>
 
+#include "check/merge_in_parts.h"
 #include "check/ordered_tuples.h"
 #include "check/tuple_stream.h"
 
@@ -371,6 +372,16 @@ class alignas(64) Side {
 bool MergeKey(Source& a, Source& b, const std::string& table, std::span<const Order> orders,
               KeyState& ka, KeyState& kb, uint64_t (&records)[2]) {
   const Batch splits = SplitsOf(a, table, ka, orders);
+  if (orders.size() == 1 && orders[0] != Order::kInteger) {  // merge_in_parts.h, when it can
+    std::vector<KeyRef> bounds;
+    for (const Field f : splits.fields) {
+      const std::string_view bytes = BytesOf(f, splits.bytes.data());
+      bounds.push_back(KeyRef{bytes.data(), static_cast<uint32_t>(bytes.size()),
+                              (f & kBlobBit) != 0 ? KeyRef::Type::kBlob : KeyRef::Type::kText});
+    }
+    const InParts merged = MergeInParts(a, b, table, orders[0], bounds, ka, kb, records);
+    if (merged != InParts::kCannot) return merged == InParts::kMerged;
+  }
   const OrderedMergeLimits limits{handed_limit.load(), kept_limit.load()};
   Channel to_a(orders.size(), limits.handed);  // B's tuples of the parts A's side merges
   Channel to_b(orders.size(), limits.handed);  // A's tuples of the parts B's side merges

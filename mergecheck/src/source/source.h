@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "source/key_cursor.h"
 #include "source/schema.h"
 
 namespace steadyflake::mergecheck {
@@ -228,6 +229,18 @@ class Source {
                                          std::size_t /*most*/,
                                          const RecordsInOrder& /*on_record*/) {
     return 0;
+  }
+
+  // Calls `use` with a maker of cursors over the first field of the index ReadInIndexOrder reads
+  // for `table`'s key `column` under `collation` (KeyCursor), within one read transaction, for a
+  // merge of that key split among threads: the cursors are made and used on any thread during
+  // the call. What `use` throws passes through. Returns false, having called nothing, when this
+  // source cannot (as ReadInIndexOrder), or when it could not check the index's structure
+  // without a walk of the whole of it (ReadInIndexOrder's walk then checks it).
+  virtual bool WithKeyCursors(const std::string& /*table*/, const std::string& /*column*/,
+                              const std::string& /*collation*/,
+                              const std::function<void(const KeyCursors&)>& /*use*/) {
+    return false;
   }
 
   // Whether ReadRowsAt can read rows again by the positions Scan gave them (a plain dump): a

@@ -102,9 +102,16 @@ std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Struct
   for (const Key& key : table.keys) {
     const Structure* index =
         key.in_index_order ? OrderingIndex(structures, key.columns, key.collations) : nullptr;
-    if (index != nullptr && !Grouped(key, groups)) roots.push_back(index->root);
+    if (index != nullptr && !Grouped(key, groups) && !ReadInParts(table, key)) {
+      roots.push_back(index->root);
+    }
   }
   return roots;
+}
+
+bool ReadInParts(const Table& table, const Key& key) {
+  return key.columns.size() == 1 &&
+         table.columns[static_cast<std::size_t>(key.columns[0])].affinity == Affinity::kText;
 }
 
 bool Grouped(const Key& key, const std::vector<std::vector<int>>& groups) {

@@ -48,10 +48,15 @@ const Structure* OrderingIndex(const std::vector<Structure>& structures,
 
 // The roots of the index b-trees of a table that a walk other than the current pass reads: the
 // index passes of `passes`, and, when the visitor gave `groups`, the walks in index order of
-// the keys none of them holds (SqliteSource's LeaveToIndexOrder).
+// the keys none of them holds (SqliteSource's LeaveToIndexOrder) but those read in parts.
 std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Structure>& structures,
                                     const std::vector<Pass>& passes,
                                     const std::vector<std::vector<int>>& groups);
+
+// Whether `key`, when the merge reads it in index order, is read in parts, each by cursors on
+// any thread (Source::WithKeyCursors): a key of one TEXT column. Its index is then checked
+// beside a walk of another of the table's b-trees, not by a walk of its own.
+bool ReadInParts(const Table& table, const Key& key);
 
 // Whether a group of `groups` holds every column of `key`.
 bool Grouped(const Key& key, const std::vector<std::vector<int>>& groups);

@@ -48,6 +48,7 @@
 #include "sqlite/btree_check.h"
 #include "sqlite/direct_lookup.h"
 #include "sqlite/direct_reads.h"
+#include "sqlite/index_cursor.h"
 #include "sqlite/index_reader.h"
 #include "sqlite/page_file.h"
 #include "sqlite/pass_plan.h"
@@ -137,6 +138,31 @@ class SqliteSource final : public Source {
                                    direct, name, index, width, on_record, on_integers);
                                if (stopped) std::rethrow_exception(stopped);
                              });
+  }
+
+  bool WithKeyCursors(const std::string& name, const std::string& column,
+                      const std::string& collation,
+                      const std::function<void(const KeyCursors&)>& use) override {
+    bool given = false;
+    WithOrderingIndex(
+        name, {column}, {collation},
+        [&](DirectReaders& direct, const Structure& index, std::size_t) {
+          if (structure_.Waits(index.root)) return;  // ReadInIndexOrder checks it
+          const PageFile& pages = *direct.pages;
+          const std::string owner = index.owner;
+          std::atomic<uint64_t> walked{0};  // the tree's pages, as a walk's
+          given = true;
+          use([&]() -> std::unique_ptr<KeyCursor> {
+            return std::make_unique<IndexCursor>(
+                pages, index.root,
+                [this, owner](const DamagedPage& damage) {
+                  file_.ThrowDamaged(BtreeDamage{damage.page(), damage.what(), owner});
+                },
+                &walked);
+          });
+          progress_.FinishPass(0, walked.load(), pages.page_size());
+        });
+    return given;
   }
 
   std::size_t SplitsInIndexOrder(const std::string& name, const std::vector<std::string>& columns,

@@ -54,6 +54,12 @@ BtreeChecker* StructureCheck::Walk(uint32_t root) {
   return &*checker_;
 }
 
+bool StructureCheck::Waits(uint32_t root) const {
+  const auto is_root = [&](const Btree& tree) { return tree.root == root; };
+  return std::any_of(left_.begin(), left_.end(), is_root) ||
+         std::any_of(beside_.begin(), beside_.end(), is_root);
+}
+
 void StructureCheck::Accompany(const std::string& table) {
   const bool table_companion = std::any_of(companions_.begin(), companions_.end(),
                                            [](const auto& c) { return !c->tree.index; });

@@ -55,6 +55,9 @@ class StructureCheck {
   bool scanning() const { return thread_.has_value(); }
   // Trees left to a later walk that none has read yet.
   bool left() const { return !left_.empty() || !beside_.empty(); }
+  // Whether the check of the b-tree rooted at `root` waits for a later walk of it or beside it
+  // (Leave, LeaveTable, LeaveIndexes), which a read of only parts of it would not be.
+  bool Waits(uint32_t root) const;
   // How many walks Walk has given the checker so far: a transaction that ends in an exception
   // after it gave one may have stopped that walk midway.
   uint64_t lent() const { return lent_; }

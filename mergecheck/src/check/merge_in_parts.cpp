@@ -1,0 +1,317 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// MergeInParts (merge_in_parts.h).
+
+#include "check/merge_in_parts.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "source/key_cursor.h"
+
+namespace steadyflake::mergecheck {
+
+namespace {
+
+using text_order::CompareBytes;
+using text_order::CompareText;
+using text_order::Order;
+
+// Thrown out of a part: its records are not what the merge needs (see the top of the header).
+struct Untrusted {};
+// Thrown out of a part: input `side`'s cursor threw `error`.
+struct SideFailed {
+  int side;
+  std::exception_ptr error;
+};
+
+// SQLite's order of index keys: NULL, numbers, text (under `order`), blobs.
+int Rank(KeyRef::Type type) { return static_cast<int>(type); }
+[[gnu::always_inline]] inline int CompareKeys(Order order, const KeyRef& x, const KeyRef& y) {
+  if (x.type != y.type) return Rank(x.type) < Rank(y.type) ? -1 : 1;
+  if (x.type == KeyRef::Type::kText) return CompareText(order, x.bytes(), y.bytes());
+  return CompareBytes(x.bytes(), y.bytes());  // blobs (NULLs and numbers are never compared)
+}
+
+// A bound of a part: a split, owned.
+struct Bound {
+  std::string bytes;
+  KeyRef::Type type = KeyRef::Type::kText;
+  KeyRef key() const { return KeyRef{bytes.data(), static_cast<uint32_t>(bytes.size()), type}; }
+};
+
+// Where one input's walk of one part began and stopped (KeyCursor::Position), and what it read.
+struct PartWalk {
+  uint64_t start = KeyCursor::kEnd;
+  uint64_t stop = KeyCursor::kEnd;
+  uint64_t records = 0;  // NULLs too
+  uint64_t rows = 0;     // not NULL
+  uint64_t repeats = 0;  // of those, equal to the key before
+};
+
+// One input's records of one part, from `low` (none: the first part, from the index's start)
+// below `high` (none: the last part, to its end), each key checked (see the top of the header).
+class Walk {
+ public:
+  Walk(KeyCursor& cursor, int side, Order order, const Bound* low, const Bound* high, PartWalk& out)
+      : cursor_(cursor), side_(side), order_(order), low_(low), high_(high), out_(out) {
+    try {
+      if (low_ == nullptr) {
+        cursor_.Seek({});
+      } else {
+        const KeyRef bound = low_->key();
+        cursor_.Seek([&](const KeyRef& key) { return CompareKeys(order_, key, bound) < 0; });
+      }
+    } catch (...) {
+      throw SideFailed{side_, std::current_exception()};
+    }
+  }
+
+  // To the next key of the part, not NULL and not a repeat: true; false at the part's end.
+  bool Advance() {
+    for (;;) {
+      if (at_ == run_.size() && !Fetch()) return false;
+      const KeyRef& key = run_[at_];
+      if (high_ != nullptr && at_ >= below_high_ && CompareKeys(order_, key, high_->key()) >= 0) {
+        out_.stop = cursor_.Position(at_);
+        ended_ = true;
+        run_ = {};
+        at_ = 0;
+        return false;
+      }
+      ++out_.records;
+      ++at_;
+      if (key.type == KeyRef::Type::kNull) {
+        if (any_) throw Untrusted{};  // NULLs come first
+        continue;
+      }
+      if (key.type == KeyRef::Type::kNumber) throw Untrusted{};  // not ordered here
+      ++out_.rows;
+      // The first record of a part is not below its lower bound: the walk of the part before
+      // stopped at that very record because it was not (Contiguous).
+      if (any_) {
+        const int c = CompareKeys(order_, *last_, key);
+        if (c > 0) throw Untrusted{};
+        if (c == 0) {  // a key twice (an index that is not unique): once is enough
+          ++out_.repeats;
+          last_ = &key;
+          continue;
+        }
+      }
+      any_ = true;
+      last_ = &key;
+      return true;
+    }
+  }
+
+  // The key Advance reached, valid until the next Advance.
+  const KeyRef& key() const { return *last_; }
+
+ private:
+  // The cursor's next run; false at the index's end.
+  bool Fetch() {
+    if (ended_) return false;
+    if (any_) {  // the key before, kept: the run it lies in goes
+      kept_.assign(last_->data, last_->size);
+      kept_key_ = KeyRef{kept_.data(), last_->size, last_->type};
+      last_ = &kept_key_;
+    }
+    try {
+      run_ = cursor_.Next();
+    } catch (...) {
+      throw SideFailed{side_, std::current_exception()};
+    }
+    at_ = 0;
+    if (run_.empty()) {
+      ended_ = true;
+      return false;
+    }
+    if (!started_) {
+      out_.start = cursor_.Position(0);
+      started_ = true;
+    }
+    // When the run's last key is below the bound, so is every key of it that is in order, and
+    // a key out of order gives up: one comparison with the bound a run.
+    below_high_ = 0;
+    if (high_ != nullptr && CompareKeys(order_, run_.back(), high_->key()) < 0) {
+      below_high_ = run_.size();
+    }
+    return true;
+  }
+
+  KeyCursor& cursor_;
+  const int side_;
+  const Order order_;
+  const Bound* const low_;
+  const Bound* const high_;
+  PartWalk& out_;
+  std::span<const KeyRef> run_;
+  std::size_t at_ = 0;
+  std::size_t below_high_ = 0;  // the run's keys before it are below high_
+  bool started_ = false;
+  bool ended_ = false;
+  bool any_ = false;              // a key not NULL was read
+  const KeyRef* last_ = nullptr;  // the key read last: in run_, or kept_key_
+  KeyRef kept_key_;
+  std::string kept_;
+};
+
+std::vector<OwnedValue> Owned(const KeyRef& key) {
+  std::vector<OwnedValue> value(1);
+  value[0].tag = key.type == KeyRef::Type::kBlob ? Value::Tag::kBlob : Value::Tag::kText;
+  value[0].bytes.assign(key.bytes());
+  return value;
+}
+
+// One part: both inputs' walks, and the keys in both (each input's own bytes).
+struct Part {
+  PartWalk walks[2];
+  std::vector<std::vector<OwnedValue>> common[2];
+};
+
+// Merges part `p` of the range `bounds` splits, with a cursor on each input.
+void MergePart(KeyCursor& a, KeyCursor& b, Order order, const std::vector<Bound>& bounds,
+               std::size_t p, Part& part) {
+  const Bound* low = p > 0 ? &bounds[p - 1] : nullptr;
+  const Bound* high = p < bounds.size() ? &bounds[p] : nullptr;
+  Walk wa(a, 0, order, low, high, part.walks[0]);
+  Walk wb(b, 1, order, low, high, part.walks[1]);
+  bool in_a = wa.Advance();
+  bool in_b = wb.Advance();
+  while (in_a && in_b) {
+    const int c = CompareKeys(order, wa.key(), wb.key());
+    if (c == 0) {
+      part.common[0].push_back(Owned(wa.key()));
+      part.common[1].push_back(Owned(wb.key()));
+    }
+    if (c <= 0) in_a = wa.Advance();
+    if (c >= 0) in_b = wb.Advance();
+  }
+  while (in_a) in_a = wa.Advance();
+  while (in_b) in_b = wb.Advance();
+}
+
+// The bounds of the parts `splits` make, in order, each once; none when one is not a text or a
+// blob (a NULL or a number: the index is not what the merge needs, which its walks find).
+std::vector<Bound> BoundsOf(std::span<const KeyRef> splits, Order order) {
+  std::vector<Bound> bounds;
+  for (const KeyRef& split : splits) {
+    if (split.type != KeyRef::Type::kText && split.type != KeyRef::Type::kBlob) return {};
+    bounds.push_back(Bound{std::string(split.bytes()), split.type});
+  }
+  const auto less = [&](const Bound& x, const Bound& y) {
+    return CompareKeys(order, x.key(), y.key()) < 0;
+  };
+  std::sort(bounds.begin(), bounds.end(), less);
+  bounds.erase(std::unique(bounds.begin(), bounds.end(),
+                           [&](const Bound& x, const Bound& y) { return !less(x, y); }),
+               bounds.end());
+  return bounds;
+}
+
+// Each part's walks on one input begin where the part before stopped, the last at the end.
+bool Contiguous(const std::vector<Part>& parts, int side) {
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    if (parts[p].walks[side].start != parts[p - 1].walks[side].stop) return false;
+  }
+  return parts.back().walks[side].stop == KeyCursor::kEnd;
+}
+
+// Merges every part on two threads, each taking the next part not taken; rethrows A's error,
+// else B's; false when a part gave up.
+bool MergeAll(const KeyCursors& make_a, const KeyCursors& make_b, Order order,
+              const std::vector<Bound>& bounds, std::vector<Part>& parts) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr errors[2];
+  std::exception_ptr other;  // neither input's (memory)
+  std::atomic<bool> untrusted{false};
+  std::exception_ptr thread_errors[2][2];
+  std::exception_ptr thread_other[2];
+  const auto run = [&](int t) {
+    try {
+      std::unique_ptr<KeyCursor> a;
+      std::unique_ptr<KeyCursor> b;
+      try {
+        a = make_a();
+      } catch (...) {
+        throw SideFailed{0, std::current_exception()};
+      }
+      try {
+        b = make_b();
+      } catch (...) {
+        throw SideFailed{1, std::current_exception()};
+      }
+      for (std::size_t p = next++; p < parts.size() && !stop.load(); p = next++) {
+        MergePart(*a, *b, order, bounds, p, parts[p]);
+      }
+    } catch (const Untrusted&) {
+      untrusted.store(true);
+      stop.store(true);
+    } catch (const SideFailed& failed) {
+      thread_errors[t][failed.side] = failed.error;
+      stop.store(true);
+    } catch (...) {
+      thread_other[t] = std::current_exception();
+      stop.store(true);
+    }
+  };
+  std::thread helper(run, 1);
+  run(0);
+  helper.join();
+  for (int t = 0; t < 2; ++t) {
+    for (int side = 0; side < 2; ++side) {
+      if (!errors[side]) errors[side] = thread_errors[t][side];
+    }
+    if (!other) other = thread_other[t];
+  }
+  if (errors[0]) std::rethrow_exception(errors[0]);
+  if (errors[1]) std::rethrow_exception(errors[1]);
+  if (other) std::rethrow_exception(other);
+  return !untrusted.load() && Contiguous(parts, 0) && Contiguous(parts, 1);
+}
+
+}  // namespace
+
+InParts MergeInParts(Source& a, Source& b, const std::string& table, Order order,
+                     std::span<const KeyRef> splits, KeyState& ka, KeyState& kb,
+                     uint64_t (&records)[2]) {
+  const std::vector<Bound> bounds = BoundsOf(splits, order);
+  std::vector<Part> parts(bounds.size() + 1);
+  bool cursors = false;
+  bool trusted = false;
+  a.WithKeyCursors(table, ka.names[0], ka.collation_names[0], [&](const KeyCursors& make_a) {
+    b.WithKeyCursors(table, kb.names[0], kb.collation_names[0], [&](const KeyCursors& make_b) {
+      cursors = true;
+      trusted = MergeAll(make_a, make_b, order, bounds, parts);
+    });
+  });
+  if (!cursors) return InParts::kCannot;
+  if (!trusted) return InParts::kUntrusted;
+  KeyState::Merged merged[2];
+  for (int side = 0; side < 2; ++side) {
+    records[side] = 0;
+    for (Part& part : parts) {
+      const PartWalk& walk = part.walks[side];
+      records[side] += walk.records;
+      merged[side].rows += walk.rows;
+      merged[side].repeats += walk.repeats;
+      for (auto& value : part.common[side]) merged[side].common.push_back(std::move(value));
+    }
+  }
+  ka.merged = std::move(merged[0]);
+  kb.merged = std::move(merged[1]);
+  return InParts::kMerged;
+}
+
+}  // namespace steadyflake::mergecheck

@@ -1,0 +1,233 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The merge of a one-column text key in parts (check/merge_in_parts.h) and the cursors it reads
+// with (sqlite/index_cursor.h): a cursor gives an index in SQLite's own order from any key on,
+// and the same position for a record however it came to it; damage on its path is named; and
+// an index whose order is not the one assumed cannot make a part skip records unseen. The
+// answers of whole checks in parts are held to SQLite's in ordered_merge_test.cpp and
+// ordered_merge_threads_test.cpp (kBothWays).
+
+#include <sqlite3.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mergecheck_test_util.h"
+#include "ordered_merge_test_util.h"
+#include "page_order_test_util.h"
+#include "source/source.h"
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+using ordered_merge_test::Check;
+using ordered_merge_test::CheckRun;
+using ordered_merge_test::Insert;
+using ordered_merge_test::RandomName;
+using page_order_test::ErrorOf;
+using testing::RecordingVisitor;
+using testing::TempDir;
+
+// Reads t's id as its only key, as the checker reads a table whose text key it merges in index
+// order: the scan checks the name index beside its walk of the rowids.
+class IdKeyVisitor : public RecordingVisitor {
+ public:
+  std::vector<int> OnTable(const Table& table) override {
+    RecordingVisitor::OnTable(table);
+    return {0};
+  }
+  std::vector<std::vector<int>> Groups(const Table&) override { return {{0}}; }
+};
+
+// A key as the test compares it: SQLite's type order (NULL, numbers, text, blobs), then bytes.
+struct Key {
+  int rank = 0;
+  std::string bytes;
+  bool operator<(const Key& other) const {
+    return rank != other.rank ? rank < other.rank : bytes < other.bytes;
+  }
+  bool operator==(const Key& other) const = default;
+};
+Key KeyOf(const KeyRef& key) {
+  return Key{static_cast<int>(key.type),
+             key.type == KeyRef::Type::kText || key.type == KeyRef::Type::kBlob
+                 ? std::string(key.bytes())
+                 : std::string()};
+}
+
+// t(id, name UNIQUE) of `rows` rows: random names (some longer than a cell of a 512-byte page
+// holds), every 50th a blob, every 97th NULL.
+void MakeNames(const std::string& path, int page_size, int rows, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  const std::string sql = "PRAGMA page_size=" + std::to_string(page_size) +
+                          "; CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
+                          " BEGIN;";
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  for (int r = 0; r < rows; ++r) Insert(db, r, RandomName(rng), r % 50 == 0, "x");
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE t SET name = NULL WHERE id % 97 = 0; COMMIT;", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+}
+
+// SQLite's own order of t's names.
+std::vector<Key> SqliteOrder(const std::string& path) {
+  std::vector<Key> keys;
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "SELECT name FROM t ORDER BY name", -1, &stmt, nullptr);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const int type = sqlite3_column_type(stmt, 0);
+    const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
+    const std::string value(bytes == nullptr ? "" : bytes,
+                            static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
+    keys.push_back(type == SQLITE_NULL   ? Key{0, ""}
+                   : type == SQLITE_TEXT ? Key{2, value}
+                                         : Key{3, value});
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return keys;
+}
+
+// A whole walk from the start gives SQLite's order; a search for any key (each of SQLite's, and
+// one after each) lands on the first not below it, at the position the whole walk gave that
+// record (or at the end). Pages of 512 bytes (a deep index, names in overflow pages) and of
+// 65536 (the root a leaf).
+TEST(IndexCursorTest, GivesTheIndexInOrderFromAnyKey) {
+  const uint64_t seed = steadyflake::testing::TestSeed();
+  for (const int page_size : {512, 65536}) {
+    SCOPED_TRACE(page_size);
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    MakeNames(db, page_size, 3000, seed + page_size);
+    const std::vector<Key> expected = SqliteOrder(db);
+    const std::unique_ptr<Source> source = OpenSource(db);
+    IdKeyVisitor v;
+    source->Scan(v, {});
+    ASSERT_TRUE(source->WithKeyCursors("t", "name", "BINARY", [&](const KeyCursors& make) {
+      const std::unique_ptr<KeyCursor> cursor = make();
+      std::vector<Key> walked;
+      std::vector<uint64_t> positions;
+      cursor->Seek({});
+      for (auto run = cursor->Next(); !run.empty(); run = cursor->Next()) {
+        for (std::size_t i = 0; i < run.size(); ++i) {
+          walked.push_back(KeyOf(run[i]));
+          positions.push_back(cursor->Position(i));
+        }
+      }
+      ASSERT_EQ(walked, expected);
+      std::vector<Key> bounds;
+      for (const Key& key : expected) {
+        if (key.rank < 2) continue;
+        bounds.push_back(key);
+        bounds.push_back(Key{key.rank, key.bytes + '\0'});  // just after it
+      }
+      for (const Key& bound : bounds) {
+        const auto at =
+            std::lower_bound(expected.begin(), expected.end(), bound) - expected.begin();
+        cursor->Seek([&](const KeyRef& key) { return KeyOf(key) < bound; });
+        const std::span<const KeyRef> run = cursor->Next();
+        if (static_cast<std::size_t>(at) == expected.size()) {
+          EXPECT_TRUE(run.empty());
+          continue;
+        }
+        ASSERT_FALSE(run.empty()) << bound.bytes;
+        EXPECT_EQ(KeyOf(run[0]), expected[at]) << bound.bytes;
+        EXPECT_EQ(cursor->Position(0), positions[at]) << bound.bytes;
+      }
+    }));
+  }
+}
+
+// Damage on a cursor's path (no scan checked the index first): a leaf's cell pointer past its
+// page, an interior page's right-most child past the end of the file. Each is an Error naming
+// the file, the page and the index, never a read out of bounds.
+TEST(IndexCursorTest, DamageOnItsPathIsNamed) {
+  for (const bool leaf : {true, false}) {
+    SCOPED_TRACE(leaf ? "a leaf's cell pointer" : "an interior page's child");
+    TempDir dir;
+    const std::string db = dir.File("a.db");
+    MakeNames(db, 512, 3000, steadyflake::testing::TestSeed());
+    const uint32_t page =
+        testing::PagesOfType(db, leaf ? "leaf" : "internal", "sqlite_autoindex_t_1").back();
+    std::string bytes = testing::ReadFile(db);
+    const std::size_t at = std::size_t{page - 1} * 512;
+    if (leaf) {
+      bytes[at + 8] = '\xff';  // the first cell pointer: 0xff??, past a 512-byte page
+    } else {
+      testing::Put32(bytes, at + 8, 1u << 30);  // the right-most child
+    }
+    testing::WriteFile(db, bytes);
+    const std::unique_ptr<Source> source = OpenSource(db);
+    const std::string message = ErrorOf([&] {
+      source->WithKeyCursors("t", "name", "BINARY", [&](const KeyCursors& make) {
+        const std::unique_ptr<KeyCursor> cursor = make();
+        cursor->Seek({});
+        while (!cursor->Next().empty()) {
+        }
+      });
+    });
+    EXPECT_EQ(message.rfind(db + ": page ", 0), 0u) << message;
+    EXPECT_NE(message.find(leaf ? "a cell lies outside the page" : "beyond the end of the file"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("index sqlite_autoindex_t_1 of table t"), std::string::npos) << message;
+  }
+}
+
+// B's index sorts under NOCASE though its schema says BINARY: a, B, c, d. Split at "C", the
+// part below it stops at once on B's side ("a" is not below "C" in BINARY), and the part from
+// it searches to "c": B's "a" and "B" lie in no part's walk, and each part's walk is in order.
+// That the second part does not begin where the first stopped gives the merge up, and the key
+// is compared as hashes: A's "B" is found in B.
+TEST(MergeInPartsTest, ARecordNoPartReadsGivesUpTheMerge) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  testing::ExecSql(a,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
+                   "INSERT INTO t VALUES(1, 'B', 'x'), (2, 'x', 'x');");
+  testing::ExecSql(b,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);"
+                   "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
+                   "INSERT INTO t VALUES(11, 'a', 'x'), (12, 'B', 'x'), (13, 'c', 'x'),"
+                   " (14, 'd', 'x');"
+                   "PRAGMA writable_schema = ON;"
+                   "UPDATE sqlite_schema SET sql = 'CREATE UNIQUE INDEX t_name ON t(name)'"
+                   " WHERE name = 't_name';");
+  const Cell split{Cell::Type::kText, 0, 0, "C"};
+  const CheckRun run = Check(
+      a, b,
+      [&](const RecordsInOrder& on_record) {
+        on_record(std::span<const Cell>(&split, 1));
+        return std::size_t{1};
+      },
+      /*in_parts=*/true);
+  EXPECT_EQ(run.parts_a, 1);
+  EXPECT_EQ(run.parts_b, 1);
+  EXPECT_FALSE(run.merged);
+  const KeyReport* key = nullptr;
+  for (const KeyReport& k : run.report.keys) {
+    if (k.columns[0] == "name") key = &k;
+  }
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(key->overlap, 1u);
+  EXPECT_EQ(key->rows_b, 4u);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
