@@ -35,19 +35,8 @@ using ordered_merge_test::CheckRun;
 using ordered_merge_test::Insert;
 using ordered_merge_test::RandomName;
 using page_order_test::ErrorOf;
-using testing::RecordingVisitor;
+using page_order_test::IdKeyVisitor;
 using testing::TempDir;
-
-// Reads t's id as its only key, as the checker reads a table whose text key it merges in index
-// order: the scan checks the name index beside its walk of the rowids.
-class IdKeyVisitor : public RecordingVisitor {
- public:
-  std::vector<int> OnTable(const Table& table) override {
-    RecordingVisitor::OnTable(table);
-    return {0};
-  }
-  std::vector<std::vector<int>> Groups(const Table&) override { return {{0}}; }
-};
 
 // A key as the test compares it: SQLite's type order (NULL, numbers, text, blobs), then bytes.
 struct Key {

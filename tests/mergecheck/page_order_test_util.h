@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,27 @@ class IdVisitor : public RecordingVisitor {
     RecordingVisitor::OnTable(table);
     return {0};
   }
+};
+
+// Reads the id column (the first) as the table's only key, as the checker reads a table whose
+// other key it merges in index order: that key's group is left out (Key::in_index_order), to be
+// read in index order. `throw_at_row` > 0: throws std::runtime_error at that row.
+class IdKeyVisitor : public RecordingVisitor {
+ public:
+  explicit IdKeyVisitor(uint64_t throw_at_row = 0) : throw_at_row_(throw_at_row) {}
+  std::vector<int> OnTable(const Table& table) override {
+    RecordingVisitor::OnTable(table);
+    return {0};
+  }
+  std::vector<std::vector<int>> Groups(const Table&) override { return {{0}}; }
+  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
+    if (++rows_seen == throw_at_row_) throw std::runtime_error("the visitor stops");
+    RecordingVisitor::OnRow(table, cells, position);
+  }
+  uint64_t rows_seen = 0;
+
+ private:
+  uint64_t throw_at_row_;
 };
 
 }  // namespace steadyflake::mergecheck::page_order_test

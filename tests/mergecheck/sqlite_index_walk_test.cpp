@@ -30,6 +30,7 @@ namespace {
 
 using page_order_test::BreakContentArea;
 using page_order_test::ErrorOf;
+using page_order_test::IdKeyVisitor;
 using page_order_test::IdVisitor;
 using testing::ReadFile;
 using testing::RecordingVisitor;
@@ -187,27 +188,6 @@ std::string WalkedPlayers(int page_size) {
   std::string sql = Players(page_size);
   return sql.replace(sql.find("name TEXT"), 9, "name BLOB");
 }
-
-// Reads player's id as its only key, as the checker reads a table whose text key it merges in
-// index order: the name's group is left out (Key::in_index_order), to be read by
-// ReadInIndexOrder. `throw_at_row` > 0: throws std::runtime_error at that row.
-class IdKeyVisitor : public RecordingVisitor {
- public:
-  explicit IdKeyVisitor(uint64_t throw_at_row = 0) : throw_at_row_(throw_at_row) {}
-  std::vector<int> OnTable(const Table& table) override {
-    RecordingVisitor::OnTable(table);
-    return {0};
-  }
-  std::vector<std::vector<int>> Groups(const Table&) override { return {{0}}; }
-  void OnRow(const Table& table, std::span<const Cell> cells, uint64_t position) override {
-    if (++rows_seen == throw_at_row_) throw std::runtime_error("the visitor stops");
-    RecordingVisitor::OnRow(table, cells, position);
-  }
-  uint64_t rows_seen = 0;
-
- private:
-  uint64_t throw_at_row_;
-};
 
 // Reads player's names in index order, calling `each` for every record; the records seen.
 uint64_t ReadNames(
