@@ -6,7 +6,8 @@
 // become a file (in memory, memfd_create), whose first pages are each walked as a table and as
 // an index b-tree by CheckBtrees, as a table by RowidReader and by TableReader and as an index
 // by IndexReader (both decoding the first three fields of each record; IndexReader also with a
-// BtreeChecker shown each page it reads, as the merge's walk in index order does). Any bytes give
+// BtreeChecker shown each page it reads, as the merge's walk in index order does) and by an
+// IndexCursor (the merge in parts: the whole tree, then searches). Any bytes give
 // either a result or DamagedPage: never a crash, a read outside a page or a record, a hang or
 // another exception.
 
@@ -18,9 +19,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sqlite/btree_check.h"
+#include "sqlite/index_cursor.h"
 #include "sqlite/index_reader.h"
 #include "sqlite/page_file.h"
 #include "sqlite/rowid_reader.h"
@@ -33,7 +36,9 @@ using steadyflake::mergecheck::BtreeChecker;
 using steadyflake::mergecheck::Cell;
 using steadyflake::mergecheck::CheckBtrees;
 using steadyflake::mergecheck::DamagedPage;
+using steadyflake::mergecheck::IndexCursor;
 using steadyflake::mergecheck::IndexReader;
+using steadyflake::mergecheck::KeyRef;
 using steadyflake::mergecheck::PageFile;
 using steadyflake::mergecheck::RowidReader;
 using steadyflake::mergecheck::TableReader;
@@ -47,6 +52,28 @@ uint64_t Touch(std::span<const Cell> cells) {
     for (const char c : cell.bytes) bytes += static_cast<unsigned char>(c);
   }
   return bytes;
+}
+
+// Reads the tree rooted at `root` as an index with an IndexCursor (the merge in parts): the whole
+// of it, each key's bytes touched, then searched for a few of the keys it gave. Throws
+// DamagedPage.
+void WalkWithCursor(const PageFile& file, uint32_t root) {
+  IndexCursor cursor(file, root, [](const DamagedPage& damage) { throw damage; });
+  cursor.Seek({});
+  std::vector<std::string> keys;
+  uint64_t records = 0;
+  for (auto run = cursor.Next(); !run.empty(); run = cursor.Next()) {
+    for (const KeyRef& key : run) {
+      if (++records > 64 * uint64_t{file.pages()} * file.page_size()) std::abort();  // a hang
+      if (keys.size() < 4) keys.emplace_back(key.bytes());  // touches every byte too
+    }
+  }
+  for (const std::string& bound : keys) {
+    cursor.Seek([&bound](const KeyRef& key) { return key.bytes() < bound; });
+    for (const KeyRef& key : cursor.Next()) {
+      if (key.size > file.page_size() * uint64_t{file.pages()}) std::abort();
+    }
+  }
 }
 
 // The in-memory file, reused by every run of this process.
@@ -92,6 +119,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           if (pages == 0 || pages > file.pages()) std::abort();
         } catch (const DamagedPage&) {
         }
+      }
+      try {
+        WalkWithCursor(file, root);
+      } catch (const DamagedPage&) {
       }
       try {
         TableReader rows(file);

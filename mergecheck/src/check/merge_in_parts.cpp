@@ -121,7 +121,7 @@ class Walk {
   // The cursor's next run; false at the index's end.
   bool Fetch() {
     if (ended_) return false;
-    if (any_) {  // the key before, kept: the run it lies in goes
+    if (any_ && last_ != &kept_key_) {  // the key before, kept: the run it lies in goes
       kept_.assign(last_->data, last_->size);
       kept_key_ = KeyRef{kept_.data(), last_->size, last_->type};
       last_ = &kept_key_;
