@@ -61,16 +61,19 @@ struct PartWalk {
 
 // One input's records of one part, from `low` (none: the first part, from the index's start)
 // below `high` (none: the last part, to its end), each key checked (see the top of the header).
+// kOrder: the key's order, known to the compiler, so that each comparison is the one it needs
+// (two for every key, and its pages' bound: BINARY's a few word loads).
+template <Order kOrder>
 class Walk {
  public:
-  Walk(KeyCursor& cursor, int side, Order order, const Bound* low, const Bound* high, PartWalk& out)
-      : cursor_(cursor), side_(side), order_(order), low_(low), high_(high), out_(out) {
+  Walk(KeyCursor& cursor, int side, const Bound* low, const Bound* high, PartWalk& out)
+      : cursor_(cursor), side_(side), low_(low), high_(high), out_(out) {
     try {
       if (low_ == nullptr) {
         cursor_.Seek({});
       } else {
         const KeyRef bound = low_->key();
-        cursor_.Seek([&](const KeyRef& key) { return CompareKeys(order_, key, bound) < 0; });
+        cursor_.Seek([&](const KeyRef& key) { return CompareKeys(kOrder, key, bound) < 0; });
       }
     } catch (...) {
       throw SideFailed{side_, std::current_exception()};
@@ -82,7 +85,7 @@ class Walk {
     for (;;) {
       if (at_ == run_.size() && !Fetch()) return false;
       const KeyRef& key = run_[at_];
-      if (high_ != nullptr && at_ >= below_high_ && CompareKeys(order_, key, high_->key()) >= 0) {
+      if (high_ != nullptr && at_ >= below_high_ && CompareKeys(kOrder, key, high_->key()) >= 0) {
         out_.stop = cursor_.Position(at_);
         ended_ = true;
         run_ = {};
@@ -100,7 +103,7 @@ class Walk {
       // The first record of a part is not below its lower bound: the walk of the part before
       // stopped at that very record because it was not (Contiguous).
       if (any_) {
-        const int c = CompareKeys(order_, *last_, key);
+        const int c = CompareKeys(kOrder, *last_, key);
         if (c > 0) throw Untrusted{};
         if (c == 0) {  // a key twice (an index that is not unique): once is enough
           ++out_.repeats;
@@ -143,7 +146,7 @@ class Walk {
     // When the run's last key is below the bound, so is every key of it that is in order, and
     // a key out of order gives up: one comparison with the bound a run.
     below_high_ = 0;
-    if (high_ != nullptr && CompareKeys(order_, run_.back(), high_->key()) < 0) {
+    if (high_ != nullptr && CompareKeys(kOrder, run_.back(), high_->key()) < 0) {
       below_high_ = run_.size();
     }
     return true;
@@ -151,7 +154,6 @@ class Walk {
 
   KeyCursor& cursor_;
   const int side_;
-  const Order order_;
   const Bound* const low_;
   const Bound* const high_;
   PartWalk& out_;
@@ -180,16 +182,17 @@ struct Part {
 };
 
 // Merges part `p` of the range `bounds` splits, with a cursor on each input.
-void MergePart(KeyCursor& a, KeyCursor& b, Order order, const std::vector<Bound>& bounds,
-               std::size_t p, Part& part) {
+template <Order kOrder>
+void MergePart(KeyCursor& a, KeyCursor& b, const std::vector<Bound>& bounds, std::size_t p,
+               Part& part) {
   const Bound* low = p > 0 ? &bounds[p - 1] : nullptr;
   const Bound* high = p < bounds.size() ? &bounds[p] : nullptr;
-  Walk wa(a, 0, order, low, high, part.walks[0]);
-  Walk wb(b, 1, order, low, high, part.walks[1]);
+  Walk<kOrder> wa(a, 0, low, high, part.walks[0]);
+  Walk<kOrder> wb(b, 1, low, high, part.walks[1]);
   bool in_a = wa.Advance();
   bool in_b = wb.Advance();
   while (in_a && in_b) {
-    const int c = CompareKeys(order, wa.key(), wb.key());
+    const int c = CompareKeys(kOrder, wa.key(), wb.key());
     if (c == 0) {
       part.common[0].push_back(Owned(wa.key()));
       part.common[1].push_back(Owned(wb.key()));
@@ -199,6 +202,19 @@ void MergePart(KeyCursor& a, KeyCursor& b, Order order, const std::vector<Bound>
   }
   while (in_a) in_a = wa.Advance();
   while (in_b) in_b = wb.Advance();
+}
+
+// MergePart for a key sorted under `order`.
+void MergePartUnder(Order order, KeyCursor& a, KeyCursor& b, const std::vector<Bound>& bounds,
+                    std::size_t p, Part& part) {
+  switch (order) {
+    case Order::kNocase:
+      return MergePart<Order::kNocase>(a, b, bounds, p, part);
+    case Order::kRtrim:
+      return MergePart<Order::kRtrim>(a, b, bounds, p, part);
+    default:
+      return MergePart<Order::kBinary>(a, b, bounds, p, part);
+  }
 }
 
 // The bounds of the parts `splits` make, in order, each once; none when one is not a text or a
@@ -253,7 +269,7 @@ bool MergeAll(const KeyCursors& make_a, const KeyCursors& make_b, Order order,
         throw SideFailed{1, std::current_exception()};
       }
       for (std::size_t p = next++; p < parts.size() && !stop.load(); p = next++) {
-        MergePart(*a, *b, order, bounds, p, parts[p]);
+        MergePartUnder(order, *a, *b, bounds, p, parts[p]);
       }
     } catch (const Untrusted&) {
       untrusted.store(true);
