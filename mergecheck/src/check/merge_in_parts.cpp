@@ -81,7 +81,7 @@ class Walk {
   }
 
   // To the next key of the part, not NULL and not a repeat: true; false at the part's end.
-  bool Advance() {
+  [[gnu::always_inline]] bool Advance() {
     for (;;) {
       if (at_ == run_.size() && !Fetch()) return false;
       const KeyRef& key = run_[at_];
@@ -122,7 +122,7 @@ class Walk {
 
  private:
   // The cursor's next run; false at the index's end.
-  bool Fetch() {
+  [[gnu::noinline]] bool Fetch() {
     if (ended_) return false;
     if (any_ && last_ != &kept_key_) {  // the key before, kept: the run it lies in goes
       kept_.assign(last_->data, last_->size);
