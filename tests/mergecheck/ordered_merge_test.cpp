@@ -163,23 +163,29 @@ TEST(OrderedMergeTest, ARowFoundByOneKeyIsNotSoughtAgainByAnotherUnlessItsValueR
   };
   testing::ExecSql(a, fill(0, "a"));
   testing::ExecSql(b, fill(100, "b") + "INSERT INTO t VALUES(2000, 'other', 7000, 'T');");
-  CountingSource in_a(a);
-  CountingSource in_b(b);
-  Options options;
-  options.extra_keys.push_back({"t", {"owner"}});
-  options.extra_keys.push_back({"t", {"tag"}});
-  const Report report = CheckSources(a, in_a, b, in_b, options, 0, {});
-  for (const auto& [name, identical] : std::vector<std::pair<std::string, uint64_t>>{
-           {"id", 1}, {"name", 1}, {"owner", 0}, {"tag", 0}}) {
-    const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
-    const auto key = std::find_if(report.keys.begin(), report.keys.end(),
-                                  [&](const KeyReport& k) { return k.columns[0] == column; });
-    ASSERT_NE(key, report.keys.end()) << column;
-    EXPECT_EQ(key->overlap, 1u) << column;
-    EXPECT_EQ(key->identical, identical) << column;
+  for (const bool in_parts : kBothWays) {  // name is one TEXT column: merged in parts
+    SCOPED_TRACE(WayName(in_parts));
+    CountingSource in_a(a);
+    CountingSource in_b(b);
+    in_a.in_parts = in_parts;
+    in_b.in_parts = in_parts;
+    Options options;
+    options.extra_keys.push_back({"t", {"owner"}});
+    options.extra_keys.push_back({"t", {"tag"}});
+    const Report report = CheckSources(a, in_a, b, in_b, options, 0, {});
+    for (const auto& [name, identical] : std::vector<std::pair<std::string, uint64_t>>{
+             {"id", 1}, {"name", 1}, {"owner", 0}, {"tag", 0}}) {
+      const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
+      const auto key = std::find_if(report.keys.begin(), report.keys.end(),
+                                    [&](const KeyReport& k) { return k.columns[0] == column; });
+      ASSERT_NE(key, report.keys.end()) << column;
+      EXPECT_EQ(key->overlap, 1u) << column;
+      EXPECT_EQ(key->identical, identical) << column;
+    }
+    EXPECT_EQ(in_a.sought, 1);                      // id 1000
+    EXPECT_EQ(in_b.sought, 3);                      // id 1000, owner 7000, tag 'T'
+    EXPECT_EQ(in_a.parts_given, in_parts ? 1 : 0);  // name (tag is hashed)
   }
-  EXPECT_EQ(in_a.sought, 1);  // id 1000
-  EXPECT_EQ(in_b.sought, 3);  // id 1000, owner 7000, tag 'T'
 }
 
 TEST(OrderedMergeTest, IndexesUnderOtherCollationsGoBackToTheHashedPath) {
