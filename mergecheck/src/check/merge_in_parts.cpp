@@ -10,7 +10,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <thread>
