@@ -19,6 +19,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mergecheck_test_util.h"
@@ -55,19 +56,25 @@ Key KeyOf(const KeyRef& key) {
 }
 
 // t(id, name UNIQUE) of `rows` rows: random names (some longer than a cell of a 512-byte page
-// holds), every 50th a blob, every 97th NULL.
-void MakeNames(const std::string& path, int page_size, int rows, uint64_t seed) {
+// holds), every 50th a blob, every 97th NULL. `late`: t(id, name) and an index on name made
+// after the rows, not UNIQUE (a name may repeat): its leaves then lie in order in the file, and
+// a cursor reads them in runs.
+void MakeNames(const std::string& path, int page_size, int rows, uint64_t seed, bool late = false) {
   std::mt19937_64 rng(seed);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   const std::string sql = "PRAGMA page_size=" + std::to_string(page_size) +
-                          "; CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
-                          " BEGIN;";
+                          "; CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT" +
+                          (late ? "" : " UNIQUE") + ", note TEXT); BEGIN;";
   ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
   for (int r = 0; r < rows; ++r) Insert(db, r, RandomName(rng), r % 50 == 0, "x");
   ASSERT_EQ(sqlite3_exec(db, "UPDATE t SET name = NULL WHERE id % 97 = 0; COMMIT;", nullptr,
                          nullptr, nullptr),
             SQLITE_OK);
+  if (late) {
+    ASSERT_EQ(sqlite3_exec(db, "CREATE INDEX t_name ON t(name)", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+  }
   sqlite3_close(db);
 }
 
@@ -95,14 +102,17 @@ std::vector<Key> SqliteOrder(const std::string& path) {
 // A whole walk from the start gives SQLite's order; a search for any key (each of SQLite's, and
 // one after each) lands on the first not below it, at the position the whole walk gave that
 // record (or at the end). Pages of 512 bytes (a deep index, names in overflow pages) and of
-// 65536 (the root a leaf).
+// 65536 (the root a leaf); the index made with its rows (leaves all over the file, each read
+// alone) and after them (leaves in order, read in runs, an interior page's keys given between
+// two of them).
 TEST(IndexCursorTest, GivesTheIndexInOrderFromAnyKey) {
   const uint64_t seed = steadyflake::testing::TestSeed();
-  for (const int page_size : {512, 65536}) {
-    SCOPED_TRACE(page_size);
+  for (const auto& [page_size, late] :
+       std::vector<std::pair<int, bool>>{{512, false}, {65536, false}, {512, true}}) {
+    SCOPED_TRACE(std::to_string(page_size) + (late ? ", the index made after the rows" : ""));
     TempDir dir;
     const std::string db = dir.File("a.db");
-    MakeNames(db, page_size, 3000, seed + page_size);
+    MakeNames(db, page_size, 3000, seed + page_size, late);
     const std::vector<Key> expected = SqliteOrder(db);
     const std::unique_ptr<Source> source = OpenSource(db);
     IdKeyVisitor v;

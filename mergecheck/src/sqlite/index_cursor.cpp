@@ -29,7 +29,8 @@ IndexCursor::IndexCursor(const PageFile& file, uint32_t root,
       usable_(file.usable()),
       max_local_(page_file_internal::MaxLocal(true, file.usable())),
       given_(given),
-      decoder_(file) {
+      decoder_(file),
+      pages_(file) {
   decoder_.Want(kFirstField);
 }
 
@@ -126,11 +127,15 @@ IndexCursor::Frame& IndexCursor::Load(int depth, uint32_t page) {
   if (++pages_read_ > 2 * uint64_t{file_.pages()} + 2) {
     Fail(page, "the b-tree visits a page twice (a loop?)");
   }
-  frame.bytes.resize(file_.page_size());
-  file_.Read(page, 1, frame.bytes.data());
-  const unsigned char* const header = frame.bytes.data() + (page == 1 ? 100 : 0);
+  const unsigned char* const read = pages_.Page(page);
+  const unsigned char* const header = read + (page == 1 ? 100 : 0);
   frame.leaf = header[0] == 0x0a;
   if (!frame.leaf && header[0] != 0x02) Fail(page, "it is not an index b-tree page");
+  frame.base = read;
+  if (!frame.leaf) {  // kept while the leaves below it are read
+    frame.bytes.assign(read, read + file_.page_size());
+    frame.base = frame.bytes.data();
+  }
   frame.page = page;
   frame.cells = Get16(header + 3);
   frame.at = 0;
@@ -152,7 +157,7 @@ void IndexCursor::DescendLeftmost(int depth) {
 }
 
 uint32_t IndexCursor::ChildOf(const Frame& frame, uint32_t i) const {
-  const unsigned char* const base = frame.bytes.data();
+  const unsigned char* const base = frame.base;
   const unsigned char* const header = base + (frame.page == 1 ? 100 : 0);
   if (i >= frame.cells) return Get32(header + 8);
   const uint32_t offset = Get16(header + 12 + 2 * i);
@@ -161,7 +166,7 @@ uint32_t IndexCursor::ChildOf(const Frame& frame, uint32_t i) const {
 }
 
 KeyRef IndexCursor::KeyAt(const Frame& frame, uint32_t i) {
-  const unsigned char* const base = frame.bytes.data();
+  const unsigned char* const base = frame.base;
   const unsigned char* const header = base + (frame.page == 1 ? 100 : 0);
   const uint32_t offset = Get16(header + (frame.leaf ? 8 : 12) + 2 * i);
   if (offset < (frame.leaf ? 8u : 12u) || offset + (frame.leaf ? 0u : 4u) >= usable_) {

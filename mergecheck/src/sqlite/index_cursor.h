@@ -5,9 +5,11 @@
 //
 // IndexCursor: a KeyCursor (source/key_cursor.h) over an index b-tree read straight from its
 // pages (https://www.sqlite.org/fileformat.html 1.6 and 2.1), for the merge of a one-column text
-// key split among threads. Each cursor reads with pread(2) into pages of its own: the frames of
-// its path from the root, one per level, so that the keys a Next gives, which point into the
-// leaf's copy (or an interior page's), stay valid while the cursor reads no page of theirs.
+// key split among threads. Each cursor reads with a PageReader of its own (page_file.h: leaves
+// that lie in order in the file, as an index made after its rows has them, are read in runs),
+// and keeps a copy of each interior page on its path from the root; the keys a Next gives point
+// into the leaf the reader holds (or an interior page's copy), valid until the cursor reads
+// another page.
 //
 // It reads what the structure check (btree_check.h) checked before, and is safe on any bytes all
 // the same: a page number beyond the file, a page of another kind, a cell or record outside its
@@ -55,6 +57,7 @@ class IndexCursor final : public KeyCursor {
     uint32_t cells = 0;
     uint32_t at = 0;  // the cell next (a leaf), the child being visited (an interior page)
     bool leaf = false;
+    const unsigned char* base = nullptr;  // the page: in pages_ (a leaf), else in `bytes`
     std::vector<unsigned char> bytes;
   };
 
@@ -62,7 +65,8 @@ class IndexCursor final : public KeyCursor {
 
   void SeekInside(const std::function<bool(const KeyRef&)>* below);
   void NextInside();
-  // Reads `page` into frame `depth` (made when new), checking its kind and cell pointers.
+  // Reads `page` into frame `depth` (made when new), checking its kind and cell pointers: a
+  // leaf where pages_ holds it, an interior page copied.
   Frame& Load(int depth, uint32_t page);
   // From frame `depth` (loaded), the leftmost path down to a leaf, each frame at its first cell.
   void DescendLeftmost(int depth);
@@ -80,6 +84,7 @@ class IndexCursor final : public KeyCursor {
   const uint64_t max_local_;
   std::atomic<uint64_t>* const given_;
   RecordDecoder decoder_;
+  PageReader pages_;
   std::vector<Frame> frames_;  // the path from the root; depth_ of them in use
   int depth_ = 0;
   bool uncounted_ = false;  // the next run's page is not counted in given_
