@@ -54,8 +54,9 @@ std::vector<uint32_t> WalkedIndexes(const Table& table, const std::vector<Struct
                                     const std::vector<std::vector<int>>& groups);
 
 // Whether `key`, when the merge reads it in index order, is read in parts, each by cursors on
-// any thread (Source::WithKeyCursors): a key of one TEXT column. Its index is then checked
-// beside a walk of another of the table's b-trees, not by a walk of its own.
+// any thread (Source::WithKeyCursors): a key of one TEXT column. Where the scan walks its table,
+// its index is then checked beside that walk, not left to a walk of its own; where the scan
+// skips the table, it is left (and the source gives no cursors for it).
 bool ReadInParts(const Table& table, const Key& key);
 
 // Whether a group of `groups` holds every column of `key`.
