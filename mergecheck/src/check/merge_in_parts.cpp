@@ -66,12 +66,12 @@ template <Order kOrder>
 class Walk {
  public:
   Walk(KeyCursor& cursor, int side, const Bound* low, const Bound* high, PartWalk& out)
-      : cursor_(cursor), side_(side), low_(low), high_(high), out_(out) {
+      : cursor_(cursor), side_(side), high_(high), out_(out) {
     try {
-      if (low_ == nullptr) {
+      if (low == nullptr) {
         cursor_.Seek({});
       } else {
-        const KeyRef bound = low_->key();
+        const KeyRef bound = low->key();
         cursor_.Seek([&](const KeyRef& key) { return CompareKeys(kOrder, key, bound) < 0; });
       }
     } catch (...) {
@@ -153,7 +153,6 @@ class Walk {
 
   KeyCursor& cursor_;
   const int side_;
-  const Bound* const low_;
   const Bound* const high_;
   PartWalk& out_;
   std::span<const KeyRef> run_;
