@@ -54,6 +54,17 @@ uint64_t Touch(std::span<const Cell> cells) {
   return bytes;
 }
 
+// IndexReader::Walk's visitor: every record's cells touched, and with `tuples` the records of
+// small integers taken straight into a tuple (IntegerTuple), as the key scan takes them.
+struct TupleVisitor {
+  bool tuples = false;
+  uint64_t bytes = 0;
+  int64_t tuple[3] = {0, 0, 0};
+  int64_t* IntegerTuple() { return tuples ? tuple : nullptr; }
+  void TakeIntegerTuple() { bytes += static_cast<uint64_t>(tuple[0] ^ tuple[1] ^ tuple[2]); }
+  void operator()(std::span<const Cell> cells) { bytes += Touch(cells); }
+};
+
 // Reads the tree rooted at `root` as an index with an IndexCursor (the merge in parts): the whole
 // of it, each key's bytes touched, then searched for a few of the keys it gave. Throws
 // DamagedPage.
@@ -108,16 +119,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } catch (const DamagedPage&) {
       }
       for (const bool checked : {false, true}) {
-        try {
-          IndexReader records(file);
-          BtreeChecker check(file);  // shown every page as the walk reads it, when `checked`
-          const int fields[] = {0, 1, 2};
-          uint64_t bytes = 0;
-          const uint64_t pages = records.Walk(
-              root, fields, [&bytes](std::span<const Cell> cells) { bytes += Touch(cells); },
-              checked ? &check : nullptr);
-          if (pages == 0 || pages > file.pages()) std::abort();
-        } catch (const DamagedPage&) {
+        for (const bool tuples : {false, true}) {
+          try {
+            IndexReader records(file);
+            BtreeChecker check(file);  // shown every page as the walk reads it, when `checked`
+            const int fields[] = {0, 1, 2};
+            // Records of small integers straight into a tuple, where `tuples`: the walk then
+            // checks those cells itself.
+            TupleVisitor visitor{tuples};
+            const uint64_t pages = records.Walk(root, fields, visitor, checked ? &check : nullptr);
+            if (pages == 0 || pages > file.pages()) std::abort();
+          } catch (const DamagedPage&) {
+          }
         }
       }
       try {

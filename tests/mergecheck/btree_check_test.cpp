@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mergecheck_test_util.h"
+#include "sqlite/index_reader.h"
 #include "sqlite/page_file.h"
 #include "sqlite/rowid_reader.h"
 
@@ -347,6 +348,98 @@ TEST(BtreeCheckTest, AFileTruncatedUnderTheReadersIsAnError) {
   RowidReader rowids(file);
   EXPECT_THROW(rowids.Walk(trees.at(1).root, [](std::span<const int64_t>) {}), DamagedPage);
   ::close(fd);
+}
+
+// An index walk shown the check (IndexReader::Walk) decodes each leaf cell once for both: its
+// records of small integers itself, folding in the check's bounds, the others after the
+// check's IndexLeafCell. A cell pointer into the page's own cell pointers, whose bytes there
+// read as a sound record ((0, 1), or 'A'), must be refused before its record is given.
+struct GivenRecords {
+  bool integers = true;
+  std::vector<std::string> given;
+  int64_t tuple[2] = {0, 0};
+  int64_t* IntegerTuple() { return integers ? tuple : nullptr; }
+  void TakeIntegerTuple() {
+    given.push_back(std::to_string(tuple[0]) + "," + std::to_string(tuple[1]));
+  }
+  void operator()(std::span<const Cell> cells) {
+    std::string text;
+    for (const Cell& c : cells) {
+      text += c.type == Cell::Type::kInteger ? std::to_string(c.integer) : std::string(c.bytes);
+      text += ",";
+    }
+    given.push_back(text);
+  }
+};
+
+TEST(BtreeCheckTest, AnIndexWalkShownTheCheckRefusesACellBeforeGivingIt) {
+  struct Case {
+    const char* name;
+    const char* sql;
+    const char* tree;
+    bool integers;
+    std::string record;  // its payload size first
+    std::string bogus;   // as GivenRecords writes it
+  };
+  const Case cases[] = {
+      {"integers",
+       "CREATE TABLE inv(pid INTEGER, slot INTEGER, PRIMARY KEY(pid, slot)) WITHOUT "
+       "ROWID; WITH RECURSIVE n(i) AS (SELECT 80 UNION ALL SELECT i + 1 FROM n WHERE i < 400) "
+       "INSERT INTO inv SELECT i / 8, i % 8 FROM n;",
+       "inv", true, std::string("\x03\x03\x08\x09", 4), "0,1"},
+      {"text",
+       "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX p_name ON "
+       "p(name); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+       "INSERT INTO p SELECT i, printf('name%04d', i) FROM n;",
+       "p_name", false,
+       std::string("\x03\x02\x0f"
+                   "A",
+                   4),
+       "A,"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    const std::string path = dir.File("cells.db");
+    testing::ExecSql(path, std::string("PRAGMA page_size=512;") + c.sql);
+    std::string bytes = ReadFile(path);
+    const std::size_t page = PageSize(bytes);
+    const std::vector<uint32_t> leaves = testing::PagesOfType(path, "leaf", c.tree);
+    ASSERT_FALSE(leaves.empty());
+    const uint32_t leaf = leaves.front();
+    const std::size_t at = (leaf - 1) * page;
+    ASSERT_EQ(bytes[at], '\x0a');
+    ASSERT_GE(static_cast<unsigned char>(bytes[at + 4]), 4);  // 4+ cells
+    // Cell 0 at offset 12, where cells 2 and 3's pointers were: the record's four bytes, which
+    // as those pointers lie past the page's 512 bytes.
+    bytes[at + 8] = 0;
+    bytes[at + 9] = 12;
+    bytes.replace(at + 12, 4, c.record);
+    WriteFile(path, bytes);
+    uint32_t root = 0;
+    for (const Btree& tree : TreesOf(path)) {
+      if (tree.owner.ends_with(" " + std::string(c.tree))) root = tree.root;
+    }
+    ASSERT_NE(root, 0u);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    const PageFile file(fd);
+    BtreeChecker check(file);
+    IndexReader reader(file);
+    GivenRecords records;
+    records.integers = c.integers;
+    const int fields[] = {0, 1};
+    try {
+      reader.Walk(root, std::span(fields, c.integers ? 2 : 1), records, &check);
+      ADD_FAILURE() << "no damage found";
+    } catch (const DamagedPage& damage) {
+      EXPECT_EQ(damage.page(), leaf);
+      EXPECT_EQ(std::string(damage.what()), "a cell lies outside the page");
+    }
+    EXPECT_EQ(std::count(records.given.begin(), records.given.end(), c.bogus), 0)
+        << "the cell was given before it was checked";
+    ::close(fd);
+  }
 }
 
 }  // namespace

@@ -188,6 +188,16 @@ void BtreeChecker::Visit(const Item& item, const unsigned char* base) {
 
 void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, uint32_t from,
                         int depth) {
+  CheckPage(page, base, index, from, depth, true);
+}
+
+void BtreeChecker::PageLeavingLeafCells(uint32_t page, const unsigned char* base, uint32_t from,
+                                        int depth) {
+  CheckPage(page, base, true, from, depth, false);
+}
+
+void BtreeChecker::CheckPage(uint32_t page, const unsigned char* base, bool index, uint32_t from,
+                             int depth, bool leaf_cells) {
   if (depth > kMaxDepth) Fail(page, "the b-tree is too deep");
   Use(page, from);
   const uint32_t header_at = page == 1 ? 100 : 0;
@@ -209,13 +219,57 @@ void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, ui
   rowid_count_ = 0;
   const unsigned char* const pointers = header + (interior ? 12 : 8);
   if (index) {
-    interior ? Cells<true, true>(page, base, pointers, cells, first_cell)
-             : Cells<true, false>(page, base, pointers, cells, first_cell);
+    leaf_first_cell_ = first_cell;
+    if (interior) {
+      Cells<true, true>(page, base, pointers, cells, first_cell);
+    } else if (leaf_cells) {
+      Cells<true, false>(page, base, pointers, cells, first_cell);
+    }
   } else {
     interior ? Cells<false, true>(page, base, pointers, cells, first_cell)
              : Cells<false, false>(page, base, pointers, cells, first_cell);
   }
   if (interior) children_.push_back(Get32(header + 8));  // the right-most child
+}
+
+// Cell `i` of a page of one kind, at `offset`.
+template <bool kIndex, bool kInterior>
+[[gnu::always_inline]] inline void BtreeChecker::Cell(uint32_t page, const unsigned char* base,
+                                                      uint32_t offset, uint32_t first_cell,
+                                                      [[maybe_unused]] uint32_t i) {
+  constexpr bool kPayload = kIndex || !kInterior;  // every cell but an interior table cell's
+  const unsigned char* const end = base + usable_;
+  const uint64_t max_local = kIndex ? max_local_index_ : max_local_table_;
+  if (offset < first_cell || offset >= usable_) Fail(page, "a cell lies outside the page");
+  const unsigned char* p = base + offset;
+  if constexpr (kInterior) {
+    if (end - p < 4) Fail(page, "a cell is cut off");
+    children_.push_back(Get32(p));
+    p += 4;
+  }
+  uint64_t payload = 0;
+  if constexpr (kPayload) p = Varint(page, p, end, payload);
+  if constexpr (!kIndex) {
+    uint64_t key = 0;
+    p = Varint(page, p, end, key);
+    if constexpr (!kInterior) {
+      const auto rowid = static_cast<int64_t>(key);
+      if (any_rowid_ && rowid <= last_rowid_) Fail(page, "its rowids are out of order");
+      any_rowid_ = true;
+      last_rowid_ = rowid;
+      rowid_store_[i] = rowid;
+    }
+  }
+  if constexpr (kPayload) {
+    const uint64_t local =
+        payload <= max_local ? payload : page_file_internal::LocalPayload(payload, kIndex, usable_);
+    if (static_cast<uint64_t>(end - p) < local) Fail(page, "a cell is cut off");
+    p += local;
+    if (payload > local) {
+      if (end - p < 4) Fail(page, "a cell is cut off");
+      Overflow(page, Get32(p), payload - local);
+    }
+  }
 }
 
 // The cells of a page of one kind, each decoded only as far as its kind needs: a table leaf's
@@ -225,45 +279,14 @@ void BtreeChecker::Page(uint32_t page, const unsigned char* base, bool index, ui
 template <bool kIndex, bool kInterior>
 void BtreeChecker::Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
                          uint32_t cells, uint32_t first_cell) {
-  constexpr bool kPayload = kIndex || !kInterior;  // every cell but an interior table cell's
-  const unsigned char* const end = base + usable_;
-  const uint64_t max_local = kIndex ? max_local_index_ : max_local_table_;
-  int64_t* const rowids = rowid_store_.get();
   for (uint32_t i = 0; i < cells; ++i) {
-    const uint32_t offset = Get16(pointers + 2 * i);
-    if (offset < first_cell || offset >= usable_) Fail(page, "a cell lies outside the page");
-    const unsigned char* p = base + offset;
-    if constexpr (kInterior) {
-      if (end - p < 4) Fail(page, "a cell is cut off");
-      children_.push_back(Get32(p));
-      p += 4;
-    }
-    uint64_t payload = 0;
-    if constexpr (kPayload) p = Varint(page, p, end, payload);
-    if constexpr (!kIndex) {
-      uint64_t key = 0;
-      p = Varint(page, p, end, key);
-      if constexpr (!kInterior) {
-        const auto rowid = static_cast<int64_t>(key);
-        if (any_rowid_ && rowid <= last_rowid_) Fail(page, "its rowids are out of order");
-        any_rowid_ = true;
-        last_rowid_ = rowid;
-        rowids[i] = rowid;
-      }
-    }
-    if constexpr (kPayload) {
-      const uint64_t local = payload <= max_local
-                                 ? payload
-                                 : page_file_internal::LocalPayload(payload, kIndex, usable_);
-      if (static_cast<uint64_t>(end - p) < local) Fail(page, "a cell is cut off");
-      p += local;
-      if (payload > local) {
-        if (end - p < 4) Fail(page, "a cell is cut off");
-        Overflow(page, Get32(p), payload - local);
-      }
-    }
+    Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * i), first_cell, i);
   }
   if constexpr (!kIndex && !kInterior) rowid_count_ = cells;
+}
+
+void BtreeChecker::IndexLeafCell(uint32_t page, const unsigned char* base, uint32_t offset) {
+  Cell<true, false>(page, base, offset, leaf_first_cell_, 0);
 }
 
 void BtreeChecker::Freelist() {

@@ -110,6 +110,14 @@ class BtreeChecker {
   // must come before their children, leaves in key order (depth first): the rowid order is
   // checked across the tree's leaves as they come. Marks its overflow pages used too.
   void Page(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth);
+  // Page, except that the cells of an index leaf are left to the walk, which decodes them
+  // anyway: it checks each by IndexLeafCell, or itself as IndexLeafCell would (a payload whose
+  // one-byte size fits on the page, at or after leaf_first_cell()), so each cell is read once.
+  void PageLeavingLeafCells(uint32_t page, const unsigned char* base, uint32_t from, int depth);
+  // After PageLeavingLeafCells on an index leaf: the lowest offset a cell may lie at.
+  uint32_t leaf_first_cell() const { return leaf_first_cell_; }
+  // Checks the cell at `offset` of that leaf, whose bytes are `base`, as Page does each.
+  void IndexLeafCell(uint32_t page, const unsigned char* base, uint32_t offset);
   // After Page on a table leaf: its rowids, in cell order (checked ascending), until the next
   // Page; a walk that shows it its pages need not decode them again.
   std::span<const int64_t> rowids() const { return {rowid_store_.get(), rowid_count_}; }
@@ -132,9 +140,14 @@ class BtreeChecker {
   void Push(const Item& item);
   void PushChildren(const Item& item);
   Item PopLowest();
+  void CheckPage(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth,
+                 bool leaf_cells);
   template <bool kIndex, bool kInterior>
   void Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
              uint32_t cells, uint32_t first_cell);
+  template <bool kIndex, bool kInterior>
+  void Cell(uint32_t page, const unsigned char* base, uint32_t offset, uint32_t first_cell,
+            uint32_t i);
   bool Stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
 
   const PageFile& file_;
@@ -158,6 +171,7 @@ class BtreeChecker {
   std::vector<uint32_t> children_;          // of the last interior page Page checked, in order
   std::unique_ptr<int64_t[]> rowid_store_;  // of the last table leaf Page checked, in order,
   std::size_t rowid_count_ = 0;             // this many
+  uint32_t leaf_first_cell_ = 0;            // of the index leaf PageLeavingLeafCells checked
   bool any_rowid_ = false;                  // of the tree being walked: a leaf rowid seen, the last
   int64_t last_rowid_ = 0;
   const std::atomic<bool>* stop_;

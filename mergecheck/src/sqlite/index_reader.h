@@ -48,7 +48,8 @@ class IndexReader {
   // IntegerTuple() (fields.size() values) and TakeIntegerTuple() called instead, in order
   // among the other records; never while IntegerTuple() gives nullptr. Returns
   // the number of pages visited. With `check`, also shows it every page of the tree as it reads
-  // it (BtreeChecker::Page), so the structure check costs no second read: the records come in
+  // it (BtreeChecker::PageLeavingLeafCells, then each leaf cell before its record is given), so
+  // the structure check costs no second read, and a leaf's cells are read once: the records come in
   // order (an interior cell's after its left child's subtree), but each page is read once, on
   // the way down, so the check sees an interior page before its children and the leaves in key
   // order, as it asks. Throws DamagedPage.
@@ -188,8 +189,9 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
     // Descend into `page`.
     if (follow_) follow_(pages_);
     const unsigned char* base = pages_.Page(page);
+    // The check leaves a leaf's cells to the loop below, which reads each once for both.
     if (check != nullptr) {
-      check->Page(page, base, true, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
+      check->PageLeavingLeafCells(page, base, depth > 0 ? stack[depth - 1].page : 0, depth + 1);
     }
     const unsigned char* header = base + (page == 1 ? 100 : 0);
     const unsigned char* const end = base + usable;
@@ -199,6 +201,9 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
     const uint32_t cells = Get16(header + 3);
     const unsigned char* pointers = header + (leaf ? 8 : 12);
     if (pointers + 2 * cells > end) Fail(page, "its cell count is too large");
+    // Where the check wants a cell to lie at the least (0: no check).
+    [[maybe_unused]] const uint32_t first_cell =
+        check != nullptr && leaf ? check->leaf_first_cell() : 0;
     for (uint32_t i = 0; i < cells; ++i) {
       const uint32_t offset = Get16(pointers + 2 * i);
       // An interior cell is a 4-byte left child, then a payload like a leaf cell's.
@@ -210,13 +215,16 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
         if constexpr (requires { on_record.IntegerTuple(); }) {
           // A record of small integers (an integer key's), all on the page: decoded straight
           // into the caller's tuple, with no Cells (DecodeIntegerPrefix; else as any other).
+          // Its size in one byte, all of it on the page, at or after first_cell: all the
+          // check's IndexLeafCell would ask of it.
           int64_t* const tuple = on_record.IntegerTuple();
           if (tuple != nullptr && *cell < 0x80 && *cell <= max_local && *cell < end - cell &&
-              DecodeIntegerPrefix(cell + 1, *cell, fields.size(), tuple)) {
+              offset >= first_cell && DecodeIntegerPrefix(cell + 1, *cell, fields.size(), tuple)) {
             on_record.TakeIntegerTuple();
             continue;
           }
         }
+        if (check != nullptr) check->IndexLeafCell(page, base, offset);
         on_record(Record(page, cell, end));
       }
     }
