@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <span>
@@ -141,6 +142,28 @@ TEST(VarintTest, EveryLengthReadsAsWritten) {
         ASSERT_EQ(n, static_cast<int>(length)) << value << " with " << room << " bytes";
         ASSERT_EQ(got, value) << "with " << room << " bytes";
       }
+    }
+  }
+}
+
+// The two ways of joining the 7-bit groups of eight bytes (GetVarint's path with 9 bytes before
+// the end): by masks and shifts, and by PEXT where the processor has BMI2 (GetVarint takes it
+// where PEXT is fast, kFastBitGather), each against the groups joined a byte at a time.
+TEST(VarintTest, BothWaysOfJoiningEightBytesJoinThemAsBytesDo) {
+  std::mt19937_64 rng = ::steadyflake::testing::SeededRandom();
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  const bool pext = __builtin_cpu_supports("bmi2");
+#else
+  const bool pext = false;
+#endif
+  if (!pext) std::cout << "this processor has no BMI2: PEXT's way not tried\n";
+  for (int round = 0; round < 200000; ++round) {
+    const uint64_t x = rng();
+    uint64_t bytewise = 0;
+    for (int i = 0; i < 8; ++i) bytewise = bytewise << 7 | ((x >> (56 - 8 * i)) & 0x7f);
+    ASSERT_EQ(page_file_internal::SevenBitGroups<false>(x), bytewise) << std::hex << x;
+    if (pext) {
+      ASSERT_EQ(page_file_internal::SevenBitGroups<true>(x), bytewise) << std::hex << x;
     }
   }
 }

@@ -8,6 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -71,6 +75,26 @@ std::size_t ReadAt(int fd, unsigned char* out, std::size_t size, uint64_t offset
 }
 
 }  // namespace
+
+bool page_file_internal::DetectFastBitGather() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  if ((ebx & (1u << 8)) == 0) return false;  // no BMI2
+  __cpuid(0, eax, ebx, ecx, edx);
+  constexpr unsigned kAuth = 0x68747541;  // "AuthenticAMD"
+  constexpr unsigned kHygo = 0x6f677948;  // "HygonGenuine": Zen 1's
+  if (ebx == kHygo) return false;
+  if (ebx != kAuth) return true;
+  __cpuid(1, eax, ebx, ecx, edx);
+  unsigned family = (eax >> 8) & 0xf;
+  if (family == 0xf) family += (eax >> 20) & 0xff;
+  return family >= 0x19;
+#else
+  return false;
+#endif
+}
 
 PageFile::PageFile(int fd) : fd_(fd) {
   struct stat info {};
