@@ -76,6 +76,9 @@ std::size_t ReadAt(int fd, unsigned char* out, std::size_t size, uint64_t offset
 
 }  // namespace
 
+// By cpuid itself rather than __builtin_cpu_supports and __builtin_cpu_is: kFastBitGather is
+// read in a static initializer, which may run before the compiler's own detection (GCC's manual:
+// __builtin_cpu_init must be called first there), and those name no Hygon processor.
 bool page_file_internal::DetectFastBitGather() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;

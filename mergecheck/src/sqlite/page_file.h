@@ -184,7 +184,7 @@ inline int GetVarintOfEight(const unsigned char* p, uint64_t& value) {
 // A table of random 64-bit ids, and of the engine's IDs once their time (in the top bits)
 // passes 2^30 ticks, has a 9-byte varint for every rowid: a byte at a time, the loop was 18% of a
 // rowid check built -O2 (the default build); eight bytes at once by masks, the masks were still 45%
-// of the check's time on a table leaf's cells, and PEXT took 4-9% of the processor off the whole
+// of the check's time on a table leaf's cells, and PEXT took 4-7% of the processor off the whole
 // rowid check (2026-11-30, 2M rows a file).
 inline int GetVarint(const unsigned char* p, const unsigned char* end, uint64_t& value) {
   if (end - p < 9) return GetVarintBytewise(p, end, value);
