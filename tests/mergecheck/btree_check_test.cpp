@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -221,27 +222,33 @@ std::vector<int64_t> RowidsOf(const PageFile& file, uint32_t root, BtreeChecker*
   return rowids;
 }
 
+// The rowids of tree `t` (a table) of the file at `path` as a walk alone reads them, having
+// expected a walk shown the check to get the same; then every other tree and the freelist
+// checked with that check, none of the walk's pages counted twice.
+std::vector<int64_t> RowidsShownAndAlone(const std::string& path, std::size_t t) {
+  const auto trees = TreesOf(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error("cannot open " + path);
+  const PageFile file(fd);
+  BtreeChecker check(file);
+  const std::vector<int64_t> alone = RowidsOf(file, trees.at(t).root, nullptr);
+  EXPECT_EQ(RowidsOf(file, trees.at(t).root, &check), alone);
+  for (std::size_t other = 0; other < trees.size(); ++other) {
+    if (other != t) {
+      EXPECT_NO_THROW(check.Tree(trees[other].root, trees[other].index)) << trees[other].owner;
+    }
+  }
+  EXPECT_NO_THROW(check.Freelist());
+  ::close(fd);
+  return alone;
+}
+
 TEST(BtreeCheckTest, AWalkShowingItsPagesGivesTheSameRowids) {
   for (const int page_size : {512, 4096}) {
     TempDir dir;
     const std::string path = MakeSoundDb(dir, page_size, false);
-    const auto trees = TreesOf(path);
-    ASSERT_EQ(trees.at(1).owner, "table player");
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    ASSERT_GE(fd, 0);
-    const PageFile file(fd);
-    BtreeChecker check(file);
-    const std::vector<int64_t> alone = RowidsOf(file, trees.at(1).root, nullptr);
-    EXPECT_EQ(RowidsOf(file, trees.at(1).root, &check), alone);
-    EXPECT_EQ(alone.size(), 2400u);  // 3,000 players, every fifth deleted
-    // The rest of the file, after the walk: sound, and no page of the walk is counted twice.
-    for (std::size_t t = 0; t < trees.size(); ++t) {
-      if (t != 1) {
-        EXPECT_NO_THROW(check.Tree(trees[t].root, trees[t].index)) << trees[t].owner;
-      }
-    }
-    EXPECT_NO_THROW(check.Freelist());
-    ::close(fd);
+    ASSERT_EQ(TreesOf(path).at(1).owner, "table player");
+    EXPECT_EQ(RowidsShownAndAlone(path, 1).size(), 2400u);  // 3,000 players, every fifth deleted
   }
 }
 
@@ -277,6 +284,13 @@ TEST(BtreeCheckTest, AWalkShowingItsPagesFindsAnOverflowChainCutShort) {
   ::close(fd);
 }
 
+// Where cell `i` of the leaf page `leaf` lies in the file `bytes` of pages of `page` bytes.
+std::size_t CellAt(const std::string& bytes, std::size_t page, uint32_t leaf, int i) {
+  const std::size_t at = (leaf - 1) * page;
+  return at + (static_cast<unsigned char>(bytes[at + 8 + 2 * i]) << 8 |
+               static_cast<unsigned char>(bytes[at + 9 + 2 * i]));
+}
+
 // A table's rowids must ascend within a leaf and from one leaf to the next: the check finds
 // either break, alone (CheckBtrees) and on a walk's pages, and a walk with no check too.
 TEST(BtreeCheckTest, FindsRowidsOutOfOrder) {
@@ -293,11 +307,7 @@ TEST(BtreeCheckTest, FindsRowidsOutOfOrder) {
     std::string bytes = ReadFile(path);
     const std::size_t page = PageSize(bytes);
     // Each leaf by its first rowid (ids under 128: a rowid is the cell's second byte).
-    const auto cell = [&](uint32_t leaf, int i) {
-      const std::size_t at = (leaf - 1) * page;
-      return at + (static_cast<unsigned char>(bytes[at + 8 + 2 * i]) << 8 |
-                   static_cast<unsigned char>(bytes[at + 9 + 2 * i]));
-    };
+    const auto cell = [&](uint32_t leaf, int i) { return CellAt(bytes, page, leaf, i); };
     std::vector<std::pair<int, uint32_t>> leaves;
     for (const uint32_t p : testing::PagesOfType(path, "leaf", "note")) {
       leaves.emplace_back(static_cast<unsigned char>(bytes[cell(p, 0) + 1]), p);
@@ -327,6 +337,71 @@ TEST(BtreeCheckTest, FindsRowidsOutOfOrder) {
       }
     }
     ::close(fd);
+  }
+}
+
+// A table keyed by 64-bit IDs (nine bytes a rowid, as the engine's IDs are) has its leaves'
+// cells checked eight at a time where the processor can (table_leaf_cells.h), any block of
+// other cells one by one: a walk shown the check must get the rowids a walk alone reads, for
+// rowids all of nine bytes, for nine-byte rowids after eight-byte ones, and for negative ones
+// (nine bytes) before small positive ones.
+std::string MakeIdTable(const TempDir& dir, int page_size, const std::string& first, int rows) {
+  const std::string path = dir.File("ids" + std::to_string(page_size) + first + ".db");
+  testing::ExecSql(path, "PRAGMA page_size=" + std::to_string(page_size) +
+                             "; CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER);"
+                             "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n"
+                             " WHERE i < " +
+                             std::to_string(rows - 1) + ") INSERT INTO item SELECT " + first +
+                             " + i * 1000003, i FROM n;");
+  return path;
+}
+
+TEST(BtreeCheckTest, AWalkShowingItsPagesGivesTheSameNineByteRowids) {
+  // The first id: all nine bytes; 2^56 - 2,500 steps (half eight, half nine); -2,500 steps.
+  for (const std::string first : {"4611686018427387904", "72057591537570954", "-2500007500"}) {
+    for (const int page_size : {512, 4096, 65536}) {
+      SCOPED_TRACE(first + ", pages of " + std::to_string(page_size));
+      TempDir dir;
+      const std::string path = MakeIdTable(dir, page_size, first, 5000);
+      ASSERT_EQ(TreesOf(path).at(1).owner, "table item");
+      const std::vector<int64_t> alone = RowidsShownAndAlone(path, 1);
+      ASSERT_EQ(alone.size(), 5000u);
+      EXPECT_EQ(alone.front(), std::stoll(first));
+    }
+  }
+}
+
+// Nine-byte rowids out of order: within a block of eight cells, across two blocks (the
+// second's first below the first's last), and across two leaves (the second's first below the
+// first's last, checked eight at a time). The check names the leaf.
+TEST(BtreeCheckTest, FindsNineByteRowidsOutOfOrder) {
+  for (const int where : {0, 1, 2}) {
+    SCOPED_TRACE(where == 0   ? "cells 2 and 3 swapped"
+                 : where == 1 ? "cells 7 and 8 swapped"
+                              : "a leaf's first rowid below the leaf before's");
+    TempDir dir;
+    const std::string path = MakeIdTable(dir, 4096, "4611686018427387904", 2000);
+    const auto trees = TreesOf(path);
+    std::string bytes = ReadFile(path);
+    const std::size_t page = PageSize(bytes);
+    // Cell i of a leaf: a payload size, then the rowid.
+    const auto cell = [&](uint32_t leaf, int i) { return CellAt(bytes, page, leaf, i); };
+    std::vector<std::pair<std::string, uint32_t>> leaves;  // by the first rowid's bytes
+    for (const uint32_t p : testing::PagesOfType(path, "leaf", "item")) {
+      leaves.emplace_back(bytes.substr(cell(p, 0) + 1, 9), p);
+    }
+    std::sort(leaves.begin(), leaves.end());
+    ASSERT_GE(leaves.size(), 3u);
+    const uint32_t damaged = leaves[1].second;
+    ASSERT_GE(static_cast<unsigned char>(bytes[(damaged - 1) * page + 4]), 16);  // 16+ cells
+    if (where == 2) {
+      bytes.replace(cell(damaged, 0) + 1, 9, leaves[0].first);  // the first leaf's first
+    } else {
+      const std::size_t pointer = (damaged - 1) * page + 8 + 2 * (where == 1 ? 7 : 2);
+      std::swap(bytes[pointer], bytes[pointer + 2]);
+      std::swap(bytes[pointer + 1], bytes[pointer + 3]);
+    }
+    ExpectDamage(path, bytes, trees, damaged, "table item", "its rowids are out of order");
   }
 }
 

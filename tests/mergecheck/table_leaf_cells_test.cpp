@@ -1,0 +1,183 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// EightCells (sqlite/table_leaf_cells.h) against a cell-by-cell reading of the same bytes with
+// the scalar varint reader: on random table leaf pages whose cells are mostly the kind it takes
+// (a payload size under 128, a nine-byte rowid, ascending) and now and then not (an eight- or
+// one-byte rowid, a payload size of two or nine bytes, a payload running off the page, a cell
+// before the content area or in the page's last 10 bytes, a rowid not above the one before), it
+// must take
+// exactly the blocks whose eight cells are all of that kind and give each rowid as GetVarint
+// reads it.
+
+#include "sqlite/table_leaf_cells.h"
+
+#include <sys/mman.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "sqlite/page_file.h"
+#include "test_util.h"
+
+namespace steadyflake::mergecheck {
+namespace {
+
+constexpr uint32_t kUsable = 4096;
+// Where the cell content area may begin: after the pointers of 196 cells, of which the block's
+// eight are the first; a cell placed before it is sound but for where it lies.
+constexpr uint32_t kFirstCell = 8 + 2 * 196;
+
+// A block's page: the header's cell pointers for eight cells, and the cells. The page ends
+// where a page the process may not read begins, so that a read past its end is a crash rather
+// than a wrong answer nobody sees.
+class GuardedPage {
+ public:
+  GuardedPage() {
+    void* mapped =
+        ::mmap(nullptr, 2 * kUsable, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) throw std::runtime_error("cannot map a page");
+    bytes_ = static_cast<unsigned char*>(mapped);
+    if (::mprotect(bytes_ + kUsable, kUsable, PROT_NONE) != 0) {
+      throw std::runtime_error("cannot protect a page");
+    }
+  }
+  ~GuardedPage() { ::munmap(bytes_, 2 * kUsable); }
+  GuardedPage(const GuardedPage&) = delete;
+  GuardedPage& operator=(const GuardedPage&) = delete;
+  unsigned char* data() const { return bytes_; }
+
+ private:
+  unsigned char* bytes_ = nullptr;
+};
+
+struct Block {
+  unsigned char* page = nullptr;  // kUsable bytes
+  bool any = false;
+  int64_t last = 0;
+};
+
+// Writes SQLite's varint of `value` at p; returns its length.
+int PutVarint(unsigned char* p, uint64_t value) {
+  if (value > (uint64_t{1} << 56) - 1) {  // nine bytes: 8 of 7 bits, the last of 8
+    p[8] = static_cast<unsigned char>(value);
+    value >>= 8;
+    for (int i = 7; i >= 0; --i) {
+      p[i] = static_cast<unsigned char>((value & 0x7f) | 0x80);
+      value >>= 7;
+    }
+    return 9;
+  }
+  unsigned char bytes[9];
+  int n = 0;
+  do {
+    bytes[n++] = static_cast<unsigned char>(value & 0x7f);
+    value >>= 7;
+  } while (value != 0);
+  for (int i = 0; i < n; ++i) p[i] = bytes[n - 1 - i] | (i + 1 < n ? 0x80 : 0);
+  return n;
+}
+
+// A random block: mostly the kind EightCells takes, each cell now and then another kind.
+Block RandomBlock(std::mt19937_64& random, const GuardedPage& page) {
+  Block block;
+  block.page = page.data();
+  std::memset(block.page, 0, kUsable);
+  std::uniform_int_distribution<int> percent(0, 99);
+  block.any = percent(random) < 80;
+  uint64_t rowid = (uint64_t{1} << 62) + (random() >> 3);
+  block.last = static_cast<int64_t>(rowid - 1 - random() % 1000);
+  if (percent(random) < 3) block.last = static_cast<int64_t>(rowid + 5);  // not below the first
+  uint32_t at = kUsable;
+  for (int i = 0; i < 8; ++i) {
+    rowid += 1 + random() % 100000;
+    uint64_t value = rowid;
+    const int kind = percent(random);
+    if (kind < 2) value = random() % (uint64_t{1} << 56);  // eight bytes or fewer
+    if (kind == 2) value = random() % 100;                 // one byte
+    if (kind == 3) value = rowid - 200000;                 // below the one before
+    uint32_t payload = static_cast<uint32_t>(random() % 100);
+    if (kind == 4) payload = 128 + static_cast<uint32_t>(random() % 300);  // two bytes of size
+    unsigned char cell[16 + 2 + 9 + 430] = {};
+    int n = PutVarint(cell, payload);
+    n += PutVarint(cell + n, value);
+    if (kind == 8) {  // a size whose first byte has its high bit: with the rowid's, nine bytes
+      cell[0] = static_cast<unsigned char>(0x80 | (random() & 0x7f));
+      n = 1 + PutVarint(cell + 1, value);
+      payload = 0;
+    }
+    for (uint32_t b = 0; b < payload; ++b) cell[n + b] = static_cast<unsigned char>(random());
+    const uint32_t size = static_cast<uint32_t>(n) + payload;
+    if (size + 16 > at || at - size < 1000) break;  // room left for the rest: stop (all zeros)
+    at -= size;
+    uint32_t offset = at;
+    if (kind == 5) {  // before the content area
+      at += size;
+      offset = 24 + static_cast<uint32_t>(random() % 100);
+    }
+    if (kind == 6) offset = kUsable - 1 - static_cast<uint32_t>(random() % 10);  // last 10 bytes
+    if (kind == 7) {  // its payload runs off the page
+      at += size;
+      offset = kUsable - static_cast<uint32_t>(n) - 8;
+    }
+    std::memcpy(block.page + offset, cell, std::min<std::size_t>(size, kUsable - offset));
+    block.page[8 + 2 * i] = static_cast<unsigned char>(offset >> 8);
+    block.page[9 + 2 * i] = static_cast<unsigned char>(offset);
+  }
+  return block;
+}
+
+// What EightCells must answer for `block`, read cell by cell with GetVarint.
+bool Expected(const Block& block, int64_t* rowids) {
+  const unsigned char* const base = block.page;
+  bool any = block.any;
+  int64_t last = block.last;
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t offset = page_file_internal::Get16(base + 8 + 2 * i);
+    if (offset < kFirstCell || offset + 10 > kUsable) return false;
+    uint64_t payload = 0;
+    const int n = page_file_internal::GetVarint(base + offset, base + kUsable, payload);
+    if (n != 1 || payload >= 0x80) return false;
+    uint64_t rowid = 0;
+    if (page_file_internal::GetVarint(base + offset + 1, base + kUsable, rowid) != 9) return false;
+    if (offset + 10 + payload > kUsable) return false;
+    if (any && static_cast<int64_t>(rowid) <= last) return false;
+    any = true;
+    last = static_cast<int64_t>(rowid);
+    rowids[i] = last;
+  }
+  return true;
+}
+
+TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids) {
+  if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F and BW)";
+  std::mt19937_64 random = testing::SeededRandom();
+  const GuardedPage page;
+  int taken = 0;
+  int left = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const Block block = RandomBlock(random, page);
+    int64_t expected[8] = {};
+    int64_t given[8] = {};
+    const bool take = Expected(block, expected);
+    ASSERT_EQ(table_leaf_cells::EightCells(block.page, block.page + 8, kFirstCell, kUsable,
+                                           block.any, block.last, given),
+              take)
+        << "round " << round;
+    if (take) {
+      for (int i = 0; i < 8; ++i) ASSERT_EQ(given[i], expected[i]) << "round " << round;
+    }
+    (take ? taken : left) += 1;
+  }
+  // Both answers were asked for often enough to mean something.
+  EXPECT_GT(taken, 2000);
+  EXPECT_GT(left, 2000);
+}
+
+}  // namespace
+}  // namespace steadyflake::mergecheck
