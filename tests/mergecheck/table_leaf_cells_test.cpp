@@ -3,12 +3,10 @@
 //
 // EightCells (sqlite/table_leaf_cells.h) against a cell-by-cell reading of the same bytes with
 // the scalar varint reader: on random table leaf pages whose cells are mostly the kind it takes
-// (a payload size under 128, a nine-byte rowid, ascending) and now and then not (an eight- or
-// one-byte rowid, a payload size of two or nine bytes, a payload running off the page, a cell
-// before the content area or in the page's last 10 bytes, a rowid not above the one before), it
-// must take
-// exactly the blocks whose eight cells are all of that kind and give each rowid as GetVarint
-// reads it.
+// (a payload size under 128, a rowid of one to nine bytes, ascending) and now and then not (a
+// rowid out of order, a payload size of two or nine bytes, a payload running off the page, a
+// cell before the content area or in the page's last 10 bytes), it must take exactly the blocks
+// whose eight cells are all of that kind and give each rowid as GetVarint reads it.
 
 #include "sqlite/table_leaf_cells.h"
 
@@ -90,23 +88,24 @@ Block RandomBlock(std::mt19937_64& random, const GuardedPage& page) {
   std::memset(block.page, 0, kUsable);
   std::uniform_int_distribution<int> percent(0, 99);
   block.any = percent(random) < 80;
-  uint64_t rowid = (uint64_t{1} << 62) + (random() >> 3);
-  block.last = static_cast<int64_t>(rowid - 1 - random() % 1000);
+  // The block's rowids from any magnitude on (one to nine bytes; negative now and then), each
+  // a step above the one before, the steps about a thousandth of the first.
+  uint64_t rowid = random() >> (random() % 64);
+  const uint64_t step = 1 + (rowid >> 10);
+  block.last = static_cast<int64_t>(rowid - 1 - random() % step);
   if (percent(random) < 3) block.last = static_cast<int64_t>(rowid + 5);  // not below the first
   uint32_t at = kUsable;
   for (int i = 0; i < 8; ++i) {
-    rowid += 1 + random() % 100000;
+    rowid += 1 + random() % step;
     uint64_t value = rowid;
     const int kind = percent(random);
-    if (kind < 2) value = random() % (uint64_t{1} << 56);  // eight bytes or fewer
-    if (kind == 2) value = random() % 100;                 // one byte
-    if (kind == 3) value = rowid - 200000;                 // below the one before
+    if (kind < 3) value = rowid - 2 * step - 1;  // below the one before
     uint32_t payload = static_cast<uint32_t>(random() % 100);
     if (kind == 4) payload = 128 + static_cast<uint32_t>(random() % 300);  // two bytes of size
     unsigned char cell[16 + 2 + 9 + 430] = {};
     int n = PutVarint(cell, payload);
     n += PutVarint(cell + n, value);
-    if (kind == 8) {  // a size whose first byte has its high bit: with the rowid's, nine bytes
+    if (kind == 8) {  // a size whose first byte has its high bit: the rowid continues it
       cell[0] = static_cast<unsigned char>(0x80 | (random() & 0x7f));
       n = 1 + PutVarint(cell + 1, value);
       payload = 0;
@@ -144,8 +143,8 @@ bool Expected(const Block& block, int64_t* rowids) {
     const int n = page_file_internal::GetVarint(base + offset, base + kUsable, payload);
     if (n != 1 || payload >= 0x80) return false;
     uint64_t rowid = 0;
-    if (page_file_internal::GetVarint(base + offset + 1, base + kUsable, rowid) != 9) return false;
-    if (offset + 10 + payload > kUsable) return false;
+    const int length = page_file_internal::GetVarint(base + offset + 1, base + kUsable, rowid);
+    if (length == 0 || offset + 1 + length + payload > kUsable) return false;
     if (any && static_cast<int64_t>(rowid) <= last) return false;
     any = true;
     last = static_cast<int64_t>(rowid);

@@ -287,8 +287,8 @@ void BtreeChecker::Cells(uint32_t page, const unsigned char* base, const unsigne
   uint32_t i = 0;
   if constexpr (!kIndex && !kInterior) {
     // Eight at a time where they are the common kind (table_leaf_cells.h); a block that is not,
-    // cell by cell, and after two such blocks in a row (small rowids, most likely) the rest of
-    // the page too.
+    // cell by cell, and after two such blocks in a row (rows of 128 bytes or more, most likely)
+    // the rest of the page too.
     int missed = kEightCells ? 0 : 2;
     for (; missed < 2 && i + 8 <= cells; i += 8) {
       if (table_leaf_cells::EightCells(base, pointers + 2 * i, first_cell, usable_, any_rowid_,

@@ -3,8 +3,9 @@
 //
 // EightCells (table_leaf_cells.h). Each lane is one cell: its offset widened from the pointer
 // array, its first ten bytes gathered as two overlapping words (bytes 0-7 and 2-9: the payload
-// size and the rowid's nine bytes), the rowid's 7-bit groups joined by the masks and shifts of
-// page_file_internal::SevenBitGroups, lane by lane.
+// size and up to nine bytes of rowid), the rowid's length found by counting leading zeros
+// (AVX-512 CD) and its 7-bit groups joined by the masks and shifts of
+// page_file_internal::GetVarintOfEight, lane by lane.
 
 #include "sqlite/table_leaf_cells.h"
 
@@ -19,7 +20,8 @@ namespace steadyflake::mergecheck::table_leaf_cells {
 
 bool Here() {
   // libgcc's answer also asks the kernel whether it saves the registers.
-  static const bool here = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  static const bool here = __builtin_cpu_supports("avx512f") &&
+                           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd");
   return here;
 }
 
@@ -41,11 +43,9 @@ __attribute__((target("avx512f"))) inline __m512i Join(__m512i x) {
 
 }  // namespace
 
-__attribute__((target("avx512f,avx512bw"))) bool EightCells(const unsigned char* base,
-                                                            const unsigned char* pointers,
-                                                            uint32_t first_cell, uint32_t usable,
-                                                            bool any, int64_t last,
-                                                            int64_t* rowids) {
+__attribute__((target("avx512f,avx512bw,avx512cd"))) bool EightCells(
+    const unsigned char* base, const unsigned char* pointers, uint32_t first_cell, uint32_t usable,
+    bool any, int64_t last, int64_t* rowids) {
   // The offsets: eight big-endian 16-bit values, their bytes swapped, widened to 64 bits.
   const __m128i swap16 = _mm_set_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
   const __m128i pointer_bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(pointers));
@@ -62,33 +62,45 @@ __attribute__((target("avx512f,avx512bw"))) bool EightCells(const unsigned char*
   // Byte 0, the payload size, is one byte: under 128.
   const __m512i payload = _mm512_and_si512(head, _mm512_set1_epi64(0xff));
   ok = _mm512_cmplt_epu64_mask(payload, _mm512_set1_epi64(0x80));
-  // Bytes 1-8 each continue the rowid (their high bit set): a rowid of nine bytes, byte 9 last.
-  // Bytes 1-7 are head's, byte 8 tail's seventh.
-  const __m512i groups = _mm512_or_si512(
-      _mm512_maskz_srli_epi64(kAll, head, 8),
-      _mm512_and_si512(_mm512_maskz_slli_epi64(kAll, tail, 8),
-                       _mm512_set1_epi64(static_cast<int64_t>(0xff00000000000000u))));
-  const __m512i high = _mm512_set1_epi64(static_cast<int64_t>(0x8080808080808080u));
-  ok &= _mm512_cmpeq_epi64_mask(_mm512_and_si512(groups, high), high);
-  // The payload ends on the page: 1 + 9 + payload bytes from the cell's start (it is under
-  // 128, so all of it is on the page: SQLite's smallest usable page keeps 222 bytes whole).
-  const __m512i payload_end =
-      _mm512_add_epi64(_mm512_add_epi64(offset, payload), _mm512_set1_epi64(10));
-  ok &= _mm512_cmple_epu64_mask(payload_end, _mm512_set1_epi64(usable));
-  if (ok != 0xff) return false;
-  // The rowid: bytes 1-8 in order of significance (byte 1 highest), their 7-bit groups joined
-  // pairwise, then byte 9 whole below them.
+  // The rowid's bytes 1-8 (bytes 1-7 are head's, byte 8 tail's seventh), in order of
+  // significance (byte 1 highest); its length is one more than the bytes before the first
+  // whose high bit is clear, nine when bytes 1-8 all have it.
   const __m512i swap64 = _mm512_set_epi8(
       56, 57, 58, 59, 60, 61, 62, 63, 48, 49, 50, 51, 52, 53, 54, 55, 40, 41, 42, 43, 44, 45, 46,
       47, 32, 33, 34, 35, 36, 37, 38, 39, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19, 20, 21,
       22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  __m512i v =
-      _mm512_and_si512(_mm512_shuffle_epi8(groups, swap64), _mm512_set1_epi64(0x7f7f7f7f7f7f7f7f));
+  const __m512i bytes = _mm512_shuffle_epi8(
+      _mm512_or_si512(
+          _mm512_maskz_srli_epi64(kAll, head, 8),
+          _mm512_and_si512(_mm512_maskz_slli_epi64(kAll, tail, 8),
+                           _mm512_set1_epi64(static_cast<int64_t>(0xff00000000000000u)))),
+      swap64);
+  const __m512i high = _mm512_set1_epi64(static_cast<int64_t>(0x8080808080808080u));
+  const __m512i ends = _mm512_maskz_andnot_epi64(kAll, bytes, high);
+  const __m512i length = _mm512_add_epi64(
+      _mm512_maskz_srli_epi64(kAll, _mm512_maskz_lzcnt_epi64(kAll, ends), 3), _mm512_set1_epi64(1));
+  // The payload ends on the page: 1 + length + payload bytes from the cell's start (it is
+  // under 128, so all of it is on the page: SQLite's smallest usable page keeps 222 bytes
+  // whole).
+  const __m512i payload_end = _mm512_add_epi64(_mm512_add_epi64(offset, payload),
+                                               _mm512_add_epi64(length, _mm512_set1_epi64(1)));
+  ok &= _mm512_cmple_epu64_mask(payload_end, _mm512_set1_epi64(usable));
+  if (ok != 0xff) return false;
+  // The rowid: the 7-bit groups of bytes 1-8 joined pairwise (56 bits); of a rowid of n <= 8
+  // bytes, the top 7n of them (the rest are the payload's); of nine, all, then byte 9 whole.
+  __m512i v = _mm512_and_si512(bytes, _mm512_set1_epi64(0x7f7f7f7f7f7f7f7f));
   v = Join<0x7f007f007f007f00, 0x007f007f007f007f, 1>(v);
   v = Join<0x3fff00003fff0000, 0x00003fff00003fff, 2>(v);
   v = Join<0x0fffffff00000000, 0x000000000fffffff, 4>(v);
+  const __mmask8 nine = _mm512_cmpeq_epi64_mask(length, _mm512_set1_epi64(9));
+  const __m512i unused_bits =  // 7 * (8 - n): 56 - 8n + n
+      _mm512_add_epi64(
+          _mm512_sub_epi64(_mm512_set1_epi64(56), _mm512_maskz_slli_epi64(kAll, length, 3)),
+          length);
+  const __m512i shorter = _mm512_maskz_srlv_epi64(kAll, v, unused_bits);
   const __m512i ninth = _mm512_maskz_srli_epi64(kAll, tail, 56);  // byte 9: tail's last
-  const __m512i rowid = _mm512_or_si512(_mm512_maskz_slli_epi64(kAll, v, 8), ninth);
+  const __m512i rowid =
+      _mm512_mask_or_epi64(shorter, nine, _mm512_maskz_slli_epi64(kAll, v, 8), ninth);
   // Ascending: each above the one before it, the first above `last` when there is one.
   const __m512i before = _mm512_maskz_alignr_epi64(kAll, rowid, _mm512_set1_epi64(last), 7);
   const __mmask8 above = _mm512_cmpgt_epi64_mask(rowid, before);
