@@ -344,15 +344,21 @@ TEST(BtreeCheckTest, FindsRowidsOutOfOrder) {
 // cells checked eight at a time where the processor can (table_leaf_cells.h), any block of
 // other cells one by one: a walk shown the check must get the rowids a walk alone reads, for
 // rowids all of nine bytes, for nine-byte rowids after eight-byte ones, and for negative ones
-// (nine bytes) before small positive ones.
-std::string MakeIdTable(const TempDir& dir, int page_size, const std::string& first, int rows) {
-  const std::string path = dir.File("ids" + std::to_string(page_size) + first + ".db");
+// (nine bytes) before small positive ones; in rows of under 128 bytes (a payload size of one
+// byte, the kind taken eight at a time), of 200 bytes (two: left to the cells one by one) and
+// of 600 (two, or on 512-byte pages spilling to overflow pages). `filler`: the bytes of text in
+// each row's `note`.
+std::string MakeIdTable(const TempDir& dir, int page_size, const std::string& first, int rows,
+                        int filler = 0) {
+  const std::string path =
+      dir.File("ids" + std::to_string(page_size) + first + "-" + std::to_string(filler) + ".db");
   testing::ExecSql(path, "PRAGMA page_size=" + std::to_string(page_size) +
-                             "; CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER);"
+                             "; CREATE TABLE item(id INTEGER PRIMARY KEY, owner INTEGER, note);"
                              "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n"
                              " WHERE i < " +
                              std::to_string(rows - 1) + ") INSERT INTO item SELECT " + first +
-                             " + i * 1000003, i FROM n;");
+                             " + i * 1000003, i, printf('%.*c', " + std::to_string(filler) +
+                             ", 'n') FROM n;");
   return path;
 }
 
@@ -360,13 +366,16 @@ TEST(BtreeCheckTest, AWalkShowingItsPagesGivesTheSameNineByteRowids) {
   // The first id: all nine bytes; 2^56 - 2,500 steps (half eight, half nine); -2,500 steps.
   for (const std::string first : {"4611686018427387904", "72057591537570954", "-2500007500"}) {
     for (const int page_size : {512, 4096, 65536}) {
-      SCOPED_TRACE(first + ", pages of " + std::to_string(page_size));
-      TempDir dir;
-      const std::string path = MakeIdTable(dir, page_size, first, 5000);
-      ASSERT_EQ(TreesOf(path).at(1).owner, "table item");
-      const std::vector<int64_t> alone = RowidsShownAndAlone(path, 1);
-      ASSERT_EQ(alone.size(), 5000u);
-      EXPECT_EQ(alone.front(), std::stoll(first));
+      for (const int filler : {0, 200, 600}) {
+        SCOPED_TRACE(first + ", pages of " + std::to_string(page_size) + ", " +
+                     std::to_string(filler) + " bytes of text a row");
+        TempDir dir;
+        const std::string path = MakeIdTable(dir, page_size, first, 3000, filler);
+        ASSERT_EQ(TreesOf(path).at(1).owner, "table item");
+        const std::vector<int64_t> alone = RowidsShownAndAlone(path, 1);
+        ASSERT_EQ(alone.size(), 3000u);
+        EXPECT_EQ(alone.front(), std::stoll(first));
+      }
     }
   }
 }
