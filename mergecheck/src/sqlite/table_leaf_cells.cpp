@@ -19,9 +19,14 @@ namespace steadyflake::mergecheck::table_leaf_cells {
 #ifdef STEADYFLAKE_TABLE_LEAF_CELLS_AVX512
 
 bool Here() {
-  // libgcc's answer also asks the kernel whether it saves the registers.
-  static const bool here = __builtin_cpu_supports("avx512f") &&
-                           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd");
+  // libgcc's answer also asks the kernel whether it saves the registers. btree_check.cpp asks
+  // in a static initializer, which may run before libgcc's own detection: GCC's manual has
+  // __builtin_cpu_init called first there.
+  static const bool here = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd");
+  }();
   return here;
 }
 
