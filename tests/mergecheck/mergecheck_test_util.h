@@ -216,6 +216,35 @@ class RecordingVisitor : public SourceVisitor {
   std::map<std::string, std::vector<Row>> rows;
 };
 
+// Writes SQLite's varint of `value` at `out` (room for 9 bytes): up to eight bytes of 7 bits,
+// each but the last with its high bit set, or nine, the ninth of 8 bits, for a value of 2^56 or
+// more. Returns its length.
+inline int PutVarint(uint64_t value, unsigned char* out) {
+  if (value > (uint64_t{1} << 56) - 1) {
+    out[8] = static_cast<unsigned char>(value);
+    value >>= 8;
+    for (int i = 7; i >= 0; --i) {
+      out[i] = static_cast<unsigned char>((value & 0x7f) | 0x80);
+      value >>= 7;
+    }
+    return 9;
+  }
+  unsigned char groups[8];
+  int n = 0;
+  do {
+    groups[n++] = static_cast<unsigned char>(value & 0x7f);
+    value >>= 7;
+  } while (value != 0);
+  for (int i = 0; i < n; ++i) out[i] = groups[n - 1 - i] | (i + 1 < n ? 0x80 : 0);
+  return n;
+}
+
+// PutVarint at the end of `out`.
+inline void AppendVarint(uint64_t value, std::vector<unsigned char>& out) {
+  unsigned char bytes[9];
+  out.insert(out.end(), bytes, bytes + PutVarint(value, bytes));
+}
+
 }  // namespace steadyflake::mergecheck::testing
 
 #endif  // STEADYFLAKE_TESTS_MERGECHECK_MERGECHECK_TEST_UTIL_H_

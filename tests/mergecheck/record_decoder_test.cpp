@@ -52,23 +52,13 @@ class DecoderTest : public ::testing::Test {
   std::unique_ptr<PageFile> file_;
 };
 
-void PutVarint(uint64_t v, std::vector<unsigned char>& out) {
-  unsigned char bytes[10];
-  int n = 0;
-  do {
-    bytes[n++] = static_cast<unsigned char>(v & 0x7f);
-    v >>= 7;
-  } while (v != 0);
-  for (int i = n - 1; i >= 0; --i) out.push_back(bytes[i] | (i > 0 ? 0x80 : 0));
-}
-
 // A record of the serial types `types`, each field's bytes drawn from `rng`.
 std::vector<unsigned char> Record(const std::vector<uint64_t>& types, std::mt19937_64& rng) {
   static constexpr uint8_t kSizes[10] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0};
   std::vector<unsigned char> header;
   std::vector<unsigned char> body;
   for (const uint64_t type : types) {
-    PutVarint(type, header);
+    testing::AppendVarint(type, header);
     const uint64_t size = type < 10 ? kSizes[type] : (type - 12) / 2;
     for (uint64_t i = 0; i < size; ++i) {
       body.push_back(static_cast<unsigned char>(type >= 12 ? 'a' + rng() % 26 : rng()));
@@ -77,7 +67,7 @@ std::vector<unsigned char> Record(const std::vector<uint64_t>& types, std::mt199
   // The header's size counts its own varint.
   std::vector<unsigned char> record;
   const uint64_t size = header.size() + (header.size() + 1 < 0x80 ? 1 : 2);
-  PutVarint(size, record);
+  testing::AppendVarint(size, record);
   record.insert(record.end(), header.begin(), header.end());
   record.insert(record.end(), body.begin(), body.end());
   return record;
@@ -125,12 +115,7 @@ TEST(VarintTest, EveryLengthReadsAsWritten) {
     const int bits = 1 + static_cast<int>(rng() % 64);
     const uint64_t value = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
     std::vector<unsigned char> bytes;
-    if (value > (uint64_t{1} << 56) - 1) {  // 9 bytes: 8 of 7 bits, then 8 bits
-      for (int i = 7; i >= 0; --i) bytes.push_back(((value >> (8 + 7 * i)) & 0x7f) | 0x80);
-      bytes.push_back(value & 0xff);
-    } else {
-      PutVarint(value, bytes);
-    }
+    testing::AppendVarint(value, bytes);
     const std::size_t length = bytes.size();
     for (int i = 0; i < 12; ++i) bytes.push_back(static_cast<unsigned char>(rng()));
     for (std::size_t room = 0; room <= length + 10; ++room) {

@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "mergecheck_test_util.h"
 #include "sqlite/page_file.h"
 #include "test_util.h"
 
@@ -62,27 +63,6 @@ struct Block {
   int64_t last = 0;
 };
 
-// Writes SQLite's varint of `value` at p; returns its length.
-int PutVarint(unsigned char* p, uint64_t value) {
-  if (value > (uint64_t{1} << 56) - 1) {  // nine bytes: 8 of 7 bits, the last of 8
-    p[8] = static_cast<unsigned char>(value);
-    value >>= 8;
-    for (int i = 7; i >= 0; --i) {
-      p[i] = static_cast<unsigned char>((value & 0x7f) | 0x80);
-      value >>= 7;
-    }
-    return 9;
-  }
-  unsigned char bytes[9];
-  int n = 0;
-  do {
-    bytes[n++] = static_cast<unsigned char>(value & 0x7f);
-    value >>= 7;
-  } while (value != 0);
-  for (int i = 0; i < n; ++i) p[i] = bytes[n - 1 - i] | (i + 1 < n ? 0x80 : 0);
-  return n;
-}
-
 // A random block: mostly the kind EightCells takes, each cell now and then another kind.
 Block RandomBlock(std::mt19937_64& random, const GuardedPage& page) {
   Block block;
@@ -105,11 +85,11 @@ Block RandomBlock(std::mt19937_64& random, const GuardedPage& page) {
     uint32_t payload = static_cast<uint32_t>(random() % 100);
     if (kind == 4) payload = 128 + static_cast<uint32_t>(random() % 300);  // two bytes of size
     unsigned char cell[16 + 2 + 9 + 430] = {};
-    int n = PutVarint(cell, payload);
-    n += PutVarint(cell + n, value);
+    int n = testing::PutVarint(payload, cell);
+    n += testing::PutVarint(value, cell + n);
     if (kind == 8) {  // a size whose first byte has its high bit: the rowid continues it
       cell[0] = static_cast<unsigned char>(0x80 | (random() & 0x7f));
-      n = 1 + PutVarint(cell + 1, value);
+      n = 1 + testing::PutVarint(value, cell + 1);
       payload = 0;
     }
     for (uint32_t b = 0; b < payload; ++b) cell[n + b] = static_cast<unsigned char>(random());
@@ -161,7 +141,7 @@ bool Expected(const Block& block, int64_t* rowids) {
 
 TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids) {
   if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F, BW and CD)";
-  std::mt19937_64 random = testing::SeededRandom();
+  std::mt19937_64 random = ::steadyflake::testing::SeededRandom();
   const GuardedPage page;
   int taken = 0;
   int left = 0;
