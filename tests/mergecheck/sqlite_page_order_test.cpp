@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 #include "mergecheck_test_util.h"
 #include "page_order_test_util.h"
 #include "source/source.h"
+#include "sqlite/page_file.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 
 namespace steadyflake::mergecheck::page_order_test {
@@ -28,7 +30,8 @@ using testing::TempDir;
 // order of its pages, from the walk's runs, and after the walk where they did not hold it
 // (StructureCheck::AccompanyIndexes): a rowid table's index beside the walk of its rowids, and a
 // WITHOUT ROWID table's own b-tree beside the pass over its index (the smaller b-tree that holds
-// the key). Damage in the tree's root, its first, middle and last leaf is named as the tree's,
+// the key). Damage in the tree's root, its first, middle and last leaf (in key order; and the
+// second and second last in the file) is named as the tree's,
 // and a child pointer past the end of the file as its root's. Pages of 512 bytes interleave the
 // two trees through the file; with 64 KiB pages a run is four pages, so the later leaves lie
 // beyond the walk's runs.
@@ -67,8 +70,12 @@ TEST(SqlitePageOrderTest, DamageInAnIndexCheckedBesideItsTablesWalkIsNamed) {
         return db + ": page " + std::to_string(page) + " is damaged (" + problem +
                "); it belongs to " + c.owner + "; ";
       };
-      for (const uint32_t page :
-           {interior.front(), leaves.front(), leaves[leaves.size() / 2], leaves.back()}) {
+      // And the second lowest and second highest leaf in the file, which the check takes from
+      // the leaves' level as StartInPageOrder sorted it, not as the first of it.
+      std::vector<uint32_t> by_page = leaves;
+      std::sort(by_page.begin(), by_page.end());
+      for (const uint32_t page : {interior.front(), leaves.front(), leaves[leaves.size() / 2],
+                                  leaves.back(), by_page[1], by_page[by_page.size() - 2]}) {
         WriteFile(db, sound);
         BreakContentArea(db, page);
         const std::string message = scan();
@@ -91,6 +98,71 @@ TEST(SqlitePageOrderTest, DamageInAnIndexCheckedBesideItsTablesWalkIsNamed) {
                 0u)
           << message;
     }
+  }
+}
+
+// The cells of an index's leaves, checked in page order beside its table's walk, sixteen at a
+// time where the processor can (index_leaf_cells.h): a cell that lies before the cell content
+// area, or whose payload runs past the page by one byte or more, within the first block of
+// sixteen, at the first block's end or the second's start and end, or among the page's last few
+// cells (left cell by cell), is named as its leaf's damage; the same leaves sound give no error.
+// Records of about 30 bytes: 130 a leaf of 4 KiB.
+TEST(SqlitePageOrderTest, DamageInAnIndexLeafsCellIsNamed) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db,
+                   "PRAGMA page_size=4096; CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT,"
+                   " level INTEGER); CREATE INDEX player_level ON player(level, name);"
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
+                   "30000) INSERT INTO player SELECT i, printf('player number %d', i), "
+                   "i * 7919 % 1000 FROM n;");
+  const std::string sound = ReadFile(db);
+  const std::vector<uint32_t> leaves = testing::PagesOfType(db, "leaf", "player_level");
+  ASSERT_GE(leaves.size(), 8u);
+  const auto scan = [&] {
+    return ErrorOf([&] {
+      IdVisitor v;
+      OpenSource(db)->Scan(v, {});
+    });
+  };
+  ASSERT_EQ(scan(), "(no error)");
+  const uint32_t leaf = leaves[leaves.size() / 2];
+  const std::size_t at = (leaf - 1) * std::size_t{4096};
+  ASSERT_EQ(sound[at], '\x0a') << "not an index leaf";
+  const uint32_t cells =
+      page_file_internal::Get16(reinterpret_cast<const unsigned char*>(sound.data()) + at + 3);
+  ASSERT_GE(cells, 40u);
+  const uint32_t first_cell = 8 + 2 * cells;
+  std::vector<uint32_t> starts;  // where the leaf's cells begin
+  for (uint32_t i = 0; i < cells; ++i) {
+    starts.push_back(page_file_internal::Get16(
+        reinterpret_cast<const unsigned char*>(sound.data()) + at + 8 + 2 * i));
+  }
+  // Cell `cell`'s pointer set to `offset`, and the byte there to `size` (unless negative).
+  const auto damage = [&](uint32_t cell, uint32_t offset, int size) {
+    std::string bytes = sound;
+    bytes[at + 8 + 2 * cell] = static_cast<char>(offset >> 8);
+    bytes[at + 9 + 2 * cell] = static_cast<char>(offset);
+    if (size >= 0) bytes[at + offset] = static_cast<char>(size);
+    WriteFile(db, bytes);
+    return scan();
+  };
+  const std::string prefix = db + ": page " + std::to_string(leaf) + " is damaged (";
+  const std::string owner = "); it belongs to index player_level of table player; ";
+  for (const uint32_t cell : {5u, 15u, 16u, 31u, cells - 2}) {
+    SCOPED_TRACE("cell " + std::to_string(cell) + " of " + std::to_string(cells));
+    std::string message = damage(cell, first_cell - 2, -1);
+    EXPECT_EQ(message.rfind(prefix + "a cell lies outside the page" + owner, 0), 0u) << message;
+    for (const uint32_t past : {1u, 30u}) {  // 127 bytes of payload, ending `past` beyond
+      message = damage(cell, 4096 - 128 + past, 127);
+      EXPECT_EQ(message.rfind(prefix + "a cell is cut off" + owner, 0), 0u) << message;
+    }
+    // A payload ending on the page's last byte is sound, where no other cell begins (that one
+    // would run past the page then).
+    uint32_t end_at = 4096 - 100;
+    while (std::find(starts.begin(), starts.end(), end_at) != starts.end()) --end_at;
+    message = damage(cell, end_at, static_cast<int>(4096 - end_at - 1));
+    EXPECT_EQ(message, "(no error)");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sqlite/index_leaf_cells.h"
 #include "sqlite/table_leaf_cells.h"
 
 namespace steadyflake::mergecheck {
@@ -77,6 +78,8 @@ void BtreeChecker::Tree(uint32_t root, bool index) {
 
 void BtreeChecker::Start(uint32_t root, bool index) {
   walk_.assign(1, Item{root, 0, 1});
+  level_.clear();
+  level_at_ = 0;
   walk_index_ = index;
   page_order_ = false;
   StartTree();
@@ -84,12 +87,14 @@ void BtreeChecker::Start(uint32_t root, bool index) {
 
 void BtreeChecker::StartInPageOrder(uint32_t root) {
   walk_.clear();
+  level_.clear();
+  level_at_ = 0;
   walk_index_ = true;
   page_order_ = true;
   StartTree();
   // Level by level from the root, each level's pages read alone, lowest first, until the first
-  // page read of a level is a leaf: the rest of that level, and what lies below, is left on the
-  // heap for Follow and Finish.
+  // page read of a level is a leaf: the rest of that level is left, sorted, for Follow and
+  // Finish (level_), and what any of it points to goes on the heap.
   std::vector<Item> level{Item{root, 0, 1}};
   while (!level.empty()) {
     std::sort(level.begin(), level.end(),
@@ -101,7 +106,8 @@ void BtreeChecker::StartInPageOrder(uint32_t root) {
       InFile(item.page, item.from);  // before it is read: the pointer is the damage
       Visit(item, tree_pages_.Page(item.page));
       if (i == 0 && children_.empty()) {  // a leaf: the leaves' level
-        for (std::size_t j = 1; j < level.size(); ++j) Push(level[j]);
+        level_ = std::move(level);
+        level_at_ = 1;
         return;
       }
       for (const uint32_t child : children_)
@@ -120,7 +126,16 @@ void BtreeChecker::PushChildren(const Item& item) {
   for (const uint32_t child : children_) Push(Item{child, item.page, item.depth + 1});
 }
 
+uint32_t BtreeChecker::LowestPage() const {
+  if (level_at_ == level_.size()) return walk_.front().page;
+  if (walk_.empty()) return level_[level_at_].page;
+  return std::min(walk_.front().page, level_[level_at_].page);
+}
+
 BtreeChecker::Item BtreeChecker::PopLowest() {
+  if (level_at_ < level_.size() && (walk_.empty() || level_[level_at_].page < walk_.front().page)) {
+    return level_[level_at_++];
+  }
   std::pop_heap(walk_.begin(), walk_.end(), kHigherPage);
   const Item item = walk_.back();
   walk_.pop_back();
@@ -129,8 +144,8 @@ BtreeChecker::Item BtreeChecker::PopLowest() {
 
 void BtreeChecker::Follow(const PageReader& pages) {
   if (page_order_) {
-    while (!walk_.empty()) {
-      const uint32_t page = walk_.front().page;
+    while (InPageOrderLeft()) {
+      const uint32_t page = LowestPage();
       const unsigned char* base = pages.Held(page);
       if (base == nullptr && (page == 0 || page >= pages.run_first())) return;  // ahead: later
       const Item item = PopLowest();
@@ -156,9 +171,11 @@ void BtreeChecker::Follow(const PageReader& pages) {
 }
 
 void BtreeChecker::Finish() {
-  while (!walk_.empty()) {
+  while (!walk_.empty() || InPageOrderLeft()) {
     if (Stopped()) {
       walk_.clear();
+      level_.clear();
+      level_at_ = 0;
       return;
     }
     if (page_order_) {
@@ -303,6 +320,24 @@ void BtreeChecker::Cells(uint32_t page, const unsigned char* base, const unsigne
       }
       ++missed;
       for (uint32_t j = i; j < i + 8; ++j) {
+        Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * j), first_cell, j);
+      }
+    }
+  }
+  if constexpr (kIndex && !kInterior) {
+    // Sixteen at a time (index_leaf_cells.h), as a table leaf's eight above: a block that is not
+    // all the common kind, cell by cell, and after two such blocks in a row the rest of the page.
+    int missed = kEightCells ? 0 : 2;
+    const auto max_local = static_cast<uint32_t>(max_local_index_);
+    for (; missed < 2 && i + 16 <= cells; i += 16) {
+      const uint32_t lead = Get16(pointers + 2 * i);
+      if (lead < usable_ && base[lead] < 0x80 &&
+          index_leaf_cells::SixteenCells(base, pointers + 2 * i, first_cell, usable_, max_local)) {
+        missed = 0;
+        continue;
+      }
+      ++missed;
+      for (uint32_t j = i; j < i + 16; ++j) {
         Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * j), first_cell, j);
       }
     }

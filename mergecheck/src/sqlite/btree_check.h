@@ -140,6 +140,8 @@ class BtreeChecker {
   void Push(const Item& item);
   void PushChildren(const Item& item);
   Item PopLowest();
+  uint32_t LowestPage() const;  // REQUIRES: InPageOrderLeft()
+  bool InPageOrderLeft() const { return !walk_.empty() || level_at_ < level_.size(); }
   void CheckPage(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth,
                  bool leaf_cells);
   template <bool kIndex, bool kInterior>
@@ -166,6 +168,11 @@ class BtreeChecker {
     int depth;
   };
   std::vector<Item> walk_;  // a stack; in page order a heap, the lowest page on top
+  // In page order, the leaves' level as StartInPageOrder found it, sorted by page: taken from
+  // level_at_ on beside the heap (which then holds only what an interior page among them points
+  // to), so that the leaves of a tree of millions of entries need no heap's work each.
+  std::vector<Item> level_;
+  std::size_t level_at_ = 0;
   bool walk_index_ = false;
   bool page_order_ = false;                 // StartInPageOrder's walk
   std::vector<uint32_t> children_;          // of the last interior page Page checked, in order

@@ -7,8 +7,10 @@
 // rowid out of order, a payload size of two or more bytes, a payload running off the page by
 // one byte or more, a cell before the content area or in the page's last 10 bytes), it must take
 // exactly the blocks whose eight cells are all of that kind and give each rowid as GetVarint
-// reads it.
+// reads it. SixteenCells (sqlite/index_leaf_cells.h) likewise on index leaf pages: it must take
+// exactly the blocks whose sixteen cells a cell-by-cell reading takes as that kind.
 
+#include "sqlite/index_leaf_cells.h"
 #include "sqlite/table_leaf_cells.h"
 
 #include <sys/mman.h>
@@ -161,6 +163,80 @@ TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids)
   }
   // Both answers were asked for often enough to mean something.
   EXPECT_GT(taken, 2000);
+  EXPECT_GT(left, 2000);
+  std::cout << "[ blocks   ] " << taken << " taken, " << left << " left\n";
+}
+
+// A random block of sixteen index leaf cells: mostly the kind SixteenCells takes (a record of
+// under 128 bytes on the page), each cell now and then another kind.
+void RandomIndexBlock(std::mt19937_64& random, const GuardedPage& page, uint32_t max_local) {
+  unsigned char* const base = page.data();
+  std::memset(base, 0, kUsable);
+  std::uniform_int_distribution<int> percent(0, 99);
+  uint32_t at = kUsable;
+  for (int i = 0; i < 16; ++i) {
+    const int kind = percent(random);
+    // Now and then above max_local where that is under 128.
+    uint32_t payload = static_cast<uint32_t>(random() % std::min(128u, max_local + 4));
+    if (kind < 3) payload = 128 + static_cast<uint32_t>(random() % 300);  // two bytes of size
+    unsigned char cell[2 + 430] = {};
+    const int n = testing::PutVarint(payload, cell);
+    for (uint32_t b = 0; b < payload; ++b) cell[n + b] = static_cast<unsigned char>(random());
+    const uint32_t size = static_cast<uint32_t>(n) + payload;
+    if (size > at || at - size < 1000) break;  // room left for the rest: stop (all zeros)
+    at -= size;
+    uint32_t offset = at;
+    if (kind == 5) {  // before the content area
+      at += size;
+      offset = 40 + static_cast<uint32_t>(random() % 100);
+    }
+    if (kind == 6) {  // in the page's last 4 bytes
+      at += size;
+      offset = kUsable - 1 - static_cast<uint32_t>(random() % 4);
+    }
+    if (kind == 7 || kind == 8) {  // its payload's end one past the page's, or further
+      at += size;
+      offset = kUsable - size + 1 + static_cast<uint32_t>(kind == 8 ? random() % 20 : 0);
+      offset = std::min(offset, kUsable - 1);
+    }
+    std::memcpy(base + offset, cell, std::min<std::size_t>(size, kUsable - offset));
+    base[8 + 2 * i] = static_cast<unsigned char>(offset >> 8);
+    base[9 + 2 * i] = static_cast<unsigned char>(offset);
+  }
+}
+
+// What SixteenCells must answer for the block on `base`, read cell by cell with GetVarint.
+bool ExpectedIndexCells(const unsigned char* base, uint32_t max_local) {
+  for (int i = 0; i < 16; ++i) {
+    const uint32_t offset = page_file_internal::Get16(base + 8 + 2 * i);
+    if (offset < kFirstCell || offset + 4 > kUsable) return false;
+    uint64_t payload = 0;
+    const int n = page_file_internal::GetVarint(base + offset, base + kUsable, payload);
+    if (n != 1 || payload >= 0x80 || payload > max_local) return false;
+    if (offset + 1 + payload > kUsable) return false;
+  }
+  return true;
+}
+
+TEST(IndexLeafCellsTest, TakesTheBlocksACellByCellReadingTakes) {
+  if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F, BW and CD)";
+  std::mt19937_64 random = ::steadyflake::testing::SeededRandom();
+  const GuardedPage page;
+  int taken = 0;
+  int left = 0;
+  for (int round = 0; round < 20000; ++round) {
+    // The most an index cell keeps on a page of 4 KiB (1,002 bytes: every size here) or 512
+    // bytes (102: some records here are larger, and go to the overflow pages).
+    const uint32_t max_local = round % 2 == 0 ? 1002 : 102;
+    RandomIndexBlock(random, page, max_local);
+    const bool take = ExpectedIndexCells(page.data(), max_local);
+    ASSERT_EQ(index_leaf_cells::SixteenCells(page.data(), page.data() + 8, kFirstCell, kUsable,
+                                             max_local),
+              take)
+        << "round " << round;
+    (take ? taken : left) += 1;
+  }
+  EXPECT_GT(taken, 1000);
   EXPECT_GT(left, 2000);
   std::cout << "[ blocks   ] " << taken << " taken, " << left << " left\n";
 }
