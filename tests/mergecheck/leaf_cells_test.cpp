@@ -141,17 +141,34 @@ bool Expected(const Block& block, int64_t* rowids) {
   return true;
 }
 
-TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids) {
-  if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F, BW and CD)";
+// Runs 20,000 rounds of `round(random, page, number, take)` on one page, seeded: each makes a
+// block, asserts on it and sets `take` to whether the block was to be taken. Stops at the first
+// failed assertion. Both answers must have been asked for often enough to mean something: at
+// least `least_taken` blocks taken and 2,000 left.
+template <typename Round>
+void RunRounds(int least_taken, Round&& round) {
   std::mt19937_64 random = ::steadyflake::testing::SeededRandom();
   const GuardedPage page;
   int taken = 0;
   int left = 0;
-  for (int round = 0; round < 20000; ++round) {
+  for (int number = 0; number < 20000; ++number) {
+    bool take = false;
+    round(random, page, number, take);
+    if (::testing::Test::HasFatalFailure()) return;
+    (take ? taken : left) += 1;
+  }
+  EXPECT_GT(taken, least_taken);
+  EXPECT_GT(left, 2000);
+  std::cout << "[ blocks   ] " << taken << " taken, " << left << " left\n";
+}
+
+TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids) {
+  if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F, BW and CD)";
+  RunRounds(2000, [](std::mt19937_64& random, const GuardedPage& page, int round, bool& take) {
     const Block block = RandomBlock(random, page);
     int64_t expected[8] = {};
     int64_t given[8] = {};
-    const bool take = Expected(block, expected);
+    take = Expected(block, expected);
     ASSERT_EQ(table_leaf_cells::EightCells(block.page, block.page + 8, kFirstCell, kUsable,
                                            block.any, block.last, given),
               take)
@@ -159,12 +176,7 @@ TEST(TableLeafCellsTest, TakesTheBlocksACellByCellReadingTakesWithTheSameRowids)
     if (take) {
       for (int i = 0; i < 8; ++i) ASSERT_EQ(given[i], expected[i]) << "round " << round;
     }
-    (take ? taken : left) += 1;
-  }
-  // Both answers were asked for often enough to mean something.
-  EXPECT_GT(taken, 2000);
-  EXPECT_GT(left, 2000);
-  std::cout << "[ blocks   ] " << taken << " taken, " << left << " left\n";
+  });
 }
 
 // A random block of sixteen index leaf cells: mostly the kind SixteenCells takes (a record of
@@ -220,25 +232,17 @@ bool ExpectedIndexCells(const unsigned char* base, uint32_t max_local) {
 
 TEST(IndexLeafCellsTest, TakesTheBlocksACellByCellReadingTakes) {
   if (!table_leaf_cells::Here()) GTEST_SKIP() << "this processor has no AVX-512 (F, BW and CD)";
-  std::mt19937_64 random = ::steadyflake::testing::SeededRandom();
-  const GuardedPage page;
-  int taken = 0;
-  int left = 0;
-  for (int round = 0; round < 20000; ++round) {
+  RunRounds(1000, [](std::mt19937_64& random, const GuardedPage& page, int round, bool& take) {
     // The most an index cell keeps on a page of 4 KiB (1,002 bytes: every size here) or 512
     // bytes (102: some records here are larger, and go to the overflow pages).
     const uint32_t max_local = round % 2 == 0 ? 1002 : 102;
     RandomIndexBlock(random, page, max_local);
-    const bool take = ExpectedIndexCells(page.data(), max_local);
+    take = ExpectedIndexCells(page.data(), max_local);
     ASSERT_EQ(index_leaf_cells::SixteenCells(page.data(), page.data() + 8, kFirstCell, kUsable,
                                              max_local),
               take)
         << "round " << round;
-    (take ? taken : left) += 1;
-  }
-  EXPECT_GT(taken, 1000);
-  EXPECT_GT(left, 2000);
-  std::cout << "[ blocks   ] " << taken << " taken, " << left << " left\n";
+  });
 }
 
 }  // namespace
