@@ -33,11 +33,12 @@ namespace {
 
 constexpr uint32_t kUsable = 4096;
 // Where the cell content area may begin: after the pointers of 196 cells, of which the block's
-// eight are the first; a cell placed before it is sound but for where it lies.
+// eight (sixteen, an index leaf's) are the first; a cell placed before it is sound but for where
+// it lies.
 constexpr uint32_t kFirstCell = 8 + 2 * 196;
 
-// A block's page: the header's cell pointers for eight cells, and the cells. The page ends
-// where a page the process may not read begins, so that a read past its end is a crash rather
+// A block's page: the header's cell pointers for eight or sixteen cells, and the cells. The page
+// ends where a page the process may not read begins, so that a read past its end is a crash rather
 // than a wrong answer nobody sees.
 class GuardedPage {
  public:
@@ -205,6 +206,10 @@ void RandomIndexBlock(std::mt19937_64& random, const GuardedPage& page, uint32_t
     if (kind == 6) {  // in the page's last 4 bytes
       at += size;
       offset = kUsable - 1 - static_cast<uint32_t>(random() % 4);
+    }
+    if (kind == 9) {  // at the content area's first byte, or the one before it
+      at += size;
+      offset = kFirstCell - static_cast<uint32_t>(random() % 2);
     }
     if (kind == 7 || kind == 8) {  // its payload's end one past the page's, or further
       at += size;

@@ -8,11 +8,13 @@
 // tree is checked somewhere, and named as its own wherever that is.
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mergecheck_test_util.h"
@@ -132,6 +134,7 @@ TEST(SqlitePageOrderTest, DamageInAnIndexLeafsCellIsNamed) {
   const uint32_t cells =
       page_file_internal::Get16(reinterpret_cast<const unsigned char*>(sound.data()) + at + 3);
   ASSERT_GE(cells, 40u);
+  ASSERT_GE(cells % 16, 2u) << "the last cells are not left cell by cell";
   const uint32_t first_cell = 8 + 2 * cells;
   std::vector<uint32_t> starts;  // where the leaf's cells begin
   for (uint32_t i = 0; i < cells; ++i) {
@@ -164,6 +167,117 @@ TEST(SqlitePageOrderTest, DamageInAnIndexLeafsCellIsNamed) {
     message = damage(cell, end_at, static_cast<int>(4096 - end_at - 1));
     EXPECT_EQ(message, "(no error)");
   }
+}
+
+// The pages of b-tree `name` of the file at `path` as dbstat walks them: each one's number and
+// path ("/" the root, "/000/" its first child, and so on).
+std::vector<std::pair<uint32_t, std::string>> TreePages(const std::string& path,
+                                                        const std::string& name) {
+  std::vector<std::pair<uint32_t, std::string>> pages;
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "SELECT pageno, path FROM dbstat WHERE name = ?1", -1, &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    pages.emplace_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)),
+                       reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return pages;
+}
+
+// An interior page among the leaves of an index checked in page order: the root's pointer to one
+// child (an interior page) replaced by a pointer to the lowest leaf below that child, lower than
+// every other child, so that the check's leaves' level (StartInPageOrder: its first page read is
+// a leaf) holds the other children, interior pages, whose own children go on the heap beside
+// that level. The file is sound to the structure check (it checks neither the balance of a tree
+// nor pages no tree uses), and damage in the highest leaf the other children hold is named.
+TEST(SqlitePageOrderTest, AnInteriorPageAmongTheLeavesHasItsChildrenChecked) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db,
+                   "PRAGMA page_size=512; CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT,"
+                   " level INTEGER); CREATE INDEX player_level ON player(level, name);"
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
+                   "30000) INSERT INTO player SELECT i, printf('player number %d', i), "
+                   "i * 7919 % 1000 FROM n;");
+  const auto pages = TreePages(db, "player_level");
+  const std::vector<uint32_t> all_leaves = testing::PagesOfType(db, "leaf", "player_level");
+  const auto leaf = [&](uint32_t page) {
+    return std::find(all_leaves.begin(), all_leaves.end(), page) != all_leaves.end();
+  };
+  const auto leaves_below = [&](const std::string& prefix) {
+    std::vector<uint32_t> found;
+    for (const auto& [page, path] : pages) {
+      if (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && leaf(page))
+        found.push_back(page);
+    }
+    return found;
+  };
+  // The root's children, interior pages all, and one whose lowest leaf lies below every other.
+  ASSERT_EQ(pages.front().second, "/");
+  std::vector<std::pair<uint32_t, std::string>> children;
+  for (const auto& [page, path] : pages) {
+    if (path.size() == 5) children.emplace_back(page, path);  // "/000/"
+  }
+  ASSERT_GE(children.size(), 3u);
+  for (const auto& child : children) ASSERT_FALSE(leaf(child.first)) << "two levels only";
+  uint32_t replaced = 0;
+  uint32_t moved = 0;  // the leaf the root points to instead
+  for (const auto& [child, path] : children) {
+    const std::vector<uint32_t> leaves = leaves_below(path);
+    const uint32_t lowest = *std::min_element(leaves.begin(), leaves.end());
+    bool lowest_of_all = true;
+    for (const auto& other : children)
+      lowest_of_all &= other.first == child || lowest < other.first;
+    if (lowest_of_all) {
+      replaced = child;
+      moved = lowest;
+      break;
+    }
+  }
+  ASSERT_NE(replaced, 0u) << "no child's lowest leaf lies below the other children";
+  std::string bytes = ReadFile(db);
+  const uint32_t root = pages.front().first;
+  const std::size_t header = (root - 1) * std::size_t{512} + (root == 1 ? 100 : 0);
+  ASSERT_EQ(bytes[header], '\x02');
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  bool pointed = false;
+  const uint32_t cells = page_file_internal::Get16(raw + header + 3);
+  for (uint32_t i = 0; i <= cells; ++i) {
+    const std::size_t at = i == cells ? header + 8
+                                      : (root - 1) * std::size_t{512} +
+                                            page_file_internal::Get16(raw + header + 12 + 2 * i);
+    if (page_file_internal::Get32(raw + at) == replaced) {
+      testing::Put32(bytes, at, moved);
+      pointed = true;
+    }
+  }
+  ASSERT_TRUE(pointed);
+  WriteFile(db, bytes);
+  const auto scan = [&] {
+    return ErrorOf([&] {
+      IdVisitor v;
+      OpenSource(db)->Scan(v, {});
+    });
+  };
+  ASSERT_EQ(scan(), "(no error)");
+  // The highest leaf below the other children: reached only through the heap.
+  uint32_t damaged = 0;
+  for (const auto& [child, path] : children) {
+    if (child == replaced) continue;
+    for (const uint32_t page : leaves_below(path)) damaged = std::max(damaged, page);
+  }
+  BreakContentArea(db, damaged);
+  const std::string message = scan();
+  EXPECT_EQ(message.rfind(db + ": page " + std::to_string(damaged) +
+                              " is damaged (its cell content area lies outside the page); it "
+                              "belongs to index player_level of table player; ",
+                          0),
+            0u)
+      << message;
 }
 
 // An index no walk reads, of a table the first scan skips (its only key merged in index order),

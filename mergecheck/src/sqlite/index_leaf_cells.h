@@ -4,11 +4,13 @@
 // Internal functions that may change between releases.
 //
 // Sixteen cells of an index b-tree leaf checked at once (AVX-512), for BtreeChecker
-// (btree_check.h), where it checks an index's leaves itself (an index in page order beside its
-// table's walk: a UNIQUE name's, or one no key reads, `CREATE INDEX item_owner ON item(owner)`):
-// the common cell of an index whose records are under 128 bytes, a payload size of one byte and
-// the payload on the page, checked as BtreeChecker::Cell checks it. A block holding any other
-// cell, or one Cell would refuse, is left to Cell, which decides it alone.
+// (btree_check.h), wherever it checks an index's leaves itself (an index in page order beside its
+// table's walk: a UNIQUE name's, or one no key reads, `CREATE INDEX item_owner ON item(owner)`;
+// an index BtreeChecker::Tree walks on the check's own thread), not where a walk that decodes the
+// cells checks them (PageLeavingLeafCells): the common cell of an index whose records are under
+// 128 bytes, a payload size of one byte and the payload on the page, checked as
+// BtreeChecker::Cell checks it. A block holding any other cell, or one Cell would refuse, is left
+// to Cell, which decides it alone.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_LEAF_CELLS_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SQLITE_INDEX_LEAF_CELLS_H_
