@@ -23,8 +23,32 @@ using page_file_internal::GetVarint;
 
 constexpr int kMaxDepth = 64;  // SQLite itself stops at 20 (BTCURSOR_MAX_DEPTH)
 
-// Whether a table leaf's cells are checked eight at a time here (table_leaf_cells.h).
-const bool kEightCells = table_leaf_cells::Here();
+// Whether a leaf's cells are checked a block at a time here (AVX-512: table_leaf_cells.h,
+// index_leaf_cells.h).
+const bool kCellBlocks = table_leaf_cells::Here();
+
+// The cells [0, cells) of a leaf whose pointer array is at `pointers`, on a page `base` of
+// `usable` bytes, kBlock at a time while `take(i)` takes the block from cell i (true) where it is
+// the common kind; a block it does not take goes to `one(j)` a cell at a time, and after two such
+// blocks in a row (rows whose payload size takes two bytes, most likely) the rest of the page
+// too. A block whose first cell's payload size takes two bytes is not tried: in a table or index
+// of wide records every cell's does. Returns the first cell not yet checked.
+template <uint32_t kBlock, typename Take, typename One>
+[[gnu::always_inline]] inline uint32_t InBlocks(const unsigned char* base,
+                                                const unsigned char* pointers, uint32_t cells,
+                                                uint32_t usable, Take&& take, One&& one) {
+  uint32_t i = 0;
+  for (int missed = kCellBlocks ? 0 : 2; missed < 2 && i + kBlock <= cells; i += kBlock) {
+    const uint32_t lead = Get16(pointers + 2 * i);
+    if (lead < usable && base[lead] < 0x80 && take(i)) {
+      missed = 0;
+      continue;
+    }
+    ++missed;
+    for (uint32_t j = i; j < i + kBlock; ++j) one(j);
+  }
+  return i;
+}
 
 // The varint at p, or DamagedPage naming `page` when it runs past `end`. Inline: it is read for
 // every cell of every page. One to three bytes are joined directly (a payload size, the rowid
@@ -126,16 +150,17 @@ void BtreeChecker::PushChildren(const Item& item) {
   for (const uint32_t child : children_) Push(Item{child, item.page, item.depth + 1});
 }
 
+bool BtreeChecker::LevelNext() const {
+  return level_at_ < level_.size() &&
+         (walk_.empty() || level_[level_at_].page < walk_.front().page);
+}
+
 uint32_t BtreeChecker::LowestPage() const {
-  if (level_at_ == level_.size()) return walk_.front().page;
-  if (walk_.empty()) return level_[level_at_].page;
-  return std::min(walk_.front().page, level_[level_at_].page);
+  return LevelNext() ? level_[level_at_].page : walk_.front().page;
 }
 
 BtreeChecker::Item BtreeChecker::PopLowest() {
-  if (level_at_ < level_.size() && (walk_.empty() || level_[level_at_].page < walk_.front().page)) {
-    return level_[level_at_++];
-  }
+  if (LevelNext()) return level_[level_at_++];
   std::pop_heap(walk_.begin(), walk_.end(), kHigherPage);
   const Item item = walk_.back();
   walk_.pop_back();
@@ -144,7 +169,7 @@ BtreeChecker::Item BtreeChecker::PopLowest() {
 
 void BtreeChecker::Follow(const PageReader& pages) {
   if (page_order_) {
-    while (InPageOrderLeft()) {
+    while (WalkLeft()) {
       const uint32_t page = LowestPage();
       const unsigned char* base = pages.Held(page);
       if (base == nullptr && (page == 0 || page >= pages.run_first())) return;  // ahead: later
@@ -171,7 +196,7 @@ void BtreeChecker::Follow(const PageReader& pages) {
 }
 
 void BtreeChecker::Finish() {
-  while (!walk_.empty() || InPageOrderLeft()) {
+  while (WalkLeft()) {
     if (Stopped()) {
       walk_.clear();
       level_.clear();
@@ -301,50 +326,35 @@ template <bool kIndex, bool kInterior>
 template <bool kIndex, bool kInterior>
 void BtreeChecker::Cells(uint32_t page, const unsigned char* base, const unsigned char* pointers,
                          uint32_t cells, uint32_t first_cell) {
+  const auto one = [&](uint32_t j) {
+    Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * j), first_cell, j);
+  };
   uint32_t i = 0;
-  if constexpr (!kIndex && !kInterior) {
-    // Eight at a time where they are the common kind (table_leaf_cells.h); a block that is not,
-    // cell by cell, and after two such blocks in a row (rows of 128 bytes or more, most likely)
-    // the rest of the page too. A block whose first cell's payload size takes two bytes is not
-    // tried at all: in a table of wide rows every cell's does.
-    int missed = kEightCells ? 0 : 2;
-    for (; missed < 2 && i + 8 <= cells; i += 8) {
-      const uint32_t lead = Get16(pointers + 2 * i);
-      if (lead < usable_ && base[lead] < 0x80 &&
-          table_leaf_cells::EightCells(base, pointers + 2 * i, first_cell, usable_, any_rowid_,
-                                       last_rowid_, &rowid_store_[i])) {
-        any_rowid_ = true;
-        last_rowid_ = rowid_store_[i + 7];
-        missed = 0;
-        continue;
-      }
-      ++missed;
-      for (uint32_t j = i; j < i + 8; ++j) {
-        Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * j), first_cell, j);
-      }
-    }
+  if constexpr (!kIndex && !kInterior) {  // eight at a time, their rowids kept
+    i = InBlocks<8>(
+        base, pointers, cells, usable_,
+        [&](uint32_t at) {
+          if (!table_leaf_cells::EightCells(base, pointers + 2 * at, first_cell, usable_,
+                                            any_rowid_, last_rowid_, &rowid_store_[at])) {
+            return false;
+          }
+          any_rowid_ = true;
+          last_rowid_ = rowid_store_[at + 7];
+          return true;
+        },
+        one);
   }
-  if constexpr (kIndex && !kInterior) {
-    // Sixteen at a time (index_leaf_cells.h), as a table leaf's eight above: a block that is not
-    // all the common kind, cell by cell, and after two such blocks in a row the rest of the page.
-    int missed = kEightCells ? 0 : 2;
+  if constexpr (kIndex && !kInterior) {  // sixteen at a time
     const auto max_local = static_cast<uint32_t>(max_local_index_);
-    for (; missed < 2 && i + 16 <= cells; i += 16) {
-      const uint32_t lead = Get16(pointers + 2 * i);
-      if (lead < usable_ && base[lead] < 0x80 &&
-          index_leaf_cells::SixteenCells(base, pointers + 2 * i, first_cell, usable_, max_local)) {
-        missed = 0;
-        continue;
-      }
-      ++missed;
-      for (uint32_t j = i; j < i + 16; ++j) {
-        Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * j), first_cell, j);
-      }
-    }
+    i = InBlocks<16>(
+        base, pointers, cells, usable_,
+        [&](uint32_t at) {
+          return index_leaf_cells::SixteenCells(base, pointers + 2 * at, first_cell, usable_,
+                                                max_local);
+        },
+        one);
   }
-  for (; i < cells; ++i) {
-    Cell<kIndex, kInterior>(page, base, Get16(pointers + 2 * i), first_cell, i);
-  }
+  for (; i < cells; ++i) one(i);
   if constexpr (!kIndex && !kInterior) rowid_count_ = cells;
 }
 

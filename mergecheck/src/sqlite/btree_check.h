@@ -140,8 +140,12 @@ class BtreeChecker {
   void Push(const Item& item);
   void PushChildren(const Item& item);
   Item PopLowest();
-  uint32_t LowestPage() const;  // REQUIRES: InPageOrderLeft()
-  bool InPageOrderLeft() const { return !walk_.empty() || level_at_ < level_.size(); }
+  // In page order: whether the next item comes from level_ (else from the heap), and its page;
+  // PopLowest takes that item. REQUIRES: WalkLeft().
+  bool LevelNext() const;
+  uint32_t LowestPage() const;
+  // Pages left to check in the walk Start or StartInPageOrder began.
+  bool WalkLeft() const { return !walk_.empty() || level_at_ < level_.size(); }
   void CheckPage(uint32_t page, const unsigned char* base, bool index, uint32_t from, int depth,
                  bool leaf_cells);
   template <bool kIndex, bool kInterior>
