@@ -63,23 +63,41 @@ inline void Put32(std::string& bytes, std::size_t at, uint32_t value) {
   for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (24 - 8 * i));
 }
 
-// The numbers of the pages of the database at `path` that SQLite's dbstat gives `type`
-// ('internal', 'leaf', 'overflow'), of the table or index `name` if given, in dbstat's order.
-inline std::vector<uint32_t> PagesOfType(const std::string& path, const std::string& type,
-                                         const std::string& name = "") {
-  std::vector<uint32_t> pages;
+// A page as SQLite's dbstat describes it: its number, its type ('internal', 'leaf', 'overflow')
+// and its path in its b-tree ("/" the root, "/000/" its first child, and so on).
+struct DbstatPage {
+  uint32_t page = 0;
+  std::string type;
+  std::string path;
+};
+
+// The pages of the database at `path`, of the table or index `name` if given, in dbstat's order.
+inline std::vector<DbstatPage> DbstatPages(const std::string& path, const std::string& name = "") {
+  std::vector<DbstatPage> pages;
   sqlite3* db = nullptr;
   sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   sqlite3_stmt* stmt = nullptr;
-  sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE pagetype = ?1 AND (?2 = '' OR name = ?2)",
-                     -1, &stmt, nullptr);
-  sqlite3_bind_text(stmt, 1, type.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(stmt, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_prepare_v2(db, "SELECT pageno, pagetype, path FROM dbstat WHERE ?1 = '' OR name = ?1", -1,
+                     &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
   while (sqlite3_step(stmt) == SQLITE_ROW) {
-    pages.push_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)));
+    pages.push_back(DbstatPage{static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)),
+                               reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)),
+                               reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2))});
   }
   sqlite3_finalize(stmt);
   sqlite3_close(db);
+  return pages;
+}
+
+// The numbers of the pages of the database at `path` that dbstat gives `type`, of the table or
+// index `name` if given, in dbstat's order.
+inline std::vector<uint32_t> PagesOfType(const std::string& path, const std::string& type,
+                                         const std::string& name = "") {
+  std::vector<uint32_t> pages;
+  for (const DbstatPage& p : DbstatPages(path, name)) {
+    if (p.type == type) pages.push_back(p.page);
+  }
   return pages;
 }
 

@@ -8,13 +8,11 @@
 // tree is checked somewhere, and named as its own wherever that is.
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "mergecheck_test_util.h"
@@ -169,25 +167,6 @@ TEST(SqlitePageOrderTest, DamageInAnIndexLeafsCellIsNamed) {
   }
 }
 
-// The pages of b-tree `name` of the file at `path` as dbstat walks them: each one's number and
-// path ("/" the root, "/000/" its first child, and so on).
-std::vector<std::pair<uint32_t, std::string>> TreePages(const std::string& path,
-                                                        const std::string& name) {
-  std::vector<std::pair<uint32_t, std::string>> pages;
-  sqlite3* db = nullptr;
-  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt* stmt = nullptr;
-  sqlite3_prepare_v2(db, "SELECT pageno, path FROM dbstat WHERE name = ?1", -1, &stmt, nullptr);
-  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
-  while (sqlite3_step(stmt) == SQLITE_ROW) {
-    pages.emplace_back(static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)),
-                       reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
-  }
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return pages;
-}
-
 // An interior page among the leaves of an index checked in page order: the root's pointer to one
 // child (an interior page) replaced by a pointer to the lowest leaf below that child, lower than
 // every other child, so that the check's leaves' level (StartInPageOrder: its first page read is
@@ -203,44 +182,43 @@ TEST(SqlitePageOrderTest, AnInteriorPageAmongTheLeavesHasItsChildrenChecked) {
                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
                    "30000) INSERT INTO player SELECT i, printf('player number %d', i), "
                    "i * 7919 % 1000 FROM n;");
-  const auto pages = TreePages(db, "player_level");
-  const std::vector<uint32_t> all_leaves = testing::PagesOfType(db, "leaf", "player_level");
-  const auto leaf = [&](uint32_t page) {
-    return std::find(all_leaves.begin(), all_leaves.end(), page) != all_leaves.end();
-  };
+  const std::vector<testing::DbstatPage> pages = testing::DbstatPages(db, "player_level");
   const auto leaves_below = [&](const std::string& prefix) {
     std::vector<uint32_t> found;
-    for (const auto& [page, path] : pages) {
-      if (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && leaf(page))
-        found.push_back(page);
+    for (const testing::DbstatPage& p : pages) {
+      if (p.type == "leaf" && p.path.size() > prefix.size() &&
+          p.path.compare(0, prefix.size(), prefix) == 0) {
+        found.push_back(p.page);
+      }
     }
     return found;
   };
   // The root's children, interior pages all, and one whose lowest leaf lies below every other.
-  ASSERT_EQ(pages.front().second, "/");
-  std::vector<std::pair<uint32_t, std::string>> children;
-  for (const auto& [page, path] : pages) {
-    if (path.size() == 5) children.emplace_back(page, path);  // "/000/"
+  ASSERT_EQ(pages.front().path, "/");
+  std::vector<testing::DbstatPage> children;
+  for (const testing::DbstatPage& p : pages) {
+    if (p.path.size() == 5) children.push_back(p);  // "/000/"
   }
   ASSERT_GE(children.size(), 3u);
-  for (const auto& child : children) ASSERT_FALSE(leaf(child.first)) << "two levels only";
+  for (const auto& child : children) ASSERT_EQ(child.type, "internal") << "two levels only";
   uint32_t replaced = 0;
   uint32_t moved = 0;  // the leaf the root points to instead
-  for (const auto& [child, path] : children) {
-    const std::vector<uint32_t> leaves = leaves_below(path);
+  for (const testing::DbstatPage& child : children) {
+    const std::vector<uint32_t> leaves = leaves_below(child.path);
     const uint32_t lowest = *std::min_element(leaves.begin(), leaves.end());
     bool lowest_of_all = true;
-    for (const auto& other : children)
-      lowest_of_all &= other.first == child || lowest < other.first;
+    for (const auto& other : children) {
+      lowest_of_all &= other.page == child.page || lowest < other.page;
+    }
     if (lowest_of_all) {
-      replaced = child;
+      replaced = child.page;
       moved = lowest;
       break;
     }
   }
   ASSERT_NE(replaced, 0u) << "no child's lowest leaf lies below the other children";
   std::string bytes = ReadFile(db);
-  const uint32_t root = pages.front().first;
+  const uint32_t root = pages.front().page;
   const std::size_t header = (root - 1) * std::size_t{512} + (root == 1 ? 100 : 0);
   ASSERT_EQ(bytes[header], '\x02');
   const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -266,9 +244,9 @@ TEST(SqlitePageOrderTest, AnInteriorPageAmongTheLeavesHasItsChildrenChecked) {
   ASSERT_EQ(scan(), "(no error)");
   // The highest leaf below the other children: reached only through the heap.
   uint32_t damaged = 0;
-  for (const auto& [child, path] : children) {
-    if (child == replaced) continue;
-    for (const uint32_t page : leaves_below(path)) damaged = std::max(damaged, page);
+  for (const testing::DbstatPage& child : children) {
+    if (child.page == replaced) continue;
+    for (const uint32_t page : leaves_below(child.path)) damaged = std::max(damaged, page);
   }
   BreakContentArea(db, damaged);
   const std::string message = scan();
