@@ -135,6 +135,7 @@ enum class KeyKind { kNull, kInteger, kPair, kHash };
 struct KeyScratch {
   std::string encoding;
   ValueBuffer buffer;
+  std::vector<char> texts;  // Collector::TextKeyOverRows' block of encodings
 };
 
 // The part of `v` a MySQL prefix key of `length` holds: its first `length` characters (UTF-8)
@@ -187,14 +188,19 @@ inline bool HashOneText(const Collation* collation, std::string_view text, Hash1
   return true;
 }
 
+// HashFingerprint of KeyHash(encoding), without the rest of the hash.
+inline uint32_t FingerprintOfEncoding(std::string_view encoding) {
+  const uint32_t fingerprint = KeyFingerprintBits(encoding);
+  return fingerprint | static_cast<uint32_t>(fingerprint == 0);  // as HashFingerprint
+}
+
 // HashFingerprint of HashOneText's hash, without the rest of it; false where it gives none.
 inline bool FingerprintOneText(const Collation* collation, std::string_view text,
                                uint32_t& fingerprint) {
   char encoding[kOneTextRoom];
   const std::size_t n = EncodeOneText(collation, text, encoding);
   if (n == 0) return false;
-  fingerprint = KeyFingerprintBits(std::string_view(encoding, n));
-  fingerprint |= static_cast<uint32_t>(fingerprint == 0);  // as HashFingerprint
+  fingerprint = FingerprintOfEncoding(std::string_view(encoding, n));
   return true;
 }
 
@@ -375,6 +381,9 @@ class Collector : public SourceVisitor {
   // rows), after they are counted.
   void KeyOverRows(TableState& t, std::size_t i, std::span<const Cell> cells, std::size_t width,
                    std::size_t rows, std::size_t first);
+  // KeyOverRows for a key of one TEXT column (with no prefix).
+  void TextKeyOverRows(TableState& t, std::size_t i, std::span<const Cell> cells, std::size_t width,
+                       std::size_t rows, std::size_t first);
   // The state of `table`, the table of the row being given (OnRow, OnRowids).
   TableState& TableOf(const Table& table);
   void BuildKeys(TableState& t);
