@@ -48,6 +48,34 @@ void AddUniqueKeys(Table& table, std::vector<Key>& unique) {
 }  // namespace
 
 std::vector<TableRef> SchemaReader::ReadSchema(std::vector<Btree>& trees) {
+  Statement cookie;
+  file_.Prepare("PRAGMA schema_version", cookie);
+  const int64_t version = file_.Step(cookie, "cannot read the schema")
+                              ? sqlite3_column_int64(cookie.get(), 0)
+                              : -1;  // no row (never seen): read the schema
+  if (!read_ || version != version_ || version < 0) {
+    tables_.clear();
+    read_ = false;
+    refs_ = ReadSchemaNow(trees_);
+    version_ = version;
+    read_ = true;
+  }
+  trees = trees_;
+  return refs_;
+}
+
+Table SchemaReader::ReadTable(const TableRef& ref, std::vector<Structure>& structures) {
+  auto it = tables_.find(ref.name);
+  if (it == tables_.end()) {
+    TableRead read;
+    read.table = ReadTableNow(ref, read.structures);
+    it = tables_.emplace(ref.name, std::move(read)).first;
+  }
+  structures = it->second.structures;
+  return it->second.table;
+}
+
+std::vector<TableRef> SchemaReader::ReadSchemaNow(std::vector<Btree>& trees) {
   Statement stmt;
   file_.Prepare(
       "SELECT m.type, m.name, m.tbl_name, m.rootpage, coalesce(t.wr, 0), "
@@ -82,7 +110,7 @@ std::vector<TableRef> SchemaReader::ReadSchema(std::vector<Btree>& trees) {
   return refs;
 }
 
-Table SchemaReader::ReadTable(const TableRef& ref, std::vector<Structure>& structures) {
+Table SchemaReader::ReadTableNow(const TableRef& ref, std::vector<Structure>& structures) {
   Table table;
   table.name = ref.name;
   std::vector<std::pair<int, int>> pk;  // (position in the primary key, column)
