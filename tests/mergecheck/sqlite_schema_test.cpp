@@ -3,13 +3,15 @@
 //
 // SchemaReader keeps what it read for the schema version it read it at: a second transaction
 // gives what a fresh reader gives, before and after the schema changes under it (a column
-// added, an index and a table created, VACUUM moving the root pages).
+// added, an index and a table created, VACUUM moving the root pages), and a transaction whose
+// schema was kept still holds SQLite's read lock from its ReadSchema on.
 
 #include "sqlite/sqlite_schema.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -123,6 +125,19 @@ TEST_F(SqliteSchemaTest, RootPagesVacuumMovedAreReadAgain) {
   EXPECT_EQ(LineOf(after, "gone"), "");
   EXPECT_NE(LineOf(after, "player"), LineOf(before, "player"));
   EXPECT_NE(LineOf(after, "bag"), LineOf(before, "bag"));
+}
+
+// The direct readers rely on the lock ReadSchema takes: no writer changes the file under them.
+TEST_F(SqliteSchemaTest, AKeptSchemasReadStillTakesTheReadLock) {
+  SqliteFile file(path_);
+  SchemaReader reader(file);
+  ReadAll(file, reader);  // read and kept
+  file.Exec("BEGIN");
+  std::vector<Btree> trees;
+  EXPECT_FALSE(reader.ReadSchema(trees).empty());
+  EXPECT_THROW(ExecSql(path_, "INSERT INTO player VALUES (3, 'cy')"), std::runtime_error);
+  file.Exec("ROLLBACK");
+  EXPECT_NO_THROW(ExecSql(path_, "INSERT INTO player VALUES (3, 'cy')"));
 }
 
 }  // namespace
