@@ -135,7 +135,6 @@ enum class KeyKind { kNull, kInteger, kPair, kHash };
 struct KeyScratch {
   std::string encoding;
   ValueBuffer buffer;
-  std::vector<char> texts;  // Collector::TextKeyOverRows' block of encodings
 };
 
 // The part of `v` a MySQL prefix key of `length` holds: its first `length` characters (UTF-8)

@@ -92,8 +92,7 @@ void Collector::TextKeyOverRows(TableState& t, std::size_t i, std::span<const Ce
   RowDirectory& directory = t.directory;
   const bool keep = directory.on();
   const auto text_cell = static_cast<std::size_t>(k.cell[0]);
-  std::vector<char>& texts = scratch_.texts;
-  texts.resize(kBlock * kOneTextRoom);
+  char texts[kBlock * kOneTextRoom];  // the block's encodings, one room each
   std::size_t sizes[kBlock];
   int64_t integer = 0;
   IntegerPair pair;
@@ -103,12 +102,12 @@ void Collector::TextKeyOverRows(TableState& t, std::size_t i, std::span<const Ce
     for (std::size_t r = 0; r < block; ++r) {
       const Cell& cell = cells[(from + r) * width + text_cell];
       sizes[r] = cell.type == Cell::Type::kText
-                     ? EncodeOneText(k.collation[0], cell.bytes, texts.data() + r * kOneTextRoom)
+                     ? EncodeOneText(k.collation[0], cell.bytes, texts + r * kOneTextRoom)
                      : 0;  // not text, or not so encoded: KeyOf
     }
     for (std::size_t r = 0; r < block; ++r) {
       const std::size_t row = from + r;
-      const std::string_view encoding(texts.data() + r * kOneTextRoom, sizes[r]);
+      const std::string_view encoding(texts + r * kOneTextRoom, sizes[r]);
       KeyKind kind = KeyKind::kHash;
       if (sizes[r] == 0) {
         kind = KeyOf(k, cells.subspan(row * width, width), scratch_, integer, pair, hash);
