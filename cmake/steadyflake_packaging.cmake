@@ -101,7 +101,7 @@ libsteadyflake_c for C programs.")
 # steadyflakeConfig.cmake finds them (find_dependency): their -dev packages, by hand.
 if(STEADYFLAKE_BUILD_MERGECHECK)
   set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-      "libsqlite3-dev, zlib1g-dev, libicu-dev, libxxhash-dev, nlohmann-json3-dev")
+      "libsqlite3-dev, zlib1g-dev, libicu-dev, libxxhash-dev, nlohmann-json3-dev, liburing-dev")
 endif()
 if(STEADYFLAKE_BUILD_TOOLS OR STEADYFLAKE_BUILD_SERVER)
   list(APPEND CPACK_COMPONENTS_ALL tools)

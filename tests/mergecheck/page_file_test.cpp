@@ -96,6 +96,80 @@ TEST_F(PageFileTest, APageReadAloneLeavesTheRunItsPages) {
   EXPECT_EQ(reader.bytes_read(), (1u + PageReader::kRunBytes / kPageSize + 1u) * kPageSize);
 }
 
+// Pages out of order that the reader was told to expect come in one batch from the first asked
+// for on (an interior page's children: an index written in random order); a page not expected
+// is read alone, and expected pages asked for again are not read again.
+TEST_F(PageFileTest, ExpectedPagesOutOfOrderComeInOneBatch) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  const std::vector<uint32_t> children = {300, 120, 250, 40, 390, 2, 77, 360};
+  reader.Expect(children);
+  ReadAll(reader, {children.begin() + 1, children.end()});  // 120 on: one batch
+  EXPECT_EQ(reader.reads(), 1u);
+  EXPECT_EQ(reader.bytes_read(), (children.size() - 1) * kPageSize);
+  ReadAll(reader, {250, 2, 360});  // held
+  EXPECT_EQ(reader.reads(), 1u);
+  ReadAll(reader, {300});  // expected, before the batch: a batch of its own on
+  EXPECT_EQ(reader.reads(), 2u);
+  ReadAll(reader, {200});  // not expected: alone
+  EXPECT_EQ(reader.reads(), 3u);
+  EXPECT_EQ(reader.bytes_read(), (2 * children.size() - 1 + 1) * kPageSize);
+}
+
+// Expected pages that lie in order (an index written in order) are left to runs: a batch ends
+// before the first page a little after the one before it in the list.
+TEST_F(PageFileTest, ExpectedPagesInOrderComeInRunsNotBatches) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  reader.Expect(std::vector<uint32_t>{300, 120, 125, 130, 250});
+  ReadAll(reader, {300, 120});  // one batch of the two
+  EXPECT_EQ(reader.reads(), 1u);
+  EXPECT_EQ(reader.bytes_read(), 2u * kPageSize);
+  ReadAll(reader, {125, 130});  // a run from 125
+  EXPECT_EQ(reader.reads(), 2u);
+  ReadAll(reader, {250});  // out of order: a batch of its own
+  EXPECT_EQ(reader.reads(), 3u);
+  EXPECT_EQ(reader.bytes_read(), (2u + PageReader::kRunBytes / kPageSize + 1u) * kPageSize);
+}
+
+// A batch holds at most a run's bytes of pages; the pages after come in the next.
+TEST_F(PageFileTest, ABatchHoldsARunsWorthOfPages) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  std::vector<uint32_t> children;
+  for (uint32_t page = kPages; page > kPages - 100; --page) children.push_back(page);  // down
+  reader.Expect(children);
+  ReadAll(reader, children);
+  const std::size_t batch = PageReader::kRunBytes / kPageSize;
+  EXPECT_EQ(reader.reads(), (children.size() + batch - 1) / batch);
+}
+
+// An expected page beyond the end of the file is not read with the batch: asked for, it is the
+// damage a page read alone is.
+TEST_F(PageFileTest, AnExpectedPageBeyondTheEndIsDamage) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  reader.Expect(std::vector<uint32_t>{50, 10, kPages + 5, 30});
+  ReadAll(reader, {10, 30});
+  EXPECT_EQ(reader.reads(), 1u);
+  EXPECT_THROW(reader.Page(kPages + 5), DamagedPage);
+}
+
+// A file cut short after it was measured: the batch that reaches past its end is damage naming
+// the page, not a page of zeros.
+TEST_F(PageFileTest, ABatchPastATruncatedEndIsDamage) {
+  PageFile file(fd_);
+  PageReader reader(file);
+  ASSERT_EQ(::truncate(path_.c_str(), off_t{kPageSize} * 200), 0);
+  reader.Expect(std::vector<uint32_t>{150, 20, 350, 60});
+  try {
+    reader.Page(20);
+    FAIL() << "a page past the end was read";
+  } catch (const DamagedPage& damage) {
+    EXPECT_EQ(damage.page(), 350u);
+  }
+}
+
 TEST_F(PageFileTest, APageBeyondTheEndIsDamage) {
   PageFile file(fd_);
   PageReader reader(file);

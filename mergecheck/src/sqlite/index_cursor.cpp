@@ -7,6 +7,7 @@
 
 #include "sqlite/index_cursor.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace steadyflake::mergecheck {
@@ -143,7 +144,21 @@ IndexCursor::Frame& IndexCursor::Load(int depth, uint32_t page) {
   if (pointers + 2 * std::size_t{frame.cells} > usable_) {
     Fail(page, "its cell count is too large");
   }
+  // The leaves' parents' children are the pages read next. The first leaf tells how deep the
+  // leaves lie (a b-tree's leaves all lie at one depth; where they do not, only the batches
+  // differ); its parent, loaded before that was known, is told then.
+  if (frame.leaf && depth > 0 && leaf_depth_ != depth) {
+    leaf_depth_ = depth;
+    ExpectChildren(frames_[static_cast<std::size_t>(depth - 1)]);
+  } else if (!frame.leaf && depth + 1 == leaf_depth_) {
+    ExpectChildren(frame);
+  }
   return frame;
+}
+
+void IndexCursor::ExpectChildren(const Frame& frame) {
+  page_file_internal::InteriorChildren(frame.base, frame.page, frame.at, usable_, children_);
+  pages_.Expect(children_);
 }
 
 void IndexCursor::DescendLeftmost(int depth) {

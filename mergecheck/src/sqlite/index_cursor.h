@@ -71,6 +71,10 @@ class IndexCursor final : public KeyCursor {
   // From frame `depth` (loaded), the leftmost path down to a leaf, each frame at its first cell.
   void DescendLeftmost(int depth);
   uint32_t ChildOf(const Frame& frame, uint32_t i) const;
+  // Tells the reader the children of interior `frame` from its current one on, as far as its
+  // cell pointers are sound (the walk reports the damage when it comes to it): the leaves the
+  // cursor reads next, which PageReader then reads in batches.
+  void ExpectChildren(const Frame& frame);
   // The key of cell `i` of `frame`: its first field.
   KeyRef KeyAt(const Frame& frame, uint32_t i);
   // KeyAt for a record its fast path cannot read (a large payload, one in overflow pages, a
@@ -87,7 +91,9 @@ class IndexCursor final : public KeyCursor {
   PageReader pages_;
   std::vector<Frame> frames_;  // the path from the root; depth_ of them in use
   int depth_ = 0;
-  bool uncounted_ = false;  // the next run's page is not counted in given_
+  int leaf_depth_ = -1;             // the depth the first leaf was found at (-1: none yet)
+  std::vector<uint32_t> children_;  // ExpectChildren's list
+  bool uncounted_ = false;          // the next run's page is not counted in given_
   uint64_t pages_read_ = 0;
   std::vector<KeyRef> run_;
   uint32_t run_page_ = 0;

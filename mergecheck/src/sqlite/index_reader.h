@@ -158,6 +158,7 @@ class IndexReader {
   std::function<void(const PageReader&)> follow_;
   RecordDecoder decoder_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
+  std::vector<uint32_t> children_;                    // the pages expected next
 };
 
 template <typename OnRecord>
@@ -233,6 +234,10 @@ uint64_t IndexReader::Walk(uint32_t root, std::span<const int> fields, OnRecord&
       if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
       if (interior_.size() <= static_cast<std::size_t>(depth)) interior_.emplace_back(page_size);
       std::memcpy(interior_[static_cast<std::size_t>(depth)].data(), base, page_size);
+      // Its children are the pages read next: where they lie scattered (an index written in
+      // random order), PageReader reads them in batches.
+      page_file_internal::InteriorChildren(base_of(depth), page, 0, usable, children_);
+      pages_.Expect(children_);
       stack[depth] = Frame{page, 0};
       page = child_of(depth++, 0);
       continue;

@@ -3,8 +3,9 @@
 //
 // Internal classes that may change between releases.
 //
-// A SQLite database file read page by page with pread(2), for the readers that bypass SQLite
-// (RowidReader, CheckBtrees). It is never memory-mapped: a file truncated under a map turns
+// A SQLite database file read page by page with pread(2) (scattered pages in batches through an
+// io_uring, scattered_reads.h), for the readers that bypass SQLite (RowidReader, CheckBtrees).
+// It is never memory-mapped: a file truncated under a map turns
 // the next read into SIGBUS, while a short pread is an error the caller can report
 // (https://www.sqlite.org/fileformat.html 1.3 for the header fields used).
 //
@@ -23,7 +24,11 @@
 #include <stdexcept>
 #include <string>
 
+#include <span>
+#include <vector>
+
 #include "source/read_buffer.h"
+#include "sqlite/scattered_reads.h"
 
 namespace steadyflake::mergecheck {
 
@@ -47,6 +52,10 @@ class PageFile {
   // DamagedPage naming `first` if any of them lies beyond the end of the file as it was
   // measured, or the file is shorter now (truncated since).
   void Read(uint32_t first, uint32_t count, unsigned char* out) const;
+  // Copies each page of `pages` (at most ScatteredReads::kMaxBatch) into out + i * page_size(),
+  // in one batch through `via` where it can, else one pread each. Throws as Read does, naming
+  // the first page of `pages` that is beyond the end or cut off.
+  void ReadPages(std::span<const uint32_t> pages, unsigned char* out, ScatteredReads& via) const;
 
   uint32_t page_size() const { return page_size_; }
   uint32_t usable() const { return usable_; }  // page size minus each page's reserved bytes
@@ -66,6 +75,8 @@ class PageFile {
 // a little after the one before (kNearPages at most). The leaves of a table written in key
 // order, or VACUUMed, lie in order in the file; those of a table and its index written at once
 // lie in order too, each tree's every other page or so, and were then a read of 4 KiB each.
+// Pages out of order that the caller said it expects (Expect: an interior page's children) are
+// read in batches (ScatteredReads): the leaves of an index written in random order.
 class PageReader {
  public:
   // With `read_ahead` false every page is read alone: for lookups, whose pages may lie near one
@@ -74,16 +85,22 @@ class PageReader {
 
   // Page `number`'s bytes, valid until the next call. Throws DamagedPage.
   const unsigned char* Page(uint32_t number);
-  // Page `number`'s bytes if the last run or the last page read alone holds them (valid until
-  // the next Page), else null: reads nothing.
+  // Page `number`'s bytes if the last run, the last batch or the last page read alone holds them
+  // (valid until the next Page), else null: reads nothing.
   const unsigned char* Held(uint32_t number) const;
   // The first page of the last run read (0: none yet).
   uint32_t run_first() const { return first_; }
 
+  // The pages the caller expects to ask for next, in that order (a copy is kept until the next
+  // Expect). A page of them asked for out of order is read with those after it in the list, up
+  // to a batch (kRunBytes of pages, ScatteredReads::kMaxBatch at most) or to the first that
+  // lies a little after the one before it (which starts a run), in one system call.
+  void Expect(std::span<const uint32_t> pages);
+
   const PageFile& file() const { return file_; }
   // Bytes read from the file so far (whole runs, read-ahead included), for progress.
   uint64_t bytes_read() const { return bytes_read_; }
-  // Reads from the file so far (each one pread(2), or a few for a short one).
+  // Reads from the file so far (each one pread(2), or a few for a short one; a batch one).
   uint64_t reads() const { return reads_; }
 
   // Bytes read ahead in one run: large enough that a run costs one system call per 256 KiB,
@@ -115,6 +132,18 @@ class PageReader {
   // On a page, as the run's (read_buffer.h).
   ReadBuffer single_;
   uint32_t single_page_ = 0;
+  // Expect's pages, the next one looked for first; the pages of the last batch, in a buffer
+  // from the pool as the run's.
+  std::vector<uint32_t> expected_;
+  std::size_t expected_at_ = 0;
+  std::vector<uint32_t> batch_pages_;
+  std::unique_ptr<unsigned char[], GiveBack> batch_;
+  uint32_t batch_max_;
+  ScatteredReads scattered_;  // after batch_: destroyed first, ending any read into it
+
+  // Page `number` from a batch: held, or read with the expected pages after it. Null when it is
+  // not expected.
+  const unsigned char* FromBatch(uint32_t number);
 };
 
 namespace page_file_internal {
@@ -209,6 +238,25 @@ inline uint64_t LocalPayload(uint64_t payload, bool index, uint64_t usable) {
   const uint64_t min_local = (usable - 12) * 32 / 255 - 23;
   const uint64_t k = min_local + (payload - min_local) % (usable - 4);
   return k <= max_local ? k : min_local;
+}
+
+// The children of the interior b-tree page at `base` (page number `page`) from cell `from` on,
+// its right-most child last, into `out`, as far as their cell pointers lie on the page: the
+// pages a walk in order reads next (PageReader::Expect). Never throws: the walk reports the
+// damage when it comes to it.
+inline void InteriorChildren(const unsigned char* base, uint32_t page, uint32_t from,
+                             uint32_t usable, std::vector<uint32_t>& out) {
+  const unsigned char* const header = base + (page == 1 ? 100 : 0);
+  const std::size_t pointers = (page == 1 ? 100 : 0) + 12;
+  const uint32_t cells = Get16(header + 3);
+  out.clear();
+  for (uint32_t i = from; i < cells; ++i) {
+    if (pointers + 2 * std::size_t{i} + 2 > usable) return;
+    const uint32_t offset = Get16(header + 12 + 2 * i);
+    if (offset < 12 || offset + 4 >= usable) return;
+    out.push_back(Get32(base + offset));
+  }
+  out.push_back(Get32(header + 8));
 }
 
 }  // namespace page_file_internal

@@ -1,0 +1,85 @@
+// Copyright 2026 The steadyflake Authors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// ScatteredReads (scattered_reads.h).
+
+#include "sqlite/scattered_reads.h"
+
+#include <liburing.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace steadyflake::mergecheck {
+
+struct ScatteredReads::Ring {
+  io_uring ring;
+};
+
+ScatteredReads::~ScatteredReads() {
+  if (ring_ != nullptr) {
+    io_uring_queue_exit(&ring_->ring);
+    delete ring_;
+  }
+}
+
+ScatteredReads& ScatteredReads::operator=(ScatteredReads&& other) noexcept {
+  if (this != &other) {
+    this->~ScatteredReads();
+    ring_ = std::exchange(other.ring_, nullptr);
+    unavailable_ = other.unavailable_;
+  }
+  return *this;
+}
+
+bool ScatteredReads::Read(int fd, std::span<const uint64_t> offsets, std::size_t size,
+                          unsigned char* out, std::span<std::size_t> got) {
+  if (unavailable_ || offsets.size() > kMaxBatch || got.size() < offsets.size()) return false;
+  if (offsets.empty()) return true;
+  if (ring_ == nullptr) {
+    auto* ring = new Ring;
+    if (io_uring_queue_init(kMaxBatch, &ring->ring, 0) < 0) {
+      delete ring;
+      unavailable_ = true;
+      return false;
+    }
+    ring_ = ring;
+  }
+  io_uring* const ring = &ring_->ring;
+  std::size_t queued = 0;
+  for (; queued < offsets.size(); ++queued) {
+    io_uring_sqe* const sqe = io_uring_get_sqe(ring);
+    if (sqe == nullptr) break;  // the ring is kMaxBatch deep and empty between calls: never
+    io_uring_prep_read(sqe, fd, out + queued * size, static_cast<unsigned>(size), offsets[queued]);
+    io_uring_sqe_set_data64(sqe, queued);
+  }
+  // Submitted and waited for together; every read submitted is reaped before Read returns, so
+  // that none lands in `out` after it.
+  std::size_t submitted = 0;
+  for (;;) {
+    const int n = io_uring_submit_and_wait(ring, static_cast<unsigned>(queued - submitted));
+    if (n == -EINTR) continue;
+    if (n < 0 && submitted == 0) {  // nothing in flight: the caller reads alone
+      unavailable_ = true;
+      return false;
+    }
+    if (n > 0) submitted += static_cast<std::size_t>(n);
+    if (n <= 0 || submitted == queued) break;
+  }
+  int error = 0;
+  for (std::size_t reaped = 0; reaped < submitted;) {
+    io_uring_cqe* cqe = nullptr;
+    const int w = io_uring_wait_cqe(ring, &cqe);
+    if (w == -EINTR) continue;
+    if (w < 0) throw std::system_error(-w, std::generic_category(), "io_uring_wait_cqe");
+    const auto i = static_cast<std::size_t>(io_uring_cqe_get_data64(cqe));
+    if (cqe->res < 0 && error == 0) error = -cqe->res;
+    if (cqe->res >= 0 && i < offsets.size()) got[i] = static_cast<std::size_t>(cqe->res);
+    io_uring_cqe_seen(ring, cqe);
+    ++reaped;
+  }
+  if (error != 0) throw std::system_error(error, std::generic_category(), "read");
+  return submitted == offsets.size();
+}
+
+}  // namespace steadyflake::mergecheck
