@@ -7,7 +7,6 @@
 
 #include "sqlite/index_cursor.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace steadyflake::mergecheck {

@@ -5,9 +5,9 @@
 //
 // A SQLite database file read page by page with pread(2) (scattered pages in batches through an
 // io_uring, scattered_reads.h), for the readers that bypass SQLite (RowidReader, CheckBtrees).
-// It is never memory-mapped: a file truncated under a map turns
-// the next read into SIGBUS, while a short pread is an error the caller can report
-// (https://www.sqlite.org/fileformat.html 1.3 for the header fields used).
+// It is never memory-mapped: a file truncated under a map turns the next read into SIGBUS, while
+// a short read is an error the caller can report (https://www.sqlite.org/fileformat.html 1.3 for
+// the header fields used).
 //
 // The file descriptor is borrowed, not owned: closing any descriptor of a file releases every
 // POSIX lock this process holds on it, SQLite's shared lock included, so the owner (the SQLite
@@ -21,10 +21,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
-
-#include <span>
 #include <vector>
 
 #include "source/read_buffer.h"

@@ -8,6 +8,7 @@
 #include <liburing.h>
 
 #include <cerrno>
+#include <memory>
 #include <system_error>
 
 namespace steadyflake::mergecheck {
@@ -16,20 +17,9 @@ struct ScatteredReads::Ring {
   io_uring ring;
 };
 
-ScatteredReads::~ScatteredReads() {
-  if (ring_ != nullptr) {
-    io_uring_queue_exit(&ring_->ring);
-    delete ring_;
-  }
-}
-
-ScatteredReads& ScatteredReads::operator=(ScatteredReads&& other) noexcept {
-  if (this != &other) {
-    this->~ScatteredReads();
-    ring_ = std::exchange(other.ring_, nullptr);
-    unavailable_ = other.unavailable_;
-  }
-  return *this;
+void ScatteredReads::EndRing::operator()(Ring* ring) const noexcept {
+  io_uring_queue_exit(&ring->ring);
+  delete ring;
 }
 
 bool ScatteredReads::Read(int fd, std::span<const uint64_t> offsets, std::size_t size,
@@ -37,13 +27,12 @@ bool ScatteredReads::Read(int fd, std::span<const uint64_t> offsets, std::size_t
   if (unavailable_ || offsets.size() > kMaxBatch || got.size() < offsets.size()) return false;
   if (offsets.empty()) return true;
   if (ring_ == nullptr) {
-    auto* ring = new Ring;
+    auto ring = std::make_unique<Ring>();
     if (io_uring_queue_init(kMaxBatch, &ring->ring, 0) < 0) {
-      delete ring;
       unavailable_ = true;
       return false;
     }
-    ring_ = ring;
+    ring_.reset(ring.release());
   }
   io_uring* const ring = &ring_->ring;
   std::size_t queued = 0;

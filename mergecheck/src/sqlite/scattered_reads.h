@@ -20,8 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
-#include <utility>
 
 namespace steadyflake::mergecheck {
 
@@ -29,15 +29,6 @@ class ScatteredReads {
  public:
   // Reads in one batch at most.
   static constexpr std::size_t kMaxBatch = 64;
-
-  ScatteredReads() = default;
-  ~ScatteredReads();
-  ScatteredReads(const ScatteredReads&) = delete;
-  ScatteredReads& operator=(const ScatteredReads&) = delete;
-  // The ring moves with it (a PageReader that moves).
-  ScatteredReads(ScatteredReads&& other) noexcept
-      : ring_(std::exchange(other.ring_, nullptr)), unavailable_(other.unavailable_) {}
-  ScatteredReads& operator=(ScatteredReads&& other) noexcept;
 
   // Reads `size` bytes at each of `offsets` (at most kMaxBatch) of `fd` into out + i * size, and
   // the bytes each read got (fewer at the end of the file) into got[i]. False when the kernel
@@ -48,8 +39,12 @@ class ScatteredReads {
 
  private:
   struct Ring;
-  Ring* ring_ = nullptr;      // made at the first Read
-  bool unavailable_ = false;  // no ring could be made: never tried again
+  struct EndRing {
+    void operator()(Ring* ring) const noexcept;  // io_uring_queue_exit, then delete
+  };
+  std::unique_ptr<Ring, EndRing> ring_;  // made at the first Read; moves with a PageReader
+  // No ring could be made, or it refused a batch: never tried again.
+  bool unavailable_ = false;
 };
 
 }  // namespace steadyflake::mergecheck
