@@ -132,6 +132,18 @@ TEST_F(PageFileTest, ExpectedPagesInOrderComeInRunsNotBatches) {
   EXPECT_EQ(reader.bytes_read(), (2u + PageReader::kRunBytes / kPageSize + 1u) * kPageSize);
 }
 
+// A reader without read-ahead (a lookup's) reads no runs: expected pages that lie in order
+// come in the batch with the others.
+TEST_F(PageFileTest, WithoutReadAheadExpectedPagesInOrderComeInTheBatch) {
+  PageFile file(fd_);
+  PageReader reader(file, /*read_ahead=*/false);
+  const std::vector<uint32_t> pages = {300, 120, 125, 130, 131, 250};
+  reader.Expect(pages);
+  ReadAll(reader, pages);
+  EXPECT_EQ(reader.reads(), 1u);
+  EXPECT_EQ(reader.bytes_read(), pages.size() * kPageSize);
+}
+
 // A batch holds at most a run's bytes of pages; the pages after come in the next.
 TEST_F(PageFileTest, ABatchHoldsARunsWorthOfPages) {
   PageFile file(fd_);

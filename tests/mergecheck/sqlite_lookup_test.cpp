@@ -10,8 +10,10 @@
 // RTRIM, integers beside reals, and rows written before ALTER TABLE ADD COLUMN (whose DEFAULT
 // only SQLite knows).
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +27,8 @@
 
 #include "mergecheck_test_util.h"
 #include "source/source.h"
+#include "sqlite/page_file.h"
+#include "sqlite/rowid_reader.h"
 #include "steadyflake/error.h"
 #include "steadyflake/mergecheck/mergecheck.h"
 #include "test_util.h"
@@ -269,6 +273,75 @@ TEST(SqliteLookupTest, ADamagedLeafOnALookedUpPathIsNamed) {
   }
   EXPECT_NE(message.find(": page " + std::to_string(leaf) +
                          " is damaged (it is not a table b-tree page); it belongs to table item"),
+            std::string::npos)
+      << message;
+}
+
+// The page number of table `name`'s root (sqlite_master's rootpage).
+uint32_t RootPage(const std::string& db, const std::string& name) {
+  sqlite3* handle = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(handle, "SELECT rootpage FROM sqlite_master WHERE name = ?", -1, &stmt,
+                     nullptr);
+  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
+  const uint32_t root =
+      sqlite3_step(stmt) == SQLITE_ROW ? static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)) : 0;
+  sqlite3_finalize(stmt);
+  sqlite3_close(handle);
+  return root;
+}
+
+// A lookup's descent reads a level of the tree at a time, its pages in batches: for every row
+// of a table of small pages, each page of the tree once, in far fewer reads than pages.
+TEST(SqliteLookupTest, ALookupReadsEachLevelsPagesInBatches) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Items(512, 2000));
+  const std::size_t leaves = testing::PagesOfType(db, "leaf", "item").size();
+  const std::size_t interior = testing::PagesOfType(db, "internal", "item").size();
+  ASSERT_GT(interior, 1u);  // three levels at least
+  std::vector<int64_t> ids;
+  for (int i = 1; i <= 2000; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
+  const int fd = ::open(db.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  PageFile file(fd);
+  RowidReader reader(file, /*read_ahead=*/false);
+  std::vector<int64_t> given;
+  const uint64_t pages = reader.Seek(RootPage(db, "item"), ids,
+                                     [&](uint32_t, int64_t rowid, uint64_t, const unsigned char*,
+                                         const unsigned char*) { given.push_back(rowid); });
+  ::close(fd);
+  EXPECT_EQ(given, ids);
+  EXPECT_EQ(pages, leaves + interior);
+  EXPECT_LE(reader.reads(), (leaves + interior) / 8);
+}
+
+// SQLite's leaves all lie at one depth: a root whose child is a leaf where its other children
+// are interior pages is damage, named, not a lookup that finds nothing under that child.
+TEST(SqliteLookupTest, LeavesAtDifferentDepthsAreDamage) {
+  TempDir dir;
+  const std::string db = dir.File("a.db");
+  testing::ExecSql(db, Items(512, 2000));
+  ASSERT_GT(testing::PagesOfType(db, "internal", "item").size(), 1u);
+  const uint32_t root = RootPage(db, "item");
+  const uint32_t leaf = testing::PagesOfType(db, "leaf", "item").at(0);
+  std::string bytes = ReadFile(db);
+  const std::size_t base = static_cast<std::size_t>(root - 1) * 512;
+  const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(bytes[base + at]); };
+  const std::size_t cell = std::size_t{byte(14)} << 8 | byte(15);  // the root's second cell
+  for (int i = 0; i < 4; ++i) bytes[base + cell + i] = static_cast<char>(leaf >> (24 - 8 * i));
+  WriteFile(db, bytes);
+  std::vector<int64_t> ids;
+  for (int i = 1; i <= 2000; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
+  std::string message = "(no error)";
+  try {
+    LookedUp(db, "item", ids);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(" is damaged (its leaves lie at different depths); it belongs to table "
+                         "item"),
             std::string::npos)
       << message;
 }

@@ -190,9 +190,10 @@ const unsigned char* PageReader::FromBatch(uint32_t number) {
   batch_pages_.clear();
   for (std::size_t i = at; i < expected_.size() && batch_pages_.size() < batch_max_; ++i) {
     // A page a little after the one before it will start a run when asked for (Page): the
-    // leaves of an index written in order lie so, and a batch would read them twice.
-    const bool in_order =
-        i > at && expected_[i] > expected_[i - 1] && expected_[i] - expected_[i - 1] <= kNearPages;
+    // leaves of an index written in order lie so, and a batch would read them twice. A reader
+    // with no read-ahead reads such a page alone: the batch takes it.
+    const bool in_order = window_pages_ > 1 && i > at && expected_[i] > expected_[i - 1] &&
+                          expected_[i] - expected_[i - 1] <= kNearPages;
     if (in_order) break;
     // Pages beyond the end are left to the read alone that throws for them.
     if (expected_[i] != 0 && expected_[i] <= file_.pages()) batch_pages_.push_back(expected_[i]);

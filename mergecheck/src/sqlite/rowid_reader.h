@@ -81,10 +81,10 @@ class RowidReader {
 
   // Calls on_cell(page, rowid, payload_size, payload, page_end), as WalkCells does, for each of
   // `rowids` (ascending, repeats allowed) that the table b-tree rooted at `root` holds, in their
-  // order: each by a descent from the root through the interior pages, those the descent before it
-  // went through kept, so that a page is read once for a run of rowids under it. A lookup of a few
-  // rows of a large table: it reads their paths, not the tree. Returns the pages read. Throws
-  // DamagedPage.
+  // order: all of them descend from the root together, a level at a time, so that a page is read
+  // once for the rowids under it and a level's pages are read in batches. A lookup of a few rows
+  // of a large table: it reads their paths, not the tree. Returns the pages read. Throws
+  // DamagedPage, also for leaves at different depths.
   template <typename OnCell>
   uint64_t Seek(uint32_t root, std::span<const int64_t> rowids, OnCell&& on_cell);
 
@@ -95,6 +95,8 @@ class RowidReader {
   uint32_t page_size() const { return reader_.file().page_size(); }
   // Bytes read from the file so far by this reader (all its walks), for progress.
   uint64_t bytes_read() const { return reader_.bytes_read(); }
+  // Reads from the file so far (PageReader::reads).
+  uint64_t reads() const { return reader_.reads(); }
 
  private:
   [[noreturn]] static void Fail(uint32_t page, const char* what) { throw DamagedPage{page, what}; }
@@ -176,6 +178,16 @@ class RowidReader {
   std::function<void(const PageReader&)> follow_;
   std::vector<std::vector<unsigned char>> interior_;  // a copy of each interior page on the path
   std::vector<int64_t> leaf_rowids_;                  // Walk's, of one leaf
+  // Seek's: a page of one level of the tree and the rowids [first, end) sought under it; the
+  // level's pages, then the next level's.
+  struct Visit {
+    uint32_t page;
+    std::size_t first;
+    std::size_t end;
+  };
+  std::vector<Visit> level_;
+  std::vector<Visit> next_;
+  std::vector<uint32_t> expected_;
 };
 
 template <typename OnLeaf>
@@ -248,55 +260,67 @@ uint64_t RowidReader::Seek(uint32_t root, std::span<const int64_t> rowids, OnCel
   using page_file_internal::Get16;
   using page_file_internal::Get32;
   const uint32_t usable = reader_.file().usable();
-  const uint32_t page_size = reader_.file().page_size();
   const auto cell_at = [&](uint32_t page, const unsigned char* base, bool leaf, uint32_t i) {
     return CellAt(page, base, base + usable, leaf, i);
   };
-  std::vector<uint32_t> kept;  // kept[d]: the interior page whose copy interior_[d] is
+  // One level of the tree at a time: its pages are known before any is read, so the reader
+  // takes them in batches (PageReader::Expect), a system call for up to 64 of the scattered
+  // leaves instead of one each. A level's pages come in rowid order, so the leaves do too.
+  level_.clear();
+  if (!rowids.empty()) level_.push_back(Visit{root, 0, rowids.size()});
   uint64_t pages = 0;
-  for (const int64_t rowid : rowids) {
-    uint32_t page = root;
-    for (std::size_t depth = 0;; ++depth) {
-      if (depth == kMaxDepth) Fail(page, "the b-tree is too deep (a loop?)");
-      const bool held = depth < kept.size() && kept[depth] == page;
-      const unsigned char* base = held ? interior_[depth].data() : reader_.Page(page);
-      if (!held) ++pages;
+  for (int depth = 0; !level_.empty(); ++depth) {
+    if (depth == kMaxDepth) Fail(level_[0].page, "the b-tree is too deep (a loop?)");
+    expected_.clear();
+    for (const Visit& visit : level_) expected_.push_back(visit.page);
+    reader_.Expect(expected_);
+    next_.clear();
+    bool leaves = false;
+    for (const Visit& visit : level_) {
+      const uint32_t page = visit.page;
+      const unsigned char* const base = reader_.Page(page);
+      ++pages;
       const unsigned char* const header = base + (page == 1 ? 100 : 0);
       const bool leaf = header[0] == 0x0d;
       if (!leaf && header[0] != 0x05) Fail(page, "it is not a table b-tree page");
+      // SQLite's leaves all lie at one depth; a level of leaves and interior pages is damage.
+      if (leaf ? !next_.empty() : leaves) Fail(page, "its leaves lie at different depths");
+      leaves = leaf;
       const uint32_t cells = Get16(header + 3);
       if (header + (leaf ? 8 : 12) + 2 * cells > base + usable) {
         Fail(page, "its cell count is too large");
       }
-      // The first cell whose key is not below the rowid: on a leaf, the row if it is there;
-      // on an interior page, the child that holds keys up to that key, else the right-most.
-      uint32_t low = 0;
-      uint32_t high = cells;
-      while (low < high) {
-        const uint32_t mid = low + (high - low) / 2;
-        if (cell_at(page, base, leaf, mid).key < rowid) {
-          low = mid + 1;
-        } else {
-          high = mid;
+      const std::size_t siblings = next_.size();  // children of the pages before this one
+      uint32_t low = 0;                           // rowids ascend: each search starts here
+      for (std::size_t i = visit.first; i < visit.end; ++i) {
+        // The first cell whose key is not below the rowid: on a leaf, the row if it is there;
+        // on an interior page, the child that holds keys up to that key, else the right-most.
+        uint32_t high = cells;
+        while (low < high) {
+          const uint32_t mid = low + (high - low) / 2;
+          if (cell_at(page, base, leaf, mid).key < rowids[i]) {
+            low = mid + 1;
+          } else {
+            high = mid;
+          }
         }
-      }
-      if (leaf) {
-        if (low < cells) {
+        if (leaf) {
+          if (low == cells) break;
           const TableCell cell = cell_at(page, base, true, low);
-          if (cell.key == rowid) on_cell(page, rowid, cell.payload, cell.start, base + usable);
+          if (cell.key == rowids[i])
+            on_cell(page, rowids[i], cell.payload, cell.start, base + usable);
+          continue;
         }
-        break;
+        const uint32_t child =
+            low < cells ? cell_at(page, base, false, low).child : Get32(header + 8);
+        if (next_.size() > siblings && next_.back().page == child) {
+          next_.back().end = i + 1;
+        } else {
+          next_.push_back(Visit{child, i, i + 1});
+        }
       }
-      if (!held) {
-        if (interior_.size() <= depth) interior_.emplace_back(page_size);
-        std::memcpy(interior_[depth].data(), base, page_size);
-        kept.resize(depth + 1);
-        kept[depth] = page;
-        base = interior_[depth].data();
-      }
-      const unsigned char* const copy = base + (page == 1 ? 100 : 0);
-      page = low < cells ? cell_at(page, base, false, low).child : Get32(copy + 8);
     }
+    level_.swap(next_);
   }
   return pages;
 }
