@@ -5,10 +5,11 @@
 //
 // Source::LookUpValues of a SQLite rowid table straight from its pages: the few rows of the
 // values the two inputs share, found without SQLite's statement, cursor and page cache (6-9 us
-// a row through SQLite on the 2-core CI machine, against ~3 us here), each page read alone. By
-// the INTEGER PRIMARY KEY, a descent of the table b-tree per value (RowidReader::Seek); by a
-// UNIQUE key of other columns, a descent of an index over exactly those columns to the rowid
-// (IndexSeeker), then of the table b-tree. Only where the pages alone say what SQLite reads:
+// a row through SQLite on the 2-core CI machine, against ~3 us here). By the INTEGER PRIMARY
+// KEY, a descent of the table b-tree for all the values at once, a level at a time, its pages
+// read in batches (RowidReader::Seek); by a UNIQUE key of other columns, a descent of an index
+// over exactly those columns to the rowid for each value, each page read alone (IndexSeeker),
+// then of the table b-tree. Only where the pages alone say what SQLite reads:
 // the file holds the snapshot, UTF-8 (the caller's conditions), no generated column (record
 // fields are then the table's columns), and the rowid is a row's position (SelectRows' rule).
 
