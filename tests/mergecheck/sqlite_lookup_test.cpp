@@ -251,6 +251,23 @@ TEST(SqliteLookupTest, ATableWithAGeneratedColumnIsLookedUpThroughSqlite) {
   }
 }
 
+// The ids of Items(page_size, rows), ascending.
+std::vector<int64_t> ItemIds(int rows) {
+  std::vector<int64_t> ids;
+  for (int i = 1; i <= rows; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
+  return ids;
+}
+
+// The error a lookup of every id of Items(page_size, 2000) in `db` gives, "(no error)" if none.
+std::string LookupError(const std::string& db) {
+  try {
+    LookedUp(db, "item", ItemIds(2000));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 // The lookup reads the pages itself: a leaf on a looked-up row's path that is not a table
 // b-tree page is named, page and table, as the scan names damage.
 TEST(SqliteLookupTest, ADamagedLeafOnALookedUpPathIsNamed) {
@@ -263,14 +280,7 @@ TEST(SqliteLookupTest, ADamagedLeafOnALookedUpPathIsNamed) {
   const uint32_t leaf = leaves[leaves.size() / 2];
   bytes[static_cast<std::size_t>(leaf - 1) * 512] = 0x0a;  // an index leaf's type
   WriteFile(db, bytes);
-  std::vector<int64_t> ids;
-  for (int i = 1; i <= 2000; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
-  std::string message = "(no error)";
-  try {
-    LookedUp(db, "item", ids);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message = LookupError(db);
   EXPECT_NE(message.find(": page " + std::to_string(leaf) +
                          " is damaged (it is not a table b-tree page); it belongs to table item"),
             std::string::npos)
@@ -301,8 +311,7 @@ TEST(SqliteLookupTest, ALookupReadsEachLevelsPagesInBatches) {
   const std::size_t leaves = testing::PagesOfType(db, "leaf", "item").size();
   const std::size_t interior = testing::PagesOfType(db, "internal", "item").size();
   ASSERT_GT(interior, 1u);  // three levels at least
-  std::vector<int64_t> ids;
-  for (int i = 1; i <= 2000; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
+  const std::vector<int64_t> ids = ItemIds(2000);
   const int fd = ::open(db.c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   PageFile file(fd);
@@ -332,14 +341,7 @@ TEST(SqliteLookupTest, LeavesAtDifferentDepthsAreDamage) {
   const std::size_t cell = std::size_t{byte(14)} << 8 | byte(15);  // the root's second cell
   for (int i = 0; i < 4; ++i) bytes[base + cell + i] = static_cast<char>(leaf >> (24 - 8 * i));
   WriteFile(db, bytes);
-  std::vector<int64_t> ids;
-  for (int i = 1; i <= 2000; ++i) ids.push_back(int64_t{i} * 7919 - 5000000);
-  std::string message = "(no error)";
-  try {
-    LookedUp(db, "item", ids);
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message = LookupError(db);
   EXPECT_NE(message.find(" is damaged (its leaves lie at different depths); it belongs to table "
                          "item"),
             std::string::npos)
