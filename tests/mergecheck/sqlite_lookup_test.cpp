@@ -287,19 +287,10 @@ TEST(SqliteLookupTest, ADamagedLeafOnALookedUpPathIsNamed) {
       << message;
 }
 
-// The page number of table `name`'s root (sqlite_master's rootpage).
+// The page number of table `name`'s root.
 uint32_t RootPage(const std::string& db, const std::string& name) {
-  sqlite3* handle = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* stmt = nullptr;
-  sqlite3_prepare_v2(handle, "SELECT rootpage FROM sqlite_master WHERE name = ?", -1, &stmt,
-                     nullptr);
-  sqlite3_bind_text(stmt, 1, name.c_str(), -1, SQLITE_TRANSIENT);
-  const uint32_t root =
-      sqlite3_step(stmt) == SQLITE_ROW ? static_cast<uint32_t>(sqlite3_column_int64(stmt, 0)) : 0;
-  sqlite3_finalize(stmt);
-  sqlite3_close(handle);
-  return root;
+  return static_cast<uint32_t>(
+      testing::QueryInt(db, "SELECT rootpage FROM sqlite_schema WHERE name = '" + name + "'"));
 }
 
 // A lookup's descent reads a level of the tree at a time, its pages in batches: for every row
