@@ -11,6 +11,26 @@
 # kill "$LOCAL_ETCD_PID". Needs etcd, curl and python3 (scripts/setup installs them).
 
 start_local_etcd() {
+  local data=$1 log=$2 attempt
+  # A port the kernel called free can be taken before etcd binds it (another test's server, or
+  # a client's ephemeral port): etcd then exits with "address already in use", and the next try
+  # picks new ports and a fresh data folder (three tries).
+  for attempt in 1 2 3; do
+    launch_local_etcd "$data" "$log" && return 0
+    kill "$LOCAL_ETCD_PID" 2>/dev/null
+    wait "$LOCAL_ETCD_PID" 2>/dev/null
+    LOCAL_ETCD_PID=""
+    tail -n 3 "$log" | grep -qF "address already in use" || break
+    rm -rf "$data"
+  done
+  echo "etcd did not start on $LOCAL_ETCD_URL (try $attempt):" >&2
+  tail -n 5 "$log" >&2
+  return 1
+}
+
+# launch_local_etcd DATA_DIR LOG_FILE: one try on new ports; returns 1 if etcd exits or does not
+# answer.
+launch_local_etcd() {
   local data=$1 log=$2 client peer i
   client=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   peer=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -27,10 +47,8 @@ start_local_etcd() {
     if curl -fsS --max-time 1 "$LOCAL_ETCD_URL/health" 2>/dev/null | grep -q '"health":"true"'; then
       return 0
     fi
-    kill -0 "$LOCAL_ETCD_PID" 2>/dev/null || break
+    kill -0 "$LOCAL_ETCD_PID" 2>/dev/null || return 1
     curl -s --retry 1 --retry-connrefused --max-time 0.1 "$LOCAL_ETCD_URL/health" >/dev/null 2>&1 || true
   done
-  echo "etcd did not start on $LOCAL_ETCD_URL:" >&2
-  tail -n 5 "$log" >&2
   return 1
 }

@@ -56,7 +56,9 @@ free_port() {
 start_etcd() {
   need etcd etcd-server
   need python3 python3
-  [[ -n "${CLIENT_PORT:-}" ]] || { CLIENT_PORT=$(free_port); PEER_PORT=$(free_port); }
+  start_member launch_etcd etcd
+}
+launch_etcd() {
   ETCD="http://127.0.0.1:$CLIENT_PORT"
   etcd --name fleet-test --data-dir "$T/etcd" \
     --listen-client-urls "$ETCD" --advertise-client-urls "$ETCD" \
@@ -65,19 +67,41 @@ start_etcd() {
     --initial-cluster "fleet-test=http://127.0.0.1:$PEER_PORT" \
     --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
   ETCD_PID=$!
-  wait_healthy etcd
 }
-# wait_healthy NAME [CURL OPTIONS...]: returns once the etcd at $ETCD (process $ETCD_PID)
-# answers /health; fails if it exits or does not answer. curl --retry-connrefused waits for the
-# listener; /health for the member to serve.
+# start_member LAUNCH NAME [CURL OPTIONS...]: LAUNCH starts the case's etcd on $CLIENT_PORT and
+# $PEER_PORT and sets ETCD and ETCD_PID; this waits until it serves. A port free_port returned
+# can be taken before etcd binds it, by another test's server or as a client's ephemeral port.
+# So when this call picked the ports and etcd exits with "address already in use", it picks new
+# ones and starts on a fresh data folder (three tries). A restart keeps its ports: its clients
+# hold the URL.
+start_member() {
+  local launch=$1 name=$2 picked=0 attempt
+  shift 2
+  [[ -n "${CLIENT_PORT:-}" ]] || picked=1
+  for attempt in 1 2 3; do
+    ((picked)) && { CLIENT_PORT=$(free_port); PEER_PORT=$(free_port); }
+    "$launch"
+    wait_healthy "$name" "$@" && return
+    wait "$ETCD_PID" 2>/dev/null
+    ETCD_PID=""
+    if ((!picked)) || ! tail -n 3 "$T/etcd.log" | grep -qF "address already in use"; then
+      fail "$name exited at start"
+    fi
+    rm -rf "$T/etcd"
+  done
+  fail "$name exited at start $attempt times: its ports were taken each time"
+}
+# wait_healthy NAME [CURL OPTIONS...]: returns 0 once the etcd at $ETCD (process $ETCD_PID)
+# answers /health, 1 if it exits first; fails if it does not answer. curl --retry-connrefused
+# waits for the listener; /health for the member to serve.
 wait_healthy() {
   local name=$1 i
   shift
   for ((i = 0; i < 200; i++)); do
     if curl -fsS --max-time 1 "$@" "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
-      return
+      return 0
     fi
-    kill -0 "$ETCD_PID" 2>/dev/null || fail "$name exited at start"
+    kill -0 "$ETCD_PID" 2>/dev/null || return 1
     curl -s --retry 1 --retry-connrefused --max-time 0.1 "$ETCD/health" >/dev/null 2>&1
   done
   fail "$name did not become healthy"

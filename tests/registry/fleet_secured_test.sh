@@ -45,7 +45,10 @@ tls_curl() {
 
 # Starts (or restarts) the case's etcd with TLS on its client URL and waits until it serves.
 start_tls_etcd() {
-  [[ -n "${CLIENT_PORT:-}" ]] || { CLIENT_PORT=$(free_port); PEER_PORT=$(free_port); }
+  start_member launch_tls_etcd "etcd (TLS)" --cacert "$T/tls/ca.pem" \
+    --cert "$T/tls/client.pem" --key "$T/tls/client.key"
+}
+launch_tls_etcd() {
   ETCD="https://127.0.0.1:$CLIENT_PORT"
   etcd --name fleet-test --data-dir "$T/etcd" \
     --listen-client-urls "$ETCD" --advertise-client-urls "$ETCD" \
@@ -57,8 +60,6 @@ start_tls_etcd() {
     --initial-cluster "fleet-test=http://127.0.0.1:$PEER_PORT" \
     --log-level error --logger zap >>"$T/etcd.log" 2>&1 &
   ETCD_PID=$!
-  wait_healthy "etcd (TLS)" --cacert "$T/tls/ca.pem" --cert "$T/tls/client.pem" \
-    --key "$T/tls/client.key"
 }
 
 test_tls() {
