@@ -1,8 +1,9 @@
 # Copyright 2026 The steadyflake Authors.
 # SPDX-License-Identifier: Apache-2.0
 #
-# Sourced by scripts/demo and bench/run: a one-member etcd (Debian etcd-server) for a demo or a
-# benchmark, on 127.0.0.1 ports the kernel picked free, its data in a folder the caller removes.
+# Sourced by scripts/demo, bench/run and the registry's tests: a one-member etcd (Debian
+# etcd-server) for a demo, a benchmark or a test, on free 127.0.0.1 ports (local_free_port), its
+# data in a folder the caller removes.
 #
 #   start_local_etcd DATA_DIR LOG_FILE
 #
@@ -10,11 +11,31 @@
 # returns 1 (the log's tail on stderr) when it does not start. The caller stops it:
 # kill "$LOCAL_ETCD_PID". Needs etcd, curl and python3 (scripts/setup installs them).
 
+# A 127.0.0.1 TCP port free now, below the kernel's ephemeral range (ip_local_port_range) when
+# there is room: a port from that range can be taken as the local port of any connection made
+# meanwhile (a client of the server itself, while it restarts), which fails its bind.
+local_free_port() {
+  python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", random.randrange(10000, low) if low > 11000 else 0))
+    except OSError:
+        continue
+    print(s.getsockname()[1])
+    break
+else:
+    raise SystemExit("no free port below " + str(low))
+'
+}
+
 start_local_etcd() {
   local data=$1 log=$2 attempt
-  # A port the kernel called free can be taken before etcd binds it (another test's server, or
-  # a client's ephemeral port): etcd then exits with "address already in use", and the next try
-  # picks new ports and a fresh data folder (three tries).
+  # A port free a moment ago can be taken before etcd binds it (by another test's server):
+  # etcd then exits with "address already in use", and the next try picks new ports and a
+  # fresh data folder (three tries).
   for attempt in 1 2 3; do
     launch_local_etcd "$data" "$log" && return 0
     kill "$LOCAL_ETCD_PID" 2>/dev/null
@@ -32,8 +53,7 @@ start_local_etcd() {
 # answer.
 launch_local_etcd() {
   local data=$1 log=$2 client peer i
-  client=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  peer=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  client=$(local_free_port) && peer=$(local_free_port) || return 1
   LOCAL_ETCD_URL="http://127.0.0.1:$client"
   etcd --name local --data-dir "$data" --listen-client-urls "$LOCAL_ETCD_URL" \
     --advertise-client-urls "$LOCAL_ETCD_URL" --listen-peer-urls "http://127.0.0.1:$peer" \

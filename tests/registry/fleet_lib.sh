@@ -47,10 +47,10 @@ no_duplicates() {
   [[ -z "$dup" ]] || fail "IDs issued twice: $dup"
 }
 
-# A free TCP port on 127.0.0.1, chosen by the kernel.
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+# shellcheck source=../../scripts/lib/local_etcd.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/local_etcd.sh"
+# A free TCP port on 127.0.0.1, below the ephemeral range (local_free_port).
+free_port() { local_free_port; }
 
 # Starts (or, with the same data folder, restarts) the case's etcd and waits until it serves.
 start_etcd() {
@@ -70,10 +70,9 @@ launch_etcd() {
 }
 # start_member LAUNCH NAME [CURL OPTIONS...]: LAUNCH starts the case's etcd on $CLIENT_PORT and
 # $PEER_PORT and sets ETCD and ETCD_PID; this waits until it serves. A port free_port returned
-# can be taken before etcd binds it, by another test's server or as a client's ephemeral port.
-# So when this call picked the ports and etcd exits with "address already in use", it picks new
-# ones and starts on a fresh data folder (three tries). A restart keeps its ports: its clients
-# hold the URL.
+# can be taken before etcd binds it, by another test's server. So when this call picked the
+# ports and etcd exits with "address already in use", it picks new ones and starts on a fresh
+# data folder (three tries). A restart keeps its ports: its clients hold the URL.
 start_member() {
   local launch=$1 name=$2 picked=0 attempt
   shift 2
