@@ -12,7 +12,7 @@
 # Exit status: 0 pass, 1 fail (with the reason on stderr), 77 skipped (etcd or faketime is not
 # installed; the message names the Debian package). Each case runs in a fresh `mktemp -d`
 # folder that the EXIT trap removes, with its own etcd (Debian etcd-server) listening on
-# 127.0.0.1 ports the kernel picked free, its data in that folder; the trap stops it.
+# free 127.0.0.1 ports (fleet_lib.sh, free_port), its data in that folder; the trap stops it.
 
 # shellcheck source=tests/registry/fleet_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/fleet_lib.sh"

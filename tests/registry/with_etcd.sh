@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Runs a registry test binary against a one-member etcd of its own (Debian etcd-server) on
-# 127.0.0.1 ports the kernel picked free (scripts/lib/local_etcd.sh), its data in a temporary
+# free 127.0.0.1 ports (scripts/lib/local_etcd.sh, local_free_port), its data in a temporary
 # folder; the URL is in STEADYFLAKE_TEST_ETCD. Stops etcd and removes the folder at the end.
 #
 #   with_etcd.sh <test binary> [arguments...]
