@@ -38,13 +38,15 @@ start_local_etcd() {
   # fresh data folder (three tries).
   for attempt in 1 2 3; do
     launch_local_etcd "$data" "$log" && return 0
-    kill "$LOCAL_ETCD_PID" 2>/dev/null
-    wait "$LOCAL_ETCD_PID" 2>/dev/null
+    if [[ -n ${LOCAL_ETCD_PID:-} ]]; then
+      kill "$LOCAL_ETCD_PID" 2>/dev/null
+      wait "$LOCAL_ETCD_PID" 2>/dev/null
+    fi
     LOCAL_ETCD_PID=""
     tail -n 3 "$log" | grep -qF "address already in use" || break
     rm -rf "$data"
   done
-  echo "etcd did not start on $LOCAL_ETCD_URL (try $attempt):" >&2
+  echo "etcd did not start on ${LOCAL_ETCD_URL:-no port} (try $attempt):" >&2
   tail -n 5 "$log" >&2
   return 1
 }
@@ -53,7 +55,8 @@ start_local_etcd() {
 # answer.
 launch_local_etcd() {
   local data=$1 log=$2 client peer i
-  client=$(local_free_port) && peer=$(local_free_port) || return 1
+  LOCAL_ETCD_PID=""
+  client=$(local_free_port 2>>"$log") && peer=$(local_free_port 2>>"$log") || return 1
   LOCAL_ETCD_URL="http://127.0.0.1:$client"
   etcd --name local --data-dir "$data" --listen-client-urls "$LOCAL_ETCD_URL" \
     --advertise-client-urls "$LOCAL_ETCD_URL" --listen-peer-urls "http://127.0.0.1:$peer" \

@@ -302,4 +302,72 @@ test_host_guard() {
   expect_rc 0
 }
 
+# hold_port: a listener on a free port (free_port) until the case ends; HELD_PORT is its port.
+hold_port() {
+  need python3 python3
+  mkfifo "$T/held.fifo" || fail "mkfifo"
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(600)' "$(free_port)" >"$T/held.fifo" &
+  PIDS+=("$!")
+  IFS= read -r HELD_PORT <"$T/held.fifo" || true
+  [[ "$HELD_PORT" =~ ^[0-9]+$ ]] || fail "no listener to hold a port"
+}
+
+# start_etcd's first pick is a port a listener holds (as when another test took it between the
+# pick and etcd's bind): etcd starts on the next ports and serves; with every pick held, the
+# start fails after three tries, naming why.
+test_port_taken() {
+  need etcd etcd-server
+  hold_port
+  free_port() {  # the held port first (a file: called in a subshell), then free ones
+    [[ -e "$T/given" ]] && { local_free_port; return; }
+    touch "$T/given"
+    echo "$HELD_PORT"
+  }
+  start_etcd
+  [[ $(grep -c "address already in use" "$T/etcd.log") == 1 ]] ||
+    fail "etcd did not fail once on the held port first"
+  [[ "$CLIENT_PORT" != "$HELD_PORT" ]] || fail "etcd serves on the held port"
+  run gen --registry "$ETCD" --server-id 5 --count 3
+  expect_rc 0
+  stop_etcd
+  free_port() { echo "$HELD_PORT"; }
+  local rc
+  (CLIENT_PORT="" && rm -rf "$T/etcd" && start_etcd) 2>"$T/start.err"
+  rc=$?
+  [[ $rc == 1 ]] || fail "a start on held ports exited $rc"
+  grep -qF "exited at start 3 times: its ports were taken each time" "$T/start.err" ||
+    fail "a start on held ports did not say why: $(head -c 300 "$T/start.err")"
+}
+
+# start_local_etcd (scripts/lib/local_etcd.sh: the registry's C++ tests, scripts/demo, bench/run)
+# the same way: its first pick held, it serves on the next; every pick held, it returns 1 after
+# three tries, naming why.
+test_local_port_taken() {
+  need etcd etcd-server
+  need curl curl
+  hold_port
+  eval "free_local_port() $(declare -f local_free_port | tail -n +2)"
+  local_free_port() {
+    [[ -e "$T/given" ]] && { free_local_port; return; }
+    touch "$T/given"
+    echo "$HELD_PORT"
+  }
+  start_local_etcd "$T/local" "$T/local.log" 2>"$T/err" || fail "start_local_etcd returned 1"
+  PIDS+=("$LOCAL_ETCD_PID")
+  [[ "$LOCAL_ETCD_URL" != *":$HELD_PORT" ]] || fail "etcd serves on the held port"
+  run gen --registry "$LOCAL_ETCD_URL" --server-id 6 --count 3
+  expect_rc 0
+  kill "$LOCAL_ETCD_PID"
+  wait "$LOCAL_ETCD_PID" 2>/dev/null
+  local_free_port() { echo "$HELD_PORT"; }
+  if start_local_etcd "$T/local2" "$T/local2.log" 2>"$T/err"; then
+    PIDS+=("$LOCAL_ETCD_PID")
+    fail "start_local_etcd started on held ports"
+  fi
+  expect_err_has "(try 3)"
+  expect_err_has "address already in use"
+}
+
 "test_$CASE"
