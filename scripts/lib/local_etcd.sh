@@ -54,7 +54,7 @@ start_local_etcd() {
 # launch_local_etcd DATA_DIR LOG_FILE: one try on new ports; returns 1 if etcd exits or does not
 # answer.
 launch_local_etcd() {
-  local data=$1 log=$2 client peer i
+  local data=$1 log=$2 client peer
   LOCAL_ETCD_PID=""
   client=$(local_free_port 2>>"$log") && peer=$(local_free_port 2>>"$log") || return 1
   LOCAL_ETCD_URL="http://127.0.0.1:$client"
@@ -64,14 +64,21 @@ launch_local_etcd() {
     --initial-cluster "local=http://127.0.0.1:$peer" --log-level error --logger zap \
     >"$log" 2>&1 &
   LOCAL_ETCD_PID=$!
-  # curl --retry-connrefused waits for the listener (bounded: 200 tries); /health for the member
-  # to serve.
+  etcd_serving "$LOCAL_ETCD_URL" "$LOCAL_ETCD_PID"
+}
+
+# etcd_serving URL PID [CURL OPTIONS...]: returns 0 once the etcd at URL answers /health, 1 if
+# its process PID exits first, 2 if it does not answer within 200 tries. curl
+# --retry-connrefused waits for the listener; /health for the member to serve.
+etcd_serving() {
+  local url=$1 pid=$2 i
+  shift 2
   for ((i = 0; i < 200; i++)); do
-    if curl -fsS --max-time 1 "$LOCAL_ETCD_URL/health" 2>/dev/null | grep -q '"health":"true"'; then
+    if curl -fsS --max-time 1 "$@" "$url/health" 2>/dev/null | grep -q '"health":"true"'; then
       return 0
     fi
-    kill -0 "$LOCAL_ETCD_PID" 2>/dev/null || return 1
-    curl -s --retry 1 --retry-connrefused --max-time 0.1 "$LOCAL_ETCD_URL/health" >/dev/null 2>&1 || true
+    kill -0 "$pid" 2>/dev/null || return 1
+    curl -s --retry 1 --retry-connrefused --max-time 0.1 "$url/health" >/dev/null 2>&1 || true
   done
-  return 1
+  return 2
 }

@@ -91,19 +91,13 @@ start_member() {
   fail "$name exited at start $attempt times: its ports were taken each time"
 }
 # wait_healthy NAME [CURL OPTIONS...]: returns 0 once the etcd at $ETCD (process $ETCD_PID)
-# answers /health, 1 if it exits first; fails if it does not answer. curl --retry-connrefused
-# waits for the listener; /health for the member to serve.
+# answers /health, 1 if it exits first; fails if it does not answer (etcd_serving).
 wait_healthy() {
-  local name=$1 i
+  local name=$1 rc=0
   shift
-  for ((i = 0; i < 200; i++)); do
-    if curl -fsS --max-time 1 "$@" "$ETCD/health" 2>/dev/null | grep -q '"health":"true"'; then
-      return 0
-    fi
-    kill -0 "$ETCD_PID" 2>/dev/null || return 1
-    curl -s --retry 1 --retry-connrefused --max-time 0.1 "$ETCD/health" >/dev/null 2>&1
-  done
-  fail "$name did not become healthy"
+  etcd_serving "$ETCD" "$ETCD_PID" "$@" || rc=$?
+  ((rc != 2)) || fail "$name did not become healthy"
+  return "$rc"
 }
 stop_etcd() {
   kill -9 "$ETCD_PID" 2>/dev/null
