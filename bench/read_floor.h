@@ -25,7 +25,8 @@ namespace steadyflake::bench {
 // read(2) of every file of `paths` into one buffer; returns the bytes read. The buffer starts on
 // a page, as cat's does: on AMD Zen the kernel's copy into a destination 16 bytes past a 64-byte
 // line (where malloc puts a std::vector of 1 MiB) took 2.5 times as long, 4 to 15 bytes past 6
-// times (docs/merging.md, the fourteenth session), and such a floor flattered every ratio.
+// times (docs/merge-check-performance.md, the fourteenth session), and such a floor flattered
+// every ratio.
 inline uint64_t ReadFloor(std::initializer_list<std::string> paths) {
   alignas(4096) static char buffer[1 << 20];
   uint64_t total = 0;

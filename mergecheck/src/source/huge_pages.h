@@ -6,10 +6,10 @@
 // Address space for an array that grows large, backed by huge pages where the kernel gives them.
 // A key set of 2M integers is 16 MB written once; in 4 KiB pages that is 4,096 page faults, and
 // on a virtual machine whose faults cost ~11 us each (measured on the 2-core CI machine,
-// docs/merging.md) they were a quarter of a rowid check's processor time. In 2 MiB pages it is
-// 8. realloc cannot give that: it grows a large block by 1.25x through mremap, and each step
-// adds too little for a whole 2 MiB page that nothing has touched yet. So the region is
-// reserved once, far larger than it will likely need (address space, not memory: a page is
+// docs/merge-check-performance.md) they were a quarter of a rowid check's processor time. In
+// 2 MiB pages it is 8. realloc cannot give that: it grows a large block by 1.25x through mremap,
+// and each step adds too little for a whole 2 MiB page that nothing has touched yet. So the region
+// is reserved once, far larger than it will likely need (address space, not memory: a page is
 // memory only once written), and the array grows within it without moving.
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SOURCE_HUGE_PAGES_H_

@@ -7,11 +7,11 @@
 // with `rep movsb`, and on AMD Zen processors that copy slows sharply when the destination lies
 // a few bytes past a 64-byte boundary while the source (a page of the page cache) lies on one:
 // reading 98 MB from the page cache took 4.5 ms into a buffer on a boundary or 32 to 63 bytes
-// past it, 11 ms at 16 to 31 bytes past, 30 ms at 4 to 15 bytes past (docs/merging.md, the
-// fourteenth session). A `std::vector<char>` of 1 MiB lies 16 bytes past a page (malloc's
-// header on its own mapping), so every read into it paid 2.5x. These buffers start on a page,
-// and a reader that keeps some bytes ahead of the next read places them so that the read lands
-// on a boundary (AlignedReadShift).
+// past it, 11 ms at 16 to 31 bytes past, 30 ms at 4 to 15 bytes past
+// (docs/merge-check-performance.md, the fourteenth session). A `std::vector<char>` of 1 MiB lies 16
+// bytes past a page (malloc's header on its own mapping), so every read into it paid 2.5x. These
+// buffers start on a page, and a reader that keeps some bytes ahead of the next read places them so
+// that the read lands on a boundary (AlignedReadShift).
 
 #ifndef STEADYFLAKE_MERGECHECK_SRC_SOURCE_READ_BUFFER_H_
 #define STEADYFLAKE_MERGECHECK_SRC_SOURCE_READ_BUFFER_H_

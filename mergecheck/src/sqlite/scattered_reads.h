@@ -9,8 +9,8 @@
 // as pread(2) would, and the batch costs the system call's entry and exit once. For the leaves
 // of an index written in random order, which lie scattered through the file, that was 2.6 us a
 // page read alone and 1.0-1.2 us a page 32 to 64 at a time (a 116 MB file on the 2-core VM,
-// docs/merging.md section 7). Linux's older AIO (io_submit) batches as well, but a process that
-// made a context waits for an RCU grace period to end it: 20-40 ms at exit on that VM.
+// docs/merge-check-performance.md). Linux's older AIO (io_submit) batches as well, but a process
+// that made a context waits for an RCU grace period to end it: 20-40 ms at exit on that VM.
 //
 // Where the kernel gives no ring (no io_uring in it, a seccomp filter, kernel.io_uring_disabled)
 // Read returns false and the caller reads with pread.

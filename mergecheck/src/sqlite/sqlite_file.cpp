@@ -87,7 +87,7 @@ SqliteFile::SqliteFile(const std::string& path) : path_(path), real_(RealPath(pa
     // lookups pass through again, is soon full and then reuses its pages; SQLite's default (2 MB)
     // allocates a page afresh at each miss until 500 are held, a page fault or more each and its
     // allocator's lock, shared with the other input's thread: 2,000 lookups a side took 35 ms
-    // with it, 17 ms with 64 pages (docs/merging.md section 7, "The seventh session").
+    // with it, 17 ms with 64 pages (docs/merge-check-performance.md, the seventh session).
     Exec("PRAGMA cache_size = 64");
   } catch (...) {
     // No destructor runs for a constructor that throws: close here (stmt is finalized).
