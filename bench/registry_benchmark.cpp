@@ -2,14 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The etcd registry (docs/fleet.md), part of bench_generator when the registry is built:
-// next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd (the fast path must not
-// notice where the reservation lives), and the latency of a claim and of an extension against
+// next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd, and in alternating blocks
+// with the same fetch_add for target 10 (the fast path must not notice where the reservation
+// lives), and the latency of a claim and of an extension against
 // the etcd that bench/run starts on 127.0.0.1 (STEADYFLAKE_BENCH_ETCD). Without that variable
 // each case is skipped with a message.
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "alternate_blocks.h"
 #include "steadyflake/generator.h"
 #include "steadyflake/registry/registry.h"
 #include "time_each_call.h"
@@ -40,13 +43,14 @@ std::optional<registry::Options> Fleet(benchmark::State& state) {
 
 Layout RoomyLayout() { return Layout::Parse("38/3/22@1ms"); }
 
-// next() on a generator whose reservation lives on etcd (server id 4: ids 1 to 3 are the other
-// benchmarks' generators of this layout).
-void BM_Registry_Next(benchmark::State& state) {
+// The generator whose reservation lives on etcd (server id 4: ids 1 to 3 are the other
+// benchmarks' generators of this layout), made on first use; null (the case skipped) without an
+// etcd.
+Generator* EtcdGenerator(benchmark::State& state) {
   static std::unique_ptr<Generator> generator;
   if (!generator) {
     const auto fleet = Fleet(state);
-    if (!fleet) return;
+    if (!fleet) return nullptr;
     auto store = registry::EtcdStore::Claim(*fleet, RoomyLayout(), uint64_t{4});
     Generator::Options options;
     options.layout = RoomyLayout();
@@ -54,6 +58,13 @@ void BM_Registry_Next(benchmark::State& state) {
     options.reservation_store = std::move(store);
     generator = std::make_unique<Generator>(options);
   }
+  return generator.get();
+}
+
+// next() on the generator whose reservation lives on etcd.
+void BM_Registry_Next(benchmark::State& state) {
+  Generator* generator = EtcdGenerator(state);
+  if (generator == nullptr) return;
   Id last = 0;
   for (auto _ : state) {
     last = generator->next();
@@ -62,6 +73,18 @@ void BM_Registry_Next(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Registry_Next);
+
+// Target 10's figure: the same next() and a relaxed fetch_add (BM_Floor_AtomicFetchAdd's loop)
+// in alternating blocks (alternate_blocks.h; counter x).
+void BM_Registry_Next_Alternating(benchmark::State& state) {
+  Generator* generator = EtcdGenerator(state);
+  if (generator == nullptr) return;
+  static std::atomic<uint64_t> counter{0};
+  AlternateBlocks(
+      state, [] { return counter.fetch_add(1, std::memory_order_relaxed); },
+      [generator] { return generator->next(); });
+}
+BENCHMARK(BM_Registry_Next_Alternating)->UseManualTime()->Iterations(400);
 
 // A claim of one server id: one txn, plus a lease grant before it. The store is closed (its
 // lease revoked) outside the timing, so each claim finds the id free.

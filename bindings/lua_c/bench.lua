@@ -9,8 +9,9 @@
 -- Prints one JSON object per case on its own line: {"binding": "lua_c", "name", "lua", "ids",
 -- "seconds", "ids_per_second"}. The baseline, "lua_function_constant", is a call of a Lua
 -- function that returns a constant, measured in the same run: the cost of any call in this
--- interpreter, so next()'s ratio to it is the module's own cost (issue 32's target: at most 3x).
--- Each case runs for about SECONDS (default 0.5) of processor time (os.clock: standard Lua has
+-- interpreter, so next()'s ratio to it is the module's own cost (issue 32's target: at most 3x);
+-- the two run turn about (measure_alternating). Each case runs for about SECONDS (default 0.5)
+-- of processor time (os.clock: standard Lua has
 -- no finer wall clock; each case is one busy thread, and the generator's ticker thread sleeps
 -- between ticks), on the layout the C++ benchmarks use (38/3/22@1ms: 2^22 IDs per millisecond,
 -- so the layout's capacity never binds and the figures are the code's, not the clock's).
@@ -18,25 +19,54 @@ local sf = require("steadyflake")
 
 local seconds = tonumber(arg[1] or "0.5")
 
--- Runs body(n) with n doubling until one run takes `seconds`; reports the last run.
-local function measure(name, ids_per_call, body)
+local function report(name, ids, elapsed)
+  print(string.format('{"binding": "lua_c", "name": "%s", "lua": "%s", "ids": %d, '
+    .. '"seconds": %.6f, "ids_per_second": %.1f}', name, _VERSION, ids, elapsed, ids / elapsed))
+end
+
+-- The time of body(n); an error if the body returned nothing (its work could be skipped).
+local function time(name, body, n)
+  local t0 = os.clock()
+  local sink = body(n)
+  local elapsed = os.clock() - t0
+  if sink == nil then
+    error(name .. ": the body returned nothing")
+  end
+  return elapsed
+end
+
+-- Runs body(n) with n doubling from 1024 until one run takes `budget` seconds; returns that n
+-- and that run's time.
+local function calibrate(name, body, budget)
   local n = 1024
   while true do
-    local t0 = os.clock()
-    local sink = body(n)
-    local elapsed = os.clock() - t0
-    if sink == nil then
-      error(name .. ": the body returned nothing")
-    end
-    if elapsed >= seconds or n >= 2 ^ 31 then
-      local ids = n * ids_per_call
-      print(string.format('{"binding": "lua_c", "name": "%s", "lua": "%s", "ids": %d, '
-        .. '"seconds": %.6f, "ids_per_second": %.1f}', name, _VERSION, ids, elapsed,
-        ids / elapsed))
-      return
+    local elapsed = time(name, body, n)
+    if elapsed >= budget or n >= 2 ^ 31 then
+      return n, elapsed
     end
     n = n * 2
   end
+end
+
+-- The run of body(n) that first takes `seconds`.
+local function measure(name, ids_per_call, body)
+  local n, elapsed = calibrate(name, body, seconds)
+  report(name, n * ids_per_call, elapsed)
+end
+
+-- Target 12's pair: the baseline and the case run turn about, 8 rounds of about seconds/8
+-- each, and the best round of each reported, so that both see the same machine; two cases
+-- measured one after the other moved by more than 10% between runs on a shared VM.
+local function measure_alternating(baseline_name, baseline, name, body)
+  local rounds = 8
+  local n = calibrate(baseline_name, baseline, seconds / rounds)
+  local best_baseline, best = math.huge, math.huge
+  for _ = 1, rounds do
+    best_baseline = math.min(best_baseline, time(baseline_name, baseline, n))
+    best = math.min(best, time(name, body, n))
+  end
+  report(baseline_name, n, best_baseline)
+  report(name, n, best)
 end
 
 local gen = sf.new({server_id = 1, layout = "38/3/22@1ms"})
@@ -47,16 +77,16 @@ local function constant()
   return 1
 end
 
-measure("lua_function_constant", 1, function(n)
+local function constant_loop(n)
   local sum = 0
   for _ = 1, n do
     sum = sum + constant()
   end
   return sum
-end)
+end
 
 if sf.integer_ids then
-  measure("lua_c_next", 1, function(n)
+  measure_alternating("lua_function_constant", constant_loop, "lua_c_next", function(n)
     local sum = 0
     for _ = 1, n do
       sum = sum + gen:next()
@@ -71,7 +101,7 @@ if sf.integer_ids then
     return sum
   end)
 else
-  measure("lua_c_next", 1, function(n)
+  measure_alternating("lua_function_constant", constant_loop, "lua_c_next", function(n)
     local id
     for _ = 1, n do
       id = gen:next()
