@@ -5,8 +5,8 @@
 // 1.5x apart) measure both calls in one benchmark, turn about, instead of as two benchmarks run
 // half a second apart, which on a shared 2-core VM drift apart from one bench/run to the next:
 // target 10 read 1.05x, 1.13x and 1.09x in three runs of 2026-12-02 as two benchmarks, 0.98x to
-// 1.01x in three runs of 2026-12-03 in alternating blocks; target 8, 1.21x to 1.59x as two
-// benchmarks, 1.20x to 1.25x alternating.
+// 1.01x in six runs of 2026-12-03 in alternating blocks; target 8, 1.21x to 1.59x as two
+// benchmarks, 1.20x to 1.29x alternating.
 
 #ifndef STEADYFLAKE_BENCH_ALTERNATE_BLOCKS_H_
 #define STEADYFLAKE_BENCH_ALTERNATE_BLOCKS_H_
