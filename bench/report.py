@@ -227,7 +227,8 @@ def main():
                                                       "rewrite_s",
                                                       "verify_the_rewrite_s", "merge_s",
                                                       "best_hand_s", "best_merge_s",
-                                                      "merge_x") if k in b)
+                                                      "merge_x", "baseline_ns", "measured_ns",
+                                                      "x") if k in b)
         ips = items_per_second(b)
         rows.append((name, f"{b['real_time']:,.3f} {b.get('time_unit', 'ns')}",
                      f"{b['cpu_time']:,.3f} {b.get('time_unit', 'ns')}",
