@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The etcd registry (docs/fleet.md), part of bench_generator when the registry is built:
-// next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd, and in alternating blocks
-// with the same fetch_add for target 10 (the fast path must not notice where the reservation
-// lives), and the latency of a claim and of an extension against
-// the etcd that bench/run starts on 127.0.0.1 (STEADYFLAKE_BENCH_ETCD). Without that variable
-// each case is skipped with a message.
+// next() with the etcd reservation store beside BM_Floor_AtomicFetchAdd, and in alternating
+// blocks with the same fetch_add for target 10 (the fast path must not notice where the
+// reservation lives), and the latency of a claim and of an extension against the etcd that
+// bench/run starts on 127.0.0.1 (STEADYFLAKE_BENCH_ETCD). Without that variable each case is
+// skipped with a message.
 
 #include <benchmark/benchmark.h>
 

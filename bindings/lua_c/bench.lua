@@ -11,10 +11,10 @@
 -- function that returns a constant, measured in the same run: the cost of any call in this
 -- interpreter, so next()'s ratio to it is the module's own cost (issue 32's target: at most 3x);
 -- the two run turn about (measure_alternating). Each case runs for about SECONDS (default 0.5)
--- of processor time (os.clock: standard Lua has
--- no finer wall clock; each case is one busy thread, and the generator's ticker thread sleeps
--- between ticks), on the layout the C++ benchmarks use (38/3/22@1ms: 2^22 IDs per millisecond,
--- so the layout's capacity never binds and the figures are the code's, not the clock's).
+-- of processor time (os.clock: standard Lua has no finer wall clock; each case is one busy
+-- thread, and the generator's ticker thread sleeps between ticks), on the layout the C++
+-- benchmarks use (38/3/22@1ms: 2^22 IDs per millisecond, so the layout's capacity never binds
+-- and the figures are the code's, not the clock's).
 local sf = require("steadyflake")
 
 local seconds = tonumber(arg[1] or "0.5")
