@@ -228,5 +228,47 @@ TEST(MergeInPartsTest, ARecordNoPartReadsGivesUpTheMerge) {
   EXPECT_EQ(key->rows_b, 4u);
 }
 
+// A part's keys are compared by their bytes after the prefix its two bounds share, which every
+// key of a sorted index between them has. B's index sorts under NOCASE though its schema says
+// BINARY: hero_b1, hero_b3, hero_b5, HERO_c5, hero_d9. Split at "hero_a" and "hero_z", the middle
+// part holds all five, each part begins where the one before stopped, and after "hero_" the
+// keys are in order; but HERO_c5 lacks the prefix, so it is out of order there and the merge
+// gives up. Read as in order, it would be compared with A's keys of the middle part only, and
+// A's HERO_c5 (below "hero_a" in BINARY, in the first part) would not be found in B.
+TEST(MergeInPartsTest, AKeyWithoutItsPartsPrefixGivesUpTheMerge) {
+  TempDir dir;
+  const std::string a = dir.File("a.db");
+  const std::string b = dir.File("b.db");
+  testing::ExecSql(a,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
+                   "INSERT INTO t VALUES(1, 'hero_a', 'x'), (2, 'hero_m', 'x'), (3, 'hero_z', 'x'),"
+                   " (4, 'HERO_c5', 'x');");
+  testing::ExecSql(b,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);"
+                   "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
+                   "INSERT INTO t VALUES(11, 'hero_b1', 'x'), (12, 'hero_b3', 'x'),"
+                   " (13, 'hero_b5', 'x'), (14, 'HERO_c5', 'x'), (15, 'hero_d9', 'x');"
+                   "PRAGMA writable_schema = ON;"
+                   "UPDATE sqlite_schema SET sql = 'CREATE UNIQUE INDEX t_name ON t(name)'"
+                   " WHERE name = 't_name';");
+  const Cell splits[] = {{Cell::Type::kText, 0, 0, "hero_a"}, {Cell::Type::kText, 0, 0, "hero_z"}};
+  const CheckRun run = Check(
+      a, b,
+      [&](const RecordsInOrder& on_record) {
+        for (const Cell& split : splits) on_record(std::span<const Cell>(&split, 1));
+        return std::size(splits);
+      },
+      /*in_parts=*/true);
+  EXPECT_EQ(run.parts_a, 1);
+  EXPECT_FALSE(run.merged);
+  const KeyReport* key = nullptr;
+  for (const KeyReport& k : run.report.keys) {
+    if (k.columns[0] == "name") key = &k;
+  }
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(key->overlap, 1u);
+  EXPECT_EQ(key->rows_b, 5u);
+}
+
 }  // namespace
 }  // namespace steadyflake::mergecheck

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -58,15 +60,117 @@ struct PartWalk {
   uint64_t repeats = 0;  // of those, equal to the key before
 };
 
+// The eight bytes of a key after `skip` as one integer that orders the keys of a part as kOrder
+// does wherever two of them differ (equal heads say nothing: the keys are then compared whole).
+// Every key of a part shares the first `skip` bytes (under kOrder) with both its bounds
+// (SharedPrefix), so that keys named alike (`hero_3fa0c1…`) differ in their heads. BINARY's
+// bytes big-endian, zeros after a shorter key (which sorts first); NOCASE's folded the same way;
+// RTRIM's none (0), as trailing spaces make a shorter key equal; a blob's all ones, as blobs sort
+// after every text.
+template <Order kOrder>
+[[gnu::always_inline]] inline uint64_t HeadOf(const KeyRef& key, std::size_t skip) {
+  if (key.type != KeyRef::Type::kText) return UINT64_MAX;
+  if constexpr (kOrder == Order::kRtrim) {
+    return 0;
+  } else {
+    // The bytes are joined in registers: a word loaded after the narrower stores of a memcpy
+    // of the key's length waits for them to reach the cache (39% of this loop's samples).
+    const auto* const bytes = reinterpret_cast<const unsigned char*>(key.data + skip);
+    const std::size_t left = key.size - skip;  // REQUIRES: the key has the prefix
+    uint64_t word = 0;
+    if (left >= 8) {
+      std::memcpy(&word, bytes, 8);
+    } else if (left >= 4) {  // two loads of four that overlap where left < 8
+      uint32_t first = 0;
+      uint32_t last = 0;
+      std::memcpy(&first, bytes, 4);
+      std::memcpy(&last, bytes + left - 4, 4);
+      word = first | uint64_t{last} << (8 * (left - 4));
+    } else if (left > 0) {
+      word = bytes[0] | uint64_t{bytes[left / 2]} << (8 * (left / 2)) |
+             uint64_t{bytes[left - 1]} << (8 * (left - 1));
+    }
+    if constexpr (kOrder == Order::kNocase) {
+      // 'A'..'Z' (0x41..0x5a) to lower case, eight bytes at once: a byte's top bit set keeps it.
+      constexpr uint64_t kOnes = 0x0101010101010101u;
+      const uint64_t low7 = word & (kOnes * 0x7f);
+      const uint64_t above_a = low7 + kOnes * (0x80 - 0x41);
+      const uint64_t above_z = low7 + kOnes * (0x80 - 0x5b);
+      const uint64_t upper = above_a & ~above_z & ~word & (kOnes * 0x80);
+      word |= upper >> 2;
+    }
+    return __builtin_bswap64(word);
+  }
+}
+
+// Whether `key` begins with `prefix` under kOrder (NOCASE: ASCII letters folded).
+template <Order kOrder>
+[[gnu::always_inline]] inline bool HasPrefix(const KeyRef& key, std::string_view prefix) {
+  if (key.size < prefix.size()) return false;
+  if constexpr (kOrder == Order::kNocase) {
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      if (text_order::Lower(static_cast<unsigned char>(key.data[i])) !=
+          text_order::Lower(static_cast<unsigned char>(prefix[i]))) {
+        return false;
+      }
+    }
+    return true;
+  } else {
+    // Inline, a word at a time: most prefixes are a few bytes, and memcmp's call was a tenth of
+    // the merge's time.
+    std::size_t i = 0;
+    for (; i + 8 <= prefix.size(); i += 8) {
+      uint64_t x = 0;
+      uint64_t y = 0;
+      std::memcpy(&x, key.data + i, 8);
+      std::memcpy(&y, prefix.data() + i, 8);
+      if (x != y) return false;
+    }
+    for (; i < prefix.size(); ++i) {
+      if (key.data[i] != prefix[i]) return false;
+    }
+    return true;
+  }
+}
+
+// The bytes every text key from `low` to below `high` begins with under kOrder: the bounds'
+// common prefix (folded for NOCASE), when both are text; none otherwise (RTRIM: none, as its
+// heads are not used).
+template <Order kOrder>
+std::string_view SharedPrefix(const Bound* low, const Bound* high) {
+  if (kOrder == Order::kRtrim || low == nullptr || high == nullptr ||
+      low->type != KeyRef::Type::kText || high->type != KeyRef::Type::kText) {
+    return {};
+  }
+  const std::string_view x = low->bytes;
+  const std::string_view y = high->bytes;
+  std::size_t n = 0;
+  const std::size_t most = std::min(x.size(), y.size());
+  if constexpr (kOrder == Order::kNocase) {
+    while (n < most && text_order::Lower(static_cast<unsigned char>(x[n])) ==
+                           text_order::Lower(static_cast<unsigned char>(y[n]))) {
+      ++n;
+    }
+  } else {
+    while (n < most && x[n] == y[n]) ++n;
+  }
+  return x.substr(0, n);
+}
+
 // One input's records of one part, from `low` (none: the first part, from the index's start)
 // below `high` (none: the last part, to its end), each key checked (see the top of the header).
-// kOrder: the key's order, known to the compiler, so that each comparison is the one it needs
-// (two for every key, and its pages' bound: BINARY's a few word loads).
+// kOrder: the key's order, known to the compiler, so that each comparison is the one it needs.
+// A run of the cursor is checked whole as it comes (Refill), its keys then given with their
+// heads, so that the merge compares words in a loop whose branches the processor can predict.
 template <Order kOrder>
 class Walk {
  public:
   Walk(KeyCursor& cursor, int side, const Bound* low, const Bound* high, PartWalk& out)
-      : cursor_(cursor), side_(side), high_(high), out_(out) {
+      : cursor_(cursor),
+        side_(side),
+        high_(high),
+        prefix_(SharedPrefix<kOrder>(low, high)),
+        out_(out) {
     try {
       if (low == nullptr) {
         cursor_.Seek({});
@@ -79,30 +183,54 @@ class Walk {
     }
   }
 
-  // To the next key of the part, not NULL and not a repeat: true; false at the part's end.
-  [[gnu::always_inline]] bool Advance() {
-    for (;;) {
-      if (at_ == run_.size() && !Fetch()) return false;
-      const KeyRef& key = run_[at_];
-      if (high_ != nullptr && at_ >= below_high_ && CompareKeys(kOrder, key, high_->key()) >= 0) {
-        out_.stop = cursor_.Position(at_);
+  // The next keys of the part (not NULL, not repeats), in keys() and heads(), from at() on:
+  // true; false at the part's end. The keys are valid until the next Refill.
+  bool Refill() {
+    keys_.clear();
+    heads_.clear();
+    at_ = 0;
+    while (keys_.empty()) {
+      if (ended_ || !Fetch()) return false;
+      Check();
+    }
+    return true;
+  }
+
+  const KeyRef* keys() const { return keys_.data(); }
+  const uint64_t* heads() const { return heads_.data(); }
+  std::size_t size() const { return keys_.size(); }
+  std::size_t& at() { return at_; }
+
+ private:
+  // Moves run_'s keys below the bound, not NULL and not repeats, into keys_ and heads_, each
+  // checked against the one before it.
+  void Check() {
+    for (std::size_t k = 0; k < run_.size(); ++k) {
+      const KeyRef& key = run_[k];
+      if (high_ != nullptr && k >= below_high_ && CompareKeys(kOrder, key, high_->key()) >= 0) {
+        out_.stop = cursor_.Position(k);
         ended_ = true;
-        run_ = {};
-        at_ = 0;
-        return false;
+        return;
       }
       ++out_.records;
-      ++at_;
       if (key.type == KeyRef::Type::kNull) {
         if (any_) throw Untrusted{};  // NULLs come first
         continue;
       }
       if (key.type == KeyRef::Type::kNumber) throw Untrusted{};  // not ordered here
+      // Below high_ (checked above, or the run's last key is and this one is in order) and not
+      // below the part's lower bound, a text key has their shared prefix: one without it is out
+      // of order.
+      if (key.type == KeyRef::Type::kText && !HasPrefix<kOrder>(key, prefix_)) {
+        throw Untrusted{};
+      }
       ++out_.rows;
+      const uint64_t head = HeadOf<kOrder>(key, prefix_.size());
       // The first record of a part is not below its lower bound: the walk of the part before
       // stopped at that very record because it was not (Contiguous).
       if (any_) {
-        const int c = CompareKeys(kOrder, *last_, key);
+        const int c =
+            head != last_head_ ? (last_head_ < head ? -1 : 1) : CompareKeys(kOrder, *last_, key);
         if (c > 0) throw Untrusted{};
         if (c == 0) {  // a key twice (an index that is not unique): once is enough
           ++out_.repeats;
@@ -112,17 +240,14 @@ class Walk {
       }
       any_ = true;
       last_ = &key;
-      return true;
+      last_head_ = head;
+      keys_.push_back(key);
+      heads_.push_back(head);
     }
   }
 
-  // The key Advance reached, valid until the next Advance.
-  const KeyRef& key() const { return *last_; }
-
- private:
   // The cursor's next run; false at the index's end.
   [[gnu::noinline]] bool Fetch() {
-    if (ended_) return false;
     if (any_ && last_ != &kept_key_) {  // the key before, kept: the run it lies in goes
       kept_.assign(last_->data, last_->size);
       kept_key_ = KeyRef{kept_.data(), last_->size, last_->type};
@@ -133,7 +258,6 @@ class Walk {
     } catch (...) {
       throw SideFailed{side_, std::current_exception()};
     }
-    at_ = 0;
     if (run_.empty()) {
       ended_ = true;
       return false;
@@ -154,16 +278,20 @@ class Walk {
   KeyCursor& cursor_;
   const int side_;
   const Bound* const high_;
+  const std::string_view prefix_;  // every text key of the part begins with it (SharedPrefix)
   PartWalk& out_;
   std::span<const KeyRef> run_;
-  std::size_t at_ = 0;
   std::size_t below_high_ = 0;  // the run's keys before it are below high_
   bool started_ = false;
   bool ended_ = false;
   bool any_ = false;              // a key not NULL was read
   const KeyRef* last_ = nullptr;  // the key read last: in run_, or kept_key_
+  uint64_t last_head_ = 0;        // the head of the last key kept (not a repeat)
   KeyRef kept_key_;
   std::string kept_;
+  std::vector<KeyRef> keys_;
+  std::vector<uint64_t> heads_;
+  std::size_t at_ = 0;
 };
 
 std::vector<OwnedValue> Owned(const KeyRef& key) {
@@ -187,19 +315,41 @@ void MergePart(KeyCursor& a, KeyCursor& b, const std::vector<Bound>& bounds, std
   const Bound* high = p < bounds.size() ? &bounds[p] : nullptr;
   Walk<kOrder> wa(a, 0, low, high, part.walks[0]);
   Walk<kOrder> wb(b, 1, low, high, part.walks[1]);
-  bool in_a = wa.Advance();
-  bool in_b = wb.Advance();
+  bool in_a = wa.Refill();
+  bool in_b = wb.Refill();
   while (in_a && in_b) {
-    const int c = CompareKeys(kOrder, wa.key(), wb.key());
-    if (c == 0) {
-      part.common[0].push_back(Owned(wa.key()));
-      part.common[1].push_back(Owned(wb.key()));
+    const KeyRef* const ka = wa.keys();
+    const KeyRef* const kb = wb.keys();
+    const uint64_t* const ha = wa.heads();
+    const uint64_t* const hb = wb.heads();
+    const std::size_t na = wa.size();
+    const std::size_t nb = wb.size();
+    std::size_t i = wa.at();
+    std::size_t j = wb.at();
+    while (i < na && j < nb) {
+      const uint64_t x = ha[i];
+      const uint64_t y = hb[j];
+      if (x != y) [[likely]] {
+        const bool less = x < y;
+        i += less;
+        j += !less;
+        continue;
+      }
+      const int c = CompareKeys(kOrder, ka[i], kb[j]);
+      if (c == 0) {
+        part.common[0].push_back(Owned(ka[i]));
+        part.common[1].push_back(Owned(kb[j]));
+      }
+      i += c <= 0;
+      j += c >= 0;
     }
-    if (c <= 0) in_a = wa.Advance();
-    if (c >= 0) in_b = wb.Advance();
+    wa.at() = i;
+    wb.at() = j;
+    if (i == na) in_a = wa.Refill();
+    if (j == nb) in_b = wb.Refill();
   }
-  while (in_a) in_a = wa.Advance();
-  while (in_b) in_b = wb.Advance();
+  while (in_a) in_a = wa.Refill();
+  while (in_b) in_b = wb.Refill();
 }
 
 // MergePart for a key sorted under `order`.

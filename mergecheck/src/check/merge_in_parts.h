@@ -14,7 +14,10 @@
 //
 // Trust, as in ordered_merge.cpp: every key of a part is checked against the one before it
 // (strictly greater, or equal: a repeat), the first against the part's lower bound, and the
-// NULLs must come first; a number in the column gives up. And every record is read exactly once:
+// NULLs must come first; a number in the column gives up. Every text key of a part must begin
+// with the prefix its two bounds share, as each key of a sorted index between them does: the
+// keys are then compared by their next eight bytes as one word (their head), and wholly only
+// where two heads are the same. And every record is read exactly once:
 // each part's walk on an input must begin at the very record where the walk of the part before
 // stopped (KeyCursor::Position), the last must end at the index's end. So the parts together
 // are one walk of each index, in order, as a single cursor's would be: a damaged or unsorted
