@@ -188,6 +188,45 @@ TEST(IndexCursorTest, DamageOnItsPathIsNamed) {
   }
 }
 
+// A: t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note) holding `rows_a`. B: t with a UNIQUE
+// index on name made under NOCASE, then labelled BINARY in its schema (its order left as it
+// is), holding `rows_b`. The rows are VALUES lists.
+void MakeRelabelled(const std::string& a, const std::string& b, const std::string& rows_a,
+                    const std::string& rows_b) {
+  testing::ExecSql(a,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
+                   "INSERT INTO t VALUES " +
+                       rows_a + ";");
+  testing::ExecSql(b,
+                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);"
+                   "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
+                   "INSERT INTO t VALUES " +
+                       rows_b +
+                       ";"
+                       "PRAGMA writable_schema = ON;"
+                       "UPDATE sqlite_schema SET sql = 'CREATE UNIQUE INDEX t_name ON t(name)'"
+                       " WHERE name = 't_name';");
+}
+
+// The check of A against B with t's name merged in parts, its range split at `splits`.
+CheckRun CheckSplitAt(const std::string& a, const std::string& b, std::span<const Cell> splits) {
+  return Check(
+      a, b,
+      [&](const RecordsInOrder& on_record) {
+        for (const Cell& split : splits) on_record(std::span<const Cell>(&split, 1));
+        return splits.size();
+      },
+      /*in_parts=*/true);
+}
+
+// The report of the key on t's name in `run`'s report; null if none.
+const KeyReport* NameKey(const CheckRun& run) {
+  for (const KeyReport& key : run.report.keys) {
+    if (key.columns[0] == "name") return &key;
+  }
+  return nullptr;
+}
+
 // B's index sorts under NOCASE though its schema says BINARY: a, B, c, d. Split at "C", the
 // part below it stops at once on B's side ("a" is not below "C" in BINARY), and the part from
 // it searches to "c": B's "a" and "B" lie in no part's walk, and each part's walk is in order.
@@ -197,32 +236,14 @@ TEST(MergeInPartsTest, ARecordNoPartReadsGivesUpTheMerge) {
   TempDir dir;
   const std::string a = dir.File("a.db");
   const std::string b = dir.File("b.db");
-  testing::ExecSql(a,
-                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
-                   "INSERT INTO t VALUES(1, 'B', 'x'), (2, 'x', 'x');");
-  testing::ExecSql(b,
-                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);"
-                   "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
-                   "INSERT INTO t VALUES(11, 'a', 'x'), (12, 'B', 'x'), (13, 'c', 'x'),"
-                   " (14, 'd', 'x');"
-                   "PRAGMA writable_schema = ON;"
-                   "UPDATE sqlite_schema SET sql = 'CREATE UNIQUE INDEX t_name ON t(name)'"
-                   " WHERE name = 't_name';");
+  MakeRelabelled(a, b, "(1, 'B', 'x'), (2, 'x', 'x')",
+                 "(11, 'a', 'x'), (12, 'B', 'x'), (13, 'c', 'x'), (14, 'd', 'x')");
   const Cell split{Cell::Type::kText, 0, 0, "C"};
-  const CheckRun run = Check(
-      a, b,
-      [&](const RecordsInOrder& on_record) {
-        on_record(std::span<const Cell>(&split, 1));
-        return std::size_t{1};
-      },
-      /*in_parts=*/true);
+  const CheckRun run = CheckSplitAt(a, b, std::span<const Cell>(&split, 1));
   EXPECT_EQ(run.parts_a, 1);
   EXPECT_EQ(run.parts_b, 1);
   EXPECT_FALSE(run.merged);
-  const KeyReport* key = nullptr;
-  for (const KeyReport& k : run.report.keys) {
-    if (k.columns[0] == "name") key = &k;
-  }
+  const KeyReport* key = NameKey(run);
   ASSERT_NE(key, nullptr);
   EXPECT_EQ(key->overlap, 1u);
   EXPECT_EQ(key->rows_b, 4u);
@@ -239,32 +260,15 @@ TEST(MergeInPartsTest, AKeyWithoutItsPartsPrefixGivesUpTheMerge) {
   TempDir dir;
   const std::string a = dir.File("a.db");
   const std::string b = dir.File("b.db");
-  testing::ExecSql(a,
-                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, note TEXT);"
-                   "INSERT INTO t VALUES(1, 'hero_a', 'x'), (2, 'hero_m', 'x'), (3, 'hero_z', 'x'),"
-                   " (4, 'HERO_c5', 'x');");
-  testing::ExecSql(b,
-                   "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT);"
-                   "CREATE UNIQUE INDEX t_name ON t(name COLLATE NOCASE);"
-                   "INSERT INTO t VALUES(11, 'hero_b1', 'x'), (12, 'hero_b3', 'x'),"
-                   " (13, 'hero_b5', 'x'), (14, 'HERO_c5', 'x'), (15, 'hero_d9', 'x');"
-                   "PRAGMA writable_schema = ON;"
-                   "UPDATE sqlite_schema SET sql = 'CREATE UNIQUE INDEX t_name ON t(name)'"
-                   " WHERE name = 't_name';");
+  MakeRelabelled(a, b,
+                 "(1, 'hero_a', 'x'), (2, 'hero_m', 'x'), (3, 'hero_z', 'x'), (4, 'HERO_c5', 'x')",
+                 "(11, 'hero_b1', 'x'), (12, 'hero_b3', 'x'), (13, 'hero_b5', 'x'),"
+                 " (14, 'HERO_c5', 'x'), (15, 'hero_d9', 'x')");
   const Cell splits[] = {{Cell::Type::kText, 0, 0, "hero_a"}, {Cell::Type::kText, 0, 0, "hero_z"}};
-  const CheckRun run = Check(
-      a, b,
-      [&](const RecordsInOrder& on_record) {
-        for (const Cell& split : splits) on_record(std::span<const Cell>(&split, 1));
-        return std::size(splits);
-      },
-      /*in_parts=*/true);
+  const CheckRun run = CheckSplitAt(a, b, splits);
   EXPECT_EQ(run.parts_a, 1);
   EXPECT_FALSE(run.merged);
-  const KeyReport* key = nullptr;
-  for (const KeyReport& k : run.report.keys) {
-    if (k.columns[0] == "name") key = &k;
-  }
+  const KeyReport* key = NameKey(run);
   ASSERT_NE(key, nullptr);
   EXPECT_EQ(key->overlap, 1u);
   EXPECT_EQ(key->rows_b, 5u);
