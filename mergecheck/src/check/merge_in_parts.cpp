@@ -103,34 +103,12 @@ template <Order kOrder>
   }
 }
 
-// Whether `key` begins with `prefix` under kOrder (NOCASE: ASCII letters folded).
+// Whether `key` begins with `prefix` under kOrder (NOCASE: ASCII letters folded). CompareText is
+// inline, a word at a time: memcmp's call here was a tenth of the merge's time.
 template <Order kOrder>
 [[gnu::always_inline]] inline bool HasPrefix(const KeyRef& key, std::string_view prefix) {
-  if (key.size < prefix.size()) return false;
-  if constexpr (kOrder == Order::kNocase) {
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-      if (text_order::Lower(static_cast<unsigned char>(key.data[i])) !=
-          text_order::Lower(static_cast<unsigned char>(prefix[i]))) {
-        return false;
-      }
-    }
-    return true;
-  } else {
-    // Inline, a word at a time: most prefixes are a few bytes, and memcmp's call was a tenth of
-    // the merge's time.
-    std::size_t i = 0;
-    for (; i + 8 <= prefix.size(); i += 8) {
-      uint64_t x = 0;
-      uint64_t y = 0;
-      std::memcpy(&x, key.data + i, 8);
-      std::memcpy(&y, prefix.data() + i, 8);
-      if (x != y) return false;
-    }
-    for (; i < prefix.size(); ++i) {
-      if (key.data[i] != prefix[i]) return false;
-    }
-    return true;
-  }
+  return key.size >= prefix.size() &&
+         CompareText(kOrder, std::string_view(key.data, prefix.size()), prefix) == 0;
 }
 
 // The bytes every text key from `low` to below `high` begins with under kOrder: the bounds'
