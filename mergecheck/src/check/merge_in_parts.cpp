@@ -164,10 +164,9 @@ class Walk {
   // The next keys of the part (not NULL, not repeats), in keys() and heads(), from at() on:
   // true; false at the part's end. The keys are valid until the next Refill.
   bool Refill() {
-    keys_.clear();
-    heads_.clear();
+    size_ = 0;
     at_ = 0;
-    while (keys_.empty()) {
+    while (size_ == 0) {
       if (ended_ || !Fetch()) return false;
       Check();
     }
@@ -176,52 +175,80 @@ class Walk {
 
   const KeyRef* keys() const { return keys_.data(); }
   const uint64_t* heads() const { return heads_.data(); }
-  std::size_t size() const { return keys_.size(); }
+  std::size_t size() const { return size_; }
   std::size_t& at() { return at_; }
 
  private:
   // Moves run_'s keys below the bound, not NULL and not repeats, into keys_ and heads_, each
-  // checked against the one before it.
+  // checked against the one before it. The loop's state is in locals, written back once: kept
+  // in members, each key's stores and loads of them (the arrays' ends, the counts, the key
+  // before) chained one key to the next through memory.
   void Check() {
-    for (std::size_t k = 0; k < run_.size(); ++k) {
-      const KeyRef& key = run_[k];
-      if (high_ != nullptr && k >= below_high_ && CompareKeys(kOrder, key, high_->key()) >= 0) {
+    const std::size_t count = run_.size();
+    if (keys_.size() < count) {
+      keys_.resize(count);
+      heads_.resize(count);
+    }
+    const KeyRef* const run = run_.data();
+    KeyRef* const keys = keys_.data();
+    uint64_t* const heads = heads_.data();
+    const Bound* const high = high_;
+    const std::size_t below_high = below_high_;
+    const std::string_view prefix = prefix_;
+    std::size_t n = 0;
+    uint64_t records = 0;
+    uint64_t rows = 0;
+    uint64_t repeats = 0;
+    bool any = any_;
+    const KeyRef* last = last_;
+    uint64_t last_head = last_head_;
+    for (std::size_t k = 0; k < count; ++k) {
+      const KeyRef& key = run[k];
+      if (high != nullptr && k >= below_high && CompareKeys(kOrder, key, high->key()) >= 0) {
         out_.stop = cursor_.Position(k);
         ended_ = true;
-        return;
+        break;
       }
-      ++out_.records;
+      ++records;
       if (key.type == KeyRef::Type::kNull) {
-        if (any_) throw Untrusted{};  // NULLs come first
+        if (any) throw Untrusted{};  // NULLs come first
         continue;
       }
       if (key.type == KeyRef::Type::kNumber) throw Untrusted{};  // not ordered here
-      // Below high_ (checked above, or the run's last key is and this one is in order) and not
+      // Below high (checked above, or the run's last key is and this one is in order) and not
       // below the part's lower bound, a text key has their shared prefix: one without it is out
       // of order.
-      if (key.type == KeyRef::Type::kText && !HasPrefix<kOrder>(key, prefix_)) {
+      if (key.type == KeyRef::Type::kText && !HasPrefix<kOrder>(key, prefix)) {
         throw Untrusted{};
       }
-      ++out_.rows;
-      const uint64_t head = HeadOf<kOrder>(key, prefix_.size());
+      ++rows;
+      const uint64_t head = HeadOf<kOrder>(key, prefix.size());
       // The first record of a part is not below its lower bound: the walk of the part before
       // stopped at that very record because it was not (Contiguous).
-      if (any_) {
+      if (any) {
         const int c =
-            head != last_head_ ? (last_head_ < head ? -1 : 1) : CompareKeys(kOrder, *last_, key);
+            head != last_head ? (last_head < head ? -1 : 1) : CompareKeys(kOrder, *last, key);
         if (c > 0) throw Untrusted{};
         if (c == 0) {  // a key twice (an index that is not unique): once is enough
-          ++out_.repeats;
-          last_ = &key;
+          ++repeats;
+          last = &key;
           continue;
         }
       }
-      any_ = true;
-      last_ = &key;
-      last_head_ = head;
-      keys_.push_back(key);
-      heads_.push_back(head);
+      any = true;
+      last = &key;
+      last_head = head;
+      keys[n] = key;
+      heads[n] = head;
+      ++n;
     }
+    out_.records += records;
+    out_.rows += rows;
+    out_.repeats += repeats;
+    any_ = any;
+    last_ = last;
+    last_head_ = last_head;
+    size_ = n;
   }
 
   // The cursor's next run; false at the index's end.
@@ -267,8 +294,10 @@ class Walk {
   uint64_t last_head_ = 0;        // the head of the last key kept (not a repeat)
   KeyRef kept_key_;
   std::string kept_;
+  // keys() and heads(): their first size_ (room for the longest run yet).
   std::vector<KeyRef> keys_;
   std::vector<uint64_t> heads_;
+  std::size_t size_ = 0;
   std::size_t at_ = 0;
 };
 
