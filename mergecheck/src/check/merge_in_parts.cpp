@@ -112,8 +112,8 @@ template <Order kOrder>
 }
 
 // The bytes every text key from `low` to below `high` begins with under kOrder: the bounds'
-// common prefix (folded for NOCASE), when both are text; none otherwise (RTRIM: none, as its
-// heads are not used).
+// common prefix (as `low` spells it; for NOCASE, the bytes alike with ASCII letters folded),
+// when both are text; none otherwise (RTRIM: none, as its heads are not used).
 template <Order kOrder>
 std::string_view SharedPrefix(const Bound* low, const Bound* high) {
   if (kOrder == Order::kRtrim || low == nullptr || high == nullptr ||
